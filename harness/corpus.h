@@ -1,0 +1,28 @@
+// Corpus files: seed inputs and regression inputs, one file per input, in the corpus-file
+// form that FuzzedDataProvider reads (see fuzz_input.h). Layout:
+//   corpus/<target>/<sha1>              seed inputs
+//   corpus/<target>/regressions/<sha1>  every input that ever failed, kept forever
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace serdiff::harness {
+
+// Lower-case hex SHA-1 of `bytes` (40 characters): the file name of a corpus input.
+std::string Sha1Hex(std::string_view bytes);
+
+// Every regular file below `dir` (recursive), sorted by path. An absent directory is an
+// empty corpus, not an error. Hidden files (names starting with '.') are skipped.
+std::vector<std::string> ListCorpusFiles(const std::string& dir);
+
+// Whole file contents. NotFound / Internal errors name the path.
+absl::StatusOr<std::string> ReadFileBytes(const std::string& path);
+
+// Writes `bytes` to `dir`/<sha1 of bytes>, creating `dir` as needed; returns the path.
+absl::StatusOr<std::string> WriteCorpusFile(const std::string& dir, std::string_view bytes);
+
+}  // namespace serdiff::harness

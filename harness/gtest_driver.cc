@@ -1,0 +1,115 @@
+// Derives three GoogleTest tests from every registered target:
+//   <target>.DifferentialAgreesWithReferences  RapidCheck property (with shrinking) over the
+//                                              target's domain; a failing, shrunk input is
+//                                              written in corpus-file form and its
+//                                              `serdiff repro` command printed
+//   <target>.DomainDecodeInvertsEncode         decode(encode(v)) == v for the domain
+//   <target>.CorpusReplayPasses                every file in corpus/<target>/ (recursive)
+// Failing inputs go to $SERDIFF_FAILURES_DIR (default ./serdiff-failures)/<target>/.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "harness/corpus.h"
+#include "harness/target.h"
+#include "targets/families.h"
+
+namespace serdiff::harness {
+namespace {
+
+std::string FailuresDir(const Target& t) {
+  const char* env = std::getenv("SERDIFF_FAILURES_DIR");
+  return absl::StrCat(env != nullptr ? env : "serdiff-failures", "/", t.name());
+}
+
+class DifferentialTest : public testing::Test {
+ public:
+  explicit DifferentialTest(const Target* t) : t_(t) {}
+  void TestBody() override {
+    rc::detail::checkGTest([this] { t_->RcDifferentialProperty(); });
+    if (HasFailure() && !t_->last_counterexample().empty()) {
+      auto path = WriteCorpusFile(FailuresDir(*t_), t_->last_counterexample());
+      if (path.ok()) {
+        std::cerr << "minimal failing input saved; reproduce with:\n  serdiff repro "
+                  << t_->name() << " " << *path << "\n"
+                  << "keep it as a regression input: corpus/" << t_->name() << "/regressions/\n";
+      }
+    }
+  }
+
+ private:
+  const Target* t_;
+};
+
+class DomainRoundTripTest : public testing::Test {
+ public:
+  explicit DomainRoundTripTest(const Target* t) : t_(t) {}
+  void TestBody() override {
+    rc::detail::checkGTest([this] { t_->RcDomainRoundTripProperty(); });
+  }
+
+ private:
+  const Target* t_;
+};
+
+class CorpusReplayTest : public testing::Test {
+ public:
+  explicit CorpusReplayTest(const Target* t) : t_(t) {}
+  void TestBody() override {
+    const std::string dir = absl::StrCat(SERDIFF_CORPUS_DIR, "/", t_->name());
+    const std::vector<std::string> files = ListCorpusFiles(dir);
+    EXPECT_FALSE(files.empty()) << "no seed corpus in " << dir;
+    for (const std::string& f : files) {
+      auto bytes = ReadFileBytes(f);
+      ASSERT_TRUE(bytes.ok()) << bytes.status();
+      CaseResult r = t_->RunBytes(*bytes);
+      EXPECT_TRUE(r.passed) << f << "\n" << r.report;
+    }
+  }
+
+ private:
+  const Target* t_;
+};
+
+void RegisterAll(const Registry& registry) {
+  for (const auto& t : registry.targets()) {
+    const Target* target = t.get();
+    const char* suite = target->name().c_str();
+    testing::RegisterTest(suite, "DifferentialAgreesWithReferences", nullptr, nullptr, __FILE__,
+                          __LINE__, [target]() -> testing::Test* {
+                            return new DifferentialTest(target);
+                          });
+    testing::RegisterTest(suite, "DomainDecodeInvertsEncode", nullptr, nullptr, __FILE__,
+                          __LINE__, [target]() -> testing::Test* {
+                            return new DomainRoundTripTest(target);
+                          });
+    testing::RegisterTest(suite, "CorpusReplayPasses", nullptr, nullptr, __FILE__, __LINE__,
+                          [target]() -> testing::Test* { return new CorpusReplayTest(target); });
+  }
+}
+
+}  // namespace
+
+// CMake builds one fuzz binary per name in targets/*.targets; those names must be exactly
+// the registered targets, or a target would go unfuzzed (or a fuzz binary would abort).
+TEST(Registry, FuzzTargetListsMatchTheRegistry) {
+  std::vector<std::string> listed = absl::StrSplit(SERDIFF_FUZZ_TARGET_NAMES, ',', absl::SkipEmpty());
+  std::vector<std::string> registered;
+  for (const auto& t : serdiff::targets::AllTargets().targets()) registered.push_back(t->name());
+  std::sort(listed.begin(), listed.end());
+  std::sort(registered.begin(), registered.end());
+  EXPECT_EQ(listed, registered);
+}
+
+}  // namespace serdiff::harness
+
+int main(int argc, char** argv) {
+  testing::InitGoogleTest(&argc, argv);
+  serdiff::harness::RegisterAll(serdiff::targets::AllTargets());
+  return RUN_ALL_TESTS();
+}

@@ -1,0 +1,67 @@
+#include "harness/report.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace serdiff::harness {
+
+std::string Hex(std::string_view bytes, size_t max_bytes) {
+  std::string out;
+  const size_t n = std::min(bytes.size(), max_bytes);
+  out.reserve(n * 3);
+  for (size_t i = 0; i < n; ++i) {
+    if (i != 0) out.push_back(' ');
+    absl::StrAppendFormat(&out, "%02x", static_cast<unsigned char>(bytes[i]));
+  }
+  if (n < bytes.size()) absl::StrAppend(&out, " ... (", bytes.size(), " bytes)");
+  return out;
+}
+
+std::optional<size_t> FirstDifference(std::string_view a, std::string_view b) {
+  const size_t n = std::min(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return i;
+  }
+  if (a.size() == b.size()) return std::nullopt;
+  return n;
+}
+
+std::string HexWindow(std::string_view bytes, size_t offset) {
+  const size_t start = offset >= 8 ? offset - 8 : 0;
+  std::string out = absl::StrFormat("@%d:", start);
+  for (size_t i = start; i < start + 16; ++i) {
+    const bool mark = i == offset;
+    if (i >= bytes.size() && !mark) break;
+    out.append(mark ? " [" : " ");
+    if (i < bytes.size()) {
+      absl::StrAppendFormat(&out, "%02x", static_cast<unsigned char>(bytes[i]));
+    } else {
+      out.append("--");
+    }
+    if (mark) out.push_back(']');
+  }
+  return out;
+}
+
+std::string Printable(std::string_view bytes, size_t max_bytes) {
+  std::string out = "\"";
+  const size_t n = std::min(bytes.size(), max_bytes);
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned char c = static_cast<unsigned char>(bytes[i]);
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(static_cast<char>(c));
+    } else if (c >= 0x20 && c < 0x7f) {
+      out.push_back(static_cast<char>(c));
+    } else {
+      absl::StrAppendFormat(&out, "\\x%02x", c);
+    }
+  }
+  out.push_back('"');
+  if (n < bytes.size()) absl::StrAppend(&out, "... (", bytes.size(), " bytes)");
+  return out;
+}
+
+}  // namespace serdiff::harness

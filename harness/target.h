@@ -1,0 +1,274 @@
+// serdiff harness: a differential target, defined once, used five ways (property test,
+// libFuzzer target, corpus replay, `serdiff check` / `serdiff repro`, benchmark inputs).
+//
+// A target compares one OPTIMIZED implementation with one or more REFERENCES (slow spec
+// transcriptions or real oracles such as protobuf) on inputs of one DOMAIN. Every
+// implementation maps an input to absl::StatusOr<std::string>: canonical output bytes, or
+// an error. A reference that cannot handle an input returns Declined(...) and is skipped.
+//
+// The verdict for one input (JudgeCase in target.cc):
+//   1. every implementation runs twice; a different second result is "nondeterministic";
+//   2. error class first: optimized and each reference must both accept or both reject
+//      ("error-class-mismatch:<ref>"); messages are never compared;
+//   3. then output bytes ("bytes-mismatch:<ref>");
+//   4. then the target's extra checks on the optimized output ("check-failed:<check>");
+//   5. then the optimized run's peak heap against the target's bound ("heap-bound").
+// A mismatch covered by an accepted divergence (a named reference, a predicate, a reason)
+// is recorded as accepted, not failed. A failing report ends with one stable line
+//   serdiff: <target>: <class>
+// which is what fuzzing services deduplicate on.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <rapidcheck.h>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "harness/alloc_tracker.h"
+#include "harness/fuzz_input.h"
+
+namespace serdiff::harness {
+
+// Output of one implementation on one input: canonical bytes or an error.
+using Output = absl::StatusOr<std::string>;
+
+// The status a reference returns for an input it does not support. Declined results take no
+// part in the comparison.
+absl::Status Declined(std::string_view reason);
+bool IsDeclined(const absl::Status& status);
+
+// The input type of a target, in its three forms.
+template <typename T>
+struct Domain {
+  std::string type_name;                                  // "vector<int64>", shown in reports
+  std::optional<rc::Gen<T>> gen;                          // edge-biased RapidCheck generator
+  std::function<T(FuzzedDataProvider&)> decode;           // raw fuzz/corpus bytes -> input
+  std::function<void(const T&, FuzzInputWriter&)> encode; // input -> bytes that decode reads back
+  std::function<std::string(const T&)> show;              // input -> text for people
+};
+
+template <typename T>
+struct Impl {
+  std::string name;  // "optimized", "reference", "protobuf", ...
+  std::function<Output(const T&)> run;
+};
+
+// A difference between the optimized side and reference `impl` that is known and accepted.
+template <typename T>
+struct Divergence {
+  std::string impl;    // which reference it concerns
+  std::string reason;  // why it is accepted (shown in reports and `serdiff list`)
+  std::function<bool(const T& input, const Output& optimized, const Output& other)> applies;
+};
+
+// A check on the optimized output beyond equality (round trip, size prediction, ...).
+template <typename T>
+struct ExtraCheck {
+  std::string name;  // "round-trip", "size-prediction"
+  std::function<absl::Status(const T& input, const std::string& optimized_output)> check;
+};
+
+template <typename T>
+struct TargetDef {
+  std::string name;         // also the fuzz binary's name and the corpus folder
+  std::string family;       // "varint", "timestamp", "cql", ...
+  std::string description;  // one sentence: what is compared with what
+  Domain<T> domain;
+  Impl<T> optimized;
+  std::vector<Impl<T>> references;  // at least one
+  std::vector<ExtraCheck<T>> checks;
+  std::vector<Divergence<T>> divergences;
+  // Bound (bytes) on the optimized run's peak heap, from the input and its successful output.
+  std::function<int64_t(const T& input, const std::string& optimized_output)> heap_bound;
+  std::string heap_bound_text;  // "output + 4096", shown in the table
+  // Shows an output for people (default: hex). Called on successful outputs only.
+  std::function<std::string(const std::string& output)> show_output;
+};
+
+// One implementation's run, as judged.
+struct ImplRun {
+  std::string name;
+  Output first;
+  Output second;               // the repeated run (non-determinism check)
+  int64_t peak_heap_bytes = 0; // peak of the first run
+  std::string divergence;      // reason, when an accepted divergence covers this reference
+};
+
+struct CaseResult {
+  bool passed = true;
+  std::string failure_class;          // "bytes-mismatch:reference", ... ; empty when passed
+  std::string report;                 // full report (also written for passing cases)
+  std::string corpus_bytes;           // the input in corpus-file form
+  int64_t optimized_peak_bytes = 0;
+  int64_t reference_peak_bytes = -1;  // "reference" (else first other) impl's peak; -1: none
+  int64_t heap_bound_bytes = -1;      // -1 when the target has no bound
+  std::vector<std::string> accepted;  // "<ref>: <reason>" for each accepted divergence hit
+};
+
+// Non-template core of the verdict; see the file comment for the order of the rules.
+struct JudgeInput {
+  std::string target;
+  std::string input_text;
+  const std::vector<ImplRun>* runs;  // [0] is the optimized implementation
+  std::vector<std::pair<std::string, absl::Status>> checks;
+  int64_t heap_bound = -1;
+  std::function<std::string(const std::string&)> show_output;
+};
+CaseResult JudgeCase(const JudgeInput& in);
+
+// Type-erased target, as the registry, the CLI, the test driver and the fuzzers see it.
+class Target {
+ public:
+  virtual ~Target() = default;
+  virtual const std::string& name() const = 0;
+  virtual const std::string& family() const = 0;
+  virtual const std::string& description() const = 0;
+  virtual const std::string& domain_name() const = 0;
+  virtual std::vector<std::string> impl_names() const = 0;
+  virtual const std::string& heap_bound_text() const = 0;
+  // (reference, reason) for each accepted divergence.
+  virtual std::vector<std::pair<std::string, std::string>> accepted_divergences() const = 0;
+
+  // Decodes corpus or fuzz bytes with FuzzedDataProvider and judges the input.
+  virtual CaseResult RunBytes(std::string_view data) const = 0;
+  // Generates one input (RapidCheck, given seed and size 0..100) and judges it.
+  virtual CaseResult RunGenerated(uint64_t seed, int size) const = 0;
+
+  // Property bodies, to be called inside rc::check. The differential property records the
+  // corpus form of the last failing input (after shrinking: the minimal one).
+  virtual void RcDifferentialProperty() const = 0;
+  // decode(encode(v)) == v for generated v.
+  virtual void RcDomainRoundTripProperty() const = 0;
+  const std::string& last_counterexample() const { return last_counterexample_; }
+
+ protected:
+  mutable std::string last_counterexample_;
+};
+
+template <typename T>
+class TypedTarget final : public Target {
+ public:
+  explicit TypedTarget(TargetDef<T> def) : def_(std::move(def)) {}
+
+  const std::string& name() const override { return def_.name; }
+  const std::string& family() const override { return def_.family; }
+  const std::string& description() const override { return def_.description; }
+  const std::string& domain_name() const override { return def_.domain.type_name; }
+  const std::string& heap_bound_text() const override { return def_.heap_bound_text; }
+  std::vector<std::string> impl_names() const override {
+    std::vector<std::string> names{def_.optimized.name};
+    for (const auto& r : def_.references) names.push_back(r.name);
+    return names;
+  }
+  std::vector<std::pair<std::string, std::string>> accepted_divergences() const override {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& d : def_.divergences) out.emplace_back(d.impl, d.reason);
+    return out;
+  }
+
+  const TargetDef<T>& def() const { return def_; }
+
+  std::string Encode(const T& v) const {
+    FuzzInputWriter w;
+    def_.domain.encode(v, w);
+    return w.Finish();
+  }
+
+  CaseResult Check(const T& v) const {
+    std::vector<ImplRun> runs;
+    runs.push_back(RunImpl(def_.optimized, v));
+    for (const auto& r : def_.references) runs.push_back(RunImpl(r, v));
+    const Output& opt = runs[0].first;
+    for (size_t i = 1; i < runs.size(); ++i) {
+      for (const auto& d : def_.divergences) {
+        if (d.impl == runs[i].name && d.applies(v, opt, runs[i].first)) {
+          runs[i].divergence = d.reason;
+          break;
+        }
+      }
+    }
+    JudgeInput in;
+    in.target = def_.name;
+    in.input_text = def_.domain.show(v);
+    in.runs = &runs;
+    if (opt.ok()) {
+      for (const auto& c : def_.checks) in.checks.emplace_back(c.name, c.check(v, *opt));
+      if (def_.heap_bound) in.heap_bound = def_.heap_bound(v, *opt);
+    }
+    in.show_output = def_.show_output;
+    CaseResult result = JudgeCase(in);
+    result.corpus_bytes = Encode(v);
+    return result;
+  }
+
+  CaseResult RunBytes(std::string_view data) const override {
+    FuzzedDataProvider fdp(reinterpret_cast<const uint8_t*>(data.data()), data.size());
+    const T v = def_.domain.decode(fdp);
+    return Check(v);
+  }
+
+  CaseResult RunGenerated(uint64_t seed, int size) const override {
+    const T v = (*def_.domain.gen)(rc::Random(seed), size).value();
+    return Check(v);
+  }
+
+  void RcDifferentialProperty() const override {
+    const T v = *(*def_.domain.gen);
+    CaseResult r = Check(v);
+    if (!r.passed) {
+      last_counterexample_ = r.corpus_bytes;
+      RC_FAIL(r.report);
+    }
+  }
+
+  void RcDomainRoundTripProperty() const override {
+    const T v = *(*def_.domain.gen);
+    const std::string bytes = Encode(v);
+    FuzzedDataProvider fdp(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+    const T back = def_.domain.decode(fdp);
+    if (!(back == v)) {
+      RC_FAIL("domain decode(encode(v)) != v\n  v:    " + def_.domain.show(v) +
+              "\n  back: " + def_.domain.show(back));
+    }
+  }
+
+ private:
+  static ImplRun RunImpl(const Impl<T>& impl, const T& v) {
+    ImplRun run;
+    run.name = impl.name;
+    {
+      PeakHeapScope scope;
+      run.first = impl.run(v);
+      run.peak_heap_bytes = scope.PeakBytes();
+    }
+    run.second = impl.run(v);
+    return run;
+  }
+
+  TargetDef<T> def_;
+};
+
+// All registered targets, in registration order.
+class Registry {
+ public:
+  template <typename T>
+  void Add(TargetDef<T> def) {
+    targets_.push_back(std::make_unique<TypedTarget<T>>(std::move(def)));
+  }
+  const std::vector<std::unique_ptr<Target>>& targets() const { return targets_; }
+  // nullptr when no target has that name.
+  const Target* Find(std::string_view name) const;
+
+ private:
+  std::vector<std::unique_ptr<Target>> targets_;
+};
+
+}  // namespace serdiff::harness

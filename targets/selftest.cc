@@ -1,0 +1,41 @@
+// Test-only targets whose optimized side is deliberately wrong, so that tests can show
+// what a mismatch report looks like (`serdiff repro --selftest ...`). Never registered in
+// AllTargets(): fuzzers, `serdiff check` and the property suite do not see them.
+#include <cstdint>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "harness/domains.h"
+#include "targets/families.h"
+
+namespace serdiff::targets {
+namespace {
+
+std::string Le64(uint64_t v) {
+  std::string out;
+  harness::AppendLe64(&out, v);
+  return out;
+}
+
+}  // namespace
+
+void RegisterSelfTestTargets(harness::Registry& registry) {
+  harness::TargetDef<int64_t> def;
+  def.name = "selftest_broken_zigzag";
+  def.family = "selftest";
+  def.description =
+      "ZigZag64 with a logical instead of an arithmetic shift (deliberately wrong) vs the "
+      "textbook formula; output: 8 bytes little-endian";
+  def.domain = harness::IntegerDomain<int64_t>("int64", rc::gen::arbitrary<int64_t>());
+  def.optimized = {"optimized", [](const int64_t& v) -> harness::Output {
+                     const uint64_t u = static_cast<uint64_t>(v);
+                     return Le64((u << 1) ^ (u >> 63));  // the bug: >> on the unsigned value
+                   }};
+  def.references.push_back({"reference", [](const int64_t& v) -> harness::Output {
+                              const uint64_t sign = v < 0 ? ~uint64_t{0} : 0;
+                              return Le64((static_cast<uint64_t>(v) << 1) ^ sign);
+                            }});
+  registry.Add(std::move(def));
+}
+
+}  // namespace serdiff::targets

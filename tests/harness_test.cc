@@ -1,0 +1,255 @@
+// Tests of the harness engine itself: allocation tracker, corpus-file form, reports,
+// the verdict rules and the repro output.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "harness/alloc_tracker.h"
+#include "harness/corpus.h"
+#include "harness/domains.h"
+#include "harness/fuzz_input.h"
+#include "harness/report.h"
+#include "harness/target.h"
+#include "targets/families.h"
+
+namespace serdiff::harness {
+namespace {
+
+constexpr int64_t kMiB = 1 << 20;
+
+// Keeps the compiler from eliding new/delete pairs.
+void* volatile g_sink;
+
+TEST(PeakHeapScope, OneMiBFreedThenHalfMiBPeaksAtOneMiB) {
+  ASSERT_TRUE(AllocationTrackingActive());
+  PeakHeapScope scope;
+  {
+    auto a = std::make_unique<char[]>(kMiB);
+    g_sink = a.get();
+  }
+  auto b = std::make_unique<char[]>(kMiB / 2);
+  g_sink = b.get();
+  // Requested bytes are counted exactly, in the plain build (operator new replacement)
+  // and under ASan (allocator hooks) alike; 4 KiB leaves room for gtest's own bookkeeping.
+  EXPECT_GE(scope.PeakBytes(), kMiB);
+  EXPECT_LT(scope.PeakBytes(), kMiB + 4096);
+  EXPECT_GE(scope.LiveDeltaBytes(), kMiB / 2);
+  EXPECT_LT(scope.LiveDeltaBytes(), kMiB / 2 + 4096);
+}
+
+TEST(PeakHeapScope, CountsExactRequestedBytes) {
+  PeakHeapScope scope;
+  std::vector<char> v;
+  v.reserve(1000);
+  g_sink = v.data();
+  EXPECT_EQ(scope.PeakBytes(), 1000);
+  EXPECT_EQ(scope.LiveDeltaBytes(), 1000);
+}
+
+TEST(PeakHeapScope, InnerScopeDoesNotHideOuterPeak) {
+  PeakHeapScope outer;
+  {
+    auto a = std::make_unique<char[]>(300000);
+    g_sink = a.get();
+  }
+  {
+    PeakHeapScope inner;
+    auto b = std::make_unique<char[]>(1000);
+    g_sink = b.get();
+    EXPECT_EQ(inner.PeakBytes(), 1000);
+  }
+  EXPECT_EQ(outer.PeakBytes(), 300000);
+}
+
+TEST(PeakHeapScope, AlignedAllocationsAreCounted) {
+  struct alignas(64) Wide {
+    char bytes[192];
+  };
+  PeakHeapScope scope;
+  auto w = std::make_unique<Wide>();
+  g_sink = w.get();
+  EXPECT_EQ(scope.PeakBytes(), 192);
+}
+
+TEST(FuzzInputWriter, MirrorsFuzzedDataProviderExactly) {
+  FuzzInputWriter w;
+  w.WriteIntegral<int64_t>(-5);
+  w.WriteIntegralInRange<uint32_t>(300, 0, 10000);
+  w.WriteBool(true);
+  w.WriteRandomLengthString("a\\b", 100);
+  w.WriteIntegral<uint8_t>(7);
+  w.WriteBytes("xyz");
+  w.WriteRemainingBytes("tail");
+  const std::string bytes = w.Finish();
+  // front: a \\ \\ b, the terminator \\ 00, xyz, tail; then the back stream reversed: 7, the
+  // bool, 300 as 2 bytes, and -5 as its offset from INT64_MIN (2^63-5 = 7f ff .. fb), which
+  // FDP reads most significant byte first from the end.
+  EXPECT_EQ(Hex(bytes),
+            "61 5c 5c 62 5c 00 78 79 7a 74 61 69 6c 07 01 2c 01 fb ff ff ff ff ff ff 7f");
+  FuzzedDataProvider p(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  EXPECT_EQ(p.ConsumeIntegral<int64_t>(), -5);
+  EXPECT_EQ(p.ConsumeIntegralInRange<uint32_t>(0, 10000), 300u);
+  EXPECT_TRUE(p.ConsumeBool());
+  EXPECT_EQ(p.ConsumeRandomLengthString(100), "a\\b");
+  EXPECT_EQ(p.ConsumeIntegral<uint8_t>(), 7);
+  EXPECT_EQ(p.ConsumeBytesAsString(3), "xyz");
+  EXPECT_EQ(p.ConsumeRemainingBytesAsString(), "tail");
+}
+
+TEST(FuzzInputWriter, StringOfMaximumLengthHasNoTerminator) {
+  FuzzInputWriter w;
+  w.WriteRandomLengthString("abc", 3);
+  w.WriteBytes("z");
+  const std::string bytes = w.Finish();
+  EXPECT_EQ(bytes, "abcz");
+  FuzzedDataProvider p(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  EXPECT_EQ(p.ConsumeRandomLengthString(3), "abc");
+  EXPECT_EQ(p.ConsumeBytesAsString(1), "z");
+}
+
+TEST(Report, HexAndFirstDifference) {
+  EXPECT_EQ(Hex(std::string("\xac\x02", 2)), "ac 02");
+  EXPECT_EQ(Hex(std::string(300, '\x01'), 2), "01 01 ... (300 bytes)");
+  EXPECT_EQ(FirstDifference("abc", "abc"), std::nullopt);
+  EXPECT_EQ(FirstDifference("abc", "abd"), 2u);
+  EXPECT_EQ(FirstDifference("ab", "abc"), 2u);
+  EXPECT_EQ(HexWindow("\x01\x02\x03", 1), "@0: 01 [02] 03");
+  EXPECT_EQ(HexWindow("\x01\x02", 2), "@0: 01 02 [--]");
+  EXPECT_EQ(HexWindow(std::string(20, 'A'), 10),
+            "@2: 41 41 41 41 41 41 41 41 [41] 41 41 41 41 41 41 41");
+}
+
+TEST(Corpus, Sha1NamesFiles) {
+  EXPECT_EQ(Sha1Hex(""), "da39a3ee5e6b4b0d3255bfef95601890afd80709");
+  EXPECT_EQ(Sha1Hex("abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");
+}
+
+// A tiny target over int64 whose implementations are chosen per test.
+TargetDef<int64_t> TinyTarget(std::function<Output(const int64_t&)> opt,
+                              std::function<Output(const int64_t&)> ref) {
+  TargetDef<int64_t> def;
+  def.name = "tiny";
+  def.family = "test";
+  def.domain = IntegerDomain<int64_t>("int64", rc::gen::arbitrary<int64_t>());
+  def.optimized = {"optimized", std::move(opt)};
+  def.references.push_back({"reference", std::move(ref)});
+  return def;
+}
+
+TEST(Verdict, ErrorClassIsComparedBeforeBytes) {
+  TypedTarget<int64_t> t(TinyTarget([](const int64_t&) -> Output { return std::string("x"); },
+                                    [](const int64_t&) -> Output {
+                                      return absl::InvalidArgumentError("no");
+                                    }));
+  CaseResult r = t.Check(3);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.failure_class, "error-class-mismatch:reference");
+  EXPECT_NE(r.report.find("serdiff: tiny: error-class-mismatch:reference\n"), std::string::npos);
+}
+
+TEST(Verdict, BothRejectingWithDifferentMessagesAgree) {
+  TypedTarget<int64_t> t(
+      TinyTarget([](const int64_t&) -> Output { return absl::OutOfRangeError("a"); },
+                 [](const int64_t&) -> Output { return absl::InvalidArgumentError("b"); }));
+  EXPECT_TRUE(t.Check(3).passed);
+}
+
+TEST(Verdict, SecondRunDifferingIsNondeterminism) {
+  int calls = 0;
+  TypedTarget<int64_t> t(TinyTarget(
+      [&calls](const int64_t&) -> Output { return std::string(1, static_cast<char>(calls++)); },
+      [](const int64_t&) -> Output { return std::string(1, '\0'); }));
+  CaseResult r = t.Check(0);
+  EXPECT_EQ(r.failure_class, "nondeterministic:optimized");
+}
+
+TEST(Verdict, DeclinedReferenceIsSkippedAndAcceptedDivergenceRecorded) {
+  TargetDef<int64_t> def = TinyTarget([](const int64_t&) -> Output { return std::string("a"); },
+                                      [](const int64_t&) -> Output { return Declined("no"); });
+  def.references.push_back({"other", [](const int64_t&) -> Output { return std::string("b"); }});
+  def.divergences.push_back({"other", "known", [](const int64_t& v, const Output&, const Output&) {
+                               return v == 1;
+                             }});
+  TypedTarget<int64_t> t(std::move(def));
+  CaseResult one = t.Check(1);
+  EXPECT_TRUE(one.passed);
+  ASSERT_EQ(one.accepted.size(), 1u);
+  EXPECT_EQ(one.accepted[0], "other: known");
+  EXPECT_EQ(t.Check(2).failure_class, "bytes-mismatch:other");
+}
+
+TEST(Verdict, HeapBoundIsEnforcedOnTheOptimizedSide) {
+  TargetDef<int64_t> def = TinyTarget(
+      [](const int64_t& n) -> Output { return std::string(static_cast<size_t>(n), 'x'); },
+      [](const int64_t& n) -> Output { return std::string(static_cast<size_t>(n), 'x'); });
+  def.heap_bound = [](const int64_t&, const std::string& out) {
+    return static_cast<int64_t>(out.size()) + 100;
+  };
+  TypedTarget<int64_t> t(std::move(def));
+  CaseResult ok = t.Check(1000);
+  EXPECT_TRUE(ok.passed) << ok.report;
+  EXPECT_EQ(ok.optimized_peak_bytes, 1001);  // the string and its NUL
+  def = TinyTarget(
+      [](const int64_t& n) -> Output {
+        std::string scratch(static_cast<size_t>(n), 'y');  // a fragment kept alongside
+        g_sink = scratch.data();
+        return std::string(static_cast<size_t>(n), 'x');
+      },
+      [](const int64_t& n) -> Output { return std::string(static_cast<size_t>(n), 'x'); });
+  def.heap_bound = [](const int64_t&, const std::string& out) {
+    return static_cast<int64_t>(out.size()) + 100;
+  };
+  TypedTarget<int64_t> t2(std::move(def));
+  EXPECT_EQ(t2.Check(1000).failure_class, "heap-bound");
+}
+
+// The self-test target's optimized zigzag uses a logical shift: for -1 it yields
+// 0xffff...ff ^ 1 = 0xfffffffffffffffe... with u >> 63 == 1: zz = (2^64-2) ^ 1 = 2^64-1,
+// while the reference gives 1. The report must show both outputs and offset 0.
+TEST(Repro, SelfTestTargetReportShowsBothOutputsAndFirstDifference) {
+  const Target* t = serdiff::targets::SelfTestTargets().Find("selftest_broken_zigzag");
+  ASSERT_NE(t, nullptr);
+  FuzzInputWriter w;
+  w.WriteIntegral<int64_t>(-1);
+  const CaseResult r = t->RunBytes(w.Finish());
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.failure_class, "bytes-mismatch:reference");
+  EXPECT_NE(r.report.find("input:  -1\n"), std::string::npos) << r.report;
+  EXPECT_NE(r.report.find("optimized  8 bytes: ff ff ff ff ff ff ff ff"), std::string::npos)
+      << r.report;
+  EXPECT_NE(r.report.find("reference  8 bytes: 01 00 00 00 00 00 00 00"), std::string::npos)
+      << r.report;
+  EXPECT_NE(r.report.find("first differing byte at offset 0"), std::string::npos) << r.report;
+  EXPECT_NE(r.report.find("@0: [ff] ff ff ff ff ff ff ff"), std::string::npos) << r.report;
+  EXPECT_NE(r.report.find("@0: [01] 00 00 00 00 00 00 00"), std::string::npos) << r.report;
+  EXPECT_TRUE(r.report.ends_with("serdiff: selftest_broken_zigzag: bytes-mismatch:reference\n"));
+}
+
+// The same through the CLI binary: `serdiff --selftest repro` exits 1 and prints the report.
+TEST(Repro, CliPrintsReportAndExitsOne) {
+  FuzzInputWriter w;
+  w.WriteIntegral<int64_t>(-1);
+  const std::string dir = ::testing::TempDir() + "serdiff_repro_cli";
+  auto path = WriteCorpusFile(dir, w.Finish());
+  ASSERT_TRUE(path.ok());
+  const std::string cmd =
+      absl::StrCat(SERDIFF_CLI, " --selftest repro selftest_broken_zigzag ", *path, " 2>&1");
+  FILE* f = popen(cmd.c_str(), "r");
+  ASSERT_NE(f, nullptr);
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, f)) out.append(buf, n);
+  const int status = pclose(f);
+  EXPECT_EQ(WEXITSTATUS(status), 1) << out;
+  EXPECT_NE(out.find("first differing byte at offset 0"), std::string::npos) << out;
+  EXPECT_NE(out.find("serdiff: selftest_broken_zigzag: bytes-mismatch:reference"),
+            std::string::npos)
+      << out;
+}
+
+}  // namespace
+}  // namespace serdiff::harness

@@ -1,0 +1,275 @@
+// serdiff — command-line front end of the harness.
+//
+//   serdiff list                      every target: family, domain, implementations, heap bound,
+//                                     accepted divergences
+//   serdiff check [--cases N] ...     replay each target's corpus, then N generated cases;
+//                                     table of target, cases, failures, peak heap vs bound,
+//                                     seconds; --json for a machine-readable report; exit 1
+//                                     on any failure, printing a repro command per failure
+//   serdiff repro <target> <file>     the full differential report for one corpus/crash input;
+//                                     exit 1 when it fails
+//   serdiff seed <target> --count N   writes N generated inputs into corpus/<target>/
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "harness/corpus.h"
+#include "harness/target.h"
+#include "targets/families.h"
+
+namespace {
+
+using serdiff::harness::CaseResult;
+using serdiff::harness::Registry;
+using serdiff::harness::Target;
+
+const Target* FindTarget(const std::string& name, bool selftest) {
+  if (const Target* t = serdiff::targets::AllTargets().Find(name)) return t;
+  if (selftest) return serdiff::targets::SelfTestTargets().Find(name);
+  return nullptr;
+}
+
+std::vector<const Target*> Selected(const std::string& filter, bool selftest) {
+  std::vector<const Target*> out;
+  auto add = [&](const Registry& r) {
+    for (const auto& t : r.targets()) {
+      if (filter.empty() || absl::StrContains(t->name(), filter)) out.push_back(t.get());
+    }
+  };
+  add(serdiff::targets::AllTargets());
+  if (selftest) add(serdiff::targets::SelfTestTargets());
+  return out;
+}
+
+std::string JsonEscape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          absl::StrAppendFormat(&out, "\\u%04x", static_cast<unsigned char>(c));
+        } else {
+          out.push_back(c);
+        }
+    }
+  }
+  return out;
+}
+
+std::string Bytes(int64_t n) {
+  if (n < 0) return "-";
+  if (n < 10 * 1024) return absl::StrCat(n, " B");
+  if (n < 10 * 1024 * 1024) return absl::StrFormat("%.1f KiB", n / 1024.0);
+  return absl::StrFormat("%.2f MiB", n / (1024.0 * 1024.0));
+}
+
+int List(bool selftest) {
+  for (const Target* t : Selected("", selftest)) {
+    std::cout << t->name() << "\n  family:   " << t->family() << "\n  domain:   " << t->domain_name()
+              << "\n  compares: ";
+    const auto impls = t->impl_names();
+    for (size_t i = 0; i < impls.size(); ++i) std::cout << (i ? " vs " : "") << impls[i];
+    std::cout << "\n  " << t->description() << "\n";
+    if (!t->heap_bound_text().empty()) std::cout << "  peak heap bound: " << t->heap_bound_text() << "\n";
+    for (const auto& [impl, reason] : t->accepted_divergences()) {
+      std::cout << "  accepted divergence (" << impl << "): " << reason << "\n";
+    }
+  }
+  return 0;
+}
+
+struct Failure {
+  std::string target;
+  std::string failure_class;
+  std::string path;
+};
+
+struct Row {
+  std::string target;
+  int corpus = 0;
+  int generated = 0;
+  int failures = 0;
+  int64_t peak = 0;         // largest optimized peak seen
+  int64_t bound = -1;       // the bound of that case
+  int64_t ref_peak = -1;    // first reference's peak in the same case as `peak`
+  double seconds = 0;
+};
+
+int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::string& json_path,
+          const std::string& filter, const std::string& failures_dir, bool selftest) {
+  std::vector<Row> rows;
+  std::vector<Failure> failures;
+  for (const Target* t : Selected(filter, selftest)) {
+    Row row;
+    row.target = t->name();
+    const auto start = std::chrono::steady_clock::now();
+    auto note = [&](const CaseResult& r) {
+      if (r.optimized_peak_bytes >= row.peak) {
+        row.peak = r.optimized_peak_bytes;
+        row.bound = r.heap_bound_bytes;
+        row.ref_peak = r.reference_peak_bytes;
+      }
+      if (!r.passed) {
+        ++row.failures;
+        auto path = serdiff::harness::WriteCorpusFile(absl::StrCat(failures_dir, "/", t->name()),
+                                                      r.corpus_bytes);
+        failures.push_back({t->name(), r.failure_class, path.ok() ? *path : path.status().ToString()});
+        std::cerr << r.report << "\n";
+      }
+    };
+    for (const std::string& f : serdiff::harness::ListCorpusFiles(corpus_dir + "/" + t->name())) {
+      auto bytes = serdiff::harness::ReadFileBytes(f);
+      if (!bytes.ok()) {
+        std::cerr << bytes.status() << "\n";
+        ++row.failures;
+        continue;
+      }
+      CaseResult r = t->RunBytes(*bytes);
+      if (!r.passed) r.corpus_bytes = *bytes;  // keep the file as it was
+      note(r);
+      ++row.corpus;
+    }
+    for (int i = 0; i < cases; ++i) {
+      // RapidCheck sizes sweep 0..100 so small and large inputs both appear.
+      note(t->RunGenerated(seed + static_cast<uint64_t>(i) * 0x9E3779B97F4A7C15ull, i % 101));
+      ++row.generated;
+    }
+    row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    rows.push_back(row);
+  }
+
+  size_t w = 6;
+  for (const Row& r : rows) w = std::max(w, r.target.size());
+  std::cout << absl::StrFormat("%-*s %7s %9s %8s %12s %12s %12s %8s\n", w, "target", "corpus",
+                               "generated", "failures", "peak heap", "bound", "ref peak",
+                               "seconds");
+  int total_failures = 0;
+  for (const Row& r : rows) {
+    total_failures += r.failures;
+    std::cout << absl::StrFormat("%-*s %7d %9d %8d %12s %12s %12s %8.2f\n", w, r.target, r.corpus,
+                                 r.generated, r.failures, Bytes(r.peak), Bytes(r.bound),
+                                 Bytes(r.ref_peak), r.seconds);
+  }
+  std::cout << absl::StrFormat("%d targets, %d failures\n", rows.size(), total_failures);
+  for (const Failure& f : failures) {
+    std::cout << "FAIL " << f.target << ": " << f.failure_class << "\n  serdiff repro " << f.target
+              << " " << f.path << "\n";
+  }
+
+  if (!json_path.empty()) {
+    std::string j = absl::StrFormat("{\"seed\": %d, \"cases\": %d, \"failures\": %d, \"targets\": [",
+                                    seed, cases, total_failures);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const Row& r = rows[i];
+      absl::StrAppendFormat(&j,
+                            "%s\n  {\"target\": \"%s\", \"corpus\": %d, \"generated\": %d, "
+                            "\"failures\": %d, \"peak_heap_bytes\": %d, \"heap_bound_bytes\": %d, "
+                            "\"reference_peak_heap_bytes\": %d, \"seconds\": %.3f}",
+                            i ? "," : "", JsonEscape(r.target), r.corpus, r.generated, r.failures,
+                            r.peak, r.bound, r.ref_peak, r.seconds);
+    }
+    j += "\n], \"failing_inputs\": [";
+    for (size_t i = 0; i < failures.size(); ++i) {
+      absl::StrAppendFormat(&j, "%s\n  {\"target\": \"%s\", \"class\": \"%s\", \"path\": \"%s\"}",
+                            i ? "," : "", JsonEscape(failures[i].target),
+                            JsonEscape(failures[i].failure_class), JsonEscape(failures[i].path));
+    }
+    j += "\n]}\n";
+    if (json_path == "-") {
+      std::cout << j;
+    } else {
+      std::ofstream(json_path) << j;
+    }
+  }
+  return total_failures == 0 ? 0 : 1;
+}
+
+int Repro(const std::string& name, const std::string& file, bool selftest) {
+  const Target* t = FindTarget(name, selftest);
+  if (t == nullptr) {
+    std::cerr << "serdiff: no target named " << name << " (see serdiff list)\n";
+    return 2;
+  }
+  auto bytes = serdiff::harness::ReadFileBytes(file);
+  if (!bytes.ok()) {
+    std::cerr << "serdiff: " << bytes.status() << "\n";
+    return 2;
+  }
+  std::cout << "file:   " << file << " (" << bytes->size() << " bytes)\n";
+  const CaseResult r = t->RunBytes(*bytes);
+  std::cout << r.report;
+  return r.passed ? 0 : 1;
+}
+
+int Seed(const std::string& name, int count, uint64_t seed, const std::string& corpus_dir) {
+  const Target* t = FindTarget(name, false);
+  if (t == nullptr) {
+    std::cerr << "serdiff: no target named " << name << "\n";
+    return 2;
+  }
+  for (int i = 0; i < count; ++i) {
+    const CaseResult r = t->RunGenerated(seed + static_cast<uint64_t>(i), (i * 7) % 101);
+    auto path = serdiff::harness::WriteCorpusFile(corpus_dir + "/" + name, r.corpus_bytes);
+    if (!path.ok()) {
+      std::cerr << path.status() << "\n";
+      return 2;
+    }
+    std::cout << *path << (r.passed ? "" : "  (FAILS: " + r.failure_class + ")") << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"serdiff: differential testing of binary serializers (optimized vs reference)"};
+  app.require_subcommand(1);
+  bool selftest = false;
+  app.add_flag("--selftest", selftest,
+               "also include the test-only targets whose optimized side is deliberately wrong");
+
+  auto* list = app.add_subcommand("list", "list every target");
+
+  auto* check = app.add_subcommand("check", "replay corpora and run generated cases for every target");
+  int cases = 200;
+  uint64_t seed = 1;
+  std::string corpus_dir = SERDIFF_CORPUS_DIR, json_path, filter, failures_dir = "serdiff-failures";
+  check->add_option("--cases", cases, "generated cases per target")->capture_default_str();
+  check->add_option("--seed", seed, "seed of the first generated case")->capture_default_str();
+  check->add_option("--corpus", corpus_dir, "corpus root (corpus/<target>/...)")->capture_default_str();
+  check->add_option("--json", json_path, "also write a JSON report to this path ('-' = stdout)");
+  check->add_option("--filter", filter, "only targets whose name contains this");
+  check->add_option("--failures-dir", failures_dir, "where failing inputs are written")
+      ->capture_default_str();
+
+  auto* repro = app.add_subcommand("repro", "full differential report for one input file");
+  std::string target_name, file;
+  repro->add_option("target", target_name, "target name")->required();
+  repro->add_option("file", file, "corpus, crash or counterexample file")->required();
+
+  auto* seedcmd = app.add_subcommand("seed", "write generated inputs into corpus/<target>/");
+  std::string seed_target;
+  int count = 20;
+  seedcmd->add_option("target", seed_target, "target name")->required();
+  seedcmd->add_option("--count", count, "how many inputs")->capture_default_str();
+  seedcmd->add_option("--seed", seed, "first seed")->capture_default_str();
+  seedcmd->add_option("--corpus", corpus_dir, "corpus root")->capture_default_str();
+
+  CLI11_PARSE(app, argc, argv);
+  if (*list) return List(selftest);
+  if (*check) return Check(cases, seed, corpus_dir, json_path, filter, failures_dir, selftest);
+  if (*repro) return Repro(target_name, file, selftest);
+  if (*seedcmd) return Seed(seed_target, count, seed, corpus_dir);
+  return 2;
+}
