@@ -742,6 +742,185 @@ TEST(VarintTiers, BatchMatchesReferenceAndSingleValueTier) {
   }
 }
 
+// ---- errors and randomized inputs through the block tiers --------------------------------------
+
+// splitmix64: a fixed, reproducible stream.
+struct Rng {
+  uint64_t x;
+  uint64_t Next() {
+    uint64_t z = (x += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+  size_t Below(size_t n) { return static_cast<size_t>(Next() % n); }
+};
+
+TYPED_TEST(VarintTest, Leb128InvalidValueAfterLongValidPrefixes) {
+  // A bad value after k valid ones of mixed lengths, with plenty of valid input after it:
+  // the word-at-a-time tiers see it at every position relative to their blocks.
+  const std::vector<uint64_t> cycle = {1, 300, kU64Max, 5, P2(63), 70000, P2(56) - 1};
+  for (const std::string_view bad : {"ff*9 02", "80*9 7f", "ff*11 01", "80*10 00"}) {
+    for (size_t k = 0; k < 140; ++k) {
+      std::vector<uint64_t> prefix;
+      for (size_t j = 0; j < k; ++j) prefix.push_back(cycle[j % cycle.size()]);
+      const std::string head = TypeParam::EncodeBatch(Format::kLeb128, prefix);
+      Bytes in(head.begin(), head.end());
+      const Bytes b = FromHex(bad);
+      in.insert(in.end(), b.begin(), b.end());
+      const std::string tail =
+          TypeParam::EncodeBatch(Format::kLeb128, std::vector<uint64_t>(40, kU64Max));
+      in.insert(in.end(), tail.begin(), tail.end());
+      std::vector<uint64_t> out(k + 10);
+      absl::StatusOr<size_t> n = TypeParam::DecodeBatch(Format::kLeb128, in, absl::MakeSpan(out));
+      ASSERT_EQ(n.status().code(), absl::StatusCode::kInvalidArgument) << bad << " after " << k;
+      ASSERT_THAT(std::string(n.status().message()),
+                  HasSubstr(absl::StrCat("byte offset ", head.size(), ":")))
+          << bad << " after " << k;
+      // Decoding only the k valid values succeeds and consumes exactly the prefix.
+      n = TypeParam::DecodeBatch(Format::kLeb128, in, absl::MakeSpan(out.data(), k));
+      ASSERT_TRUE(n.ok()) << n.status();
+      ASSERT_EQ(*n, head.size());
+      ASSERT_EQ(std::vector<uint64_t>(out.begin(), out.begin() + static_cast<ptrdiff_t>(k)),
+                prefix);
+    }
+  }
+}
+
+// Long batches whose value lengths follow patterns that switch the block tiers between
+// their walks (short values, 9-byte Fory values whose 9th byte is >= 0x80, 10-byte LEB128
+// values, alternations and bursts): decoded values and consumed bytes are exact.
+TEST(VarintTiers, LengthPatternsRoundTripThroughEveryWalk) {
+  Rng rng{2024};
+  const auto pick = [&rng](int kind) -> uint64_t {
+    switch (kind) {
+      case 0:
+        return rng.Below(128);  // 1 byte
+      case 1:
+        return 128 + rng.Below(16000);  // 2 bytes
+      case 2:
+        return P2(56) + (rng.Next() >> 8);  // 9 bytes, 9th byte < 0x80 (Fory), 9 (LEB128)
+      default:
+        return P2(63) | rng.Next();  // Fory 9th byte >= 0x80; LEB128 10 bytes
+    }
+  };
+  const std::vector<std::vector<int>> patterns = {{0},
+                                                  {1},
+                                                  {3},
+                                                  {2, 3},
+                                                  {0, 3},
+                                                  {1, 1, 1, 1, 3},
+                                                  {3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+                                                  {0, 1, 2, 3}};
+  for (size_t pi = 0; pi < patterns.size(); ++pi) {
+    for (const size_t burst : {size_t{1}, size_t{7}, size_t{40}}) {
+      std::vector<uint64_t> values;
+      for (size_t k = 0; values.size() < 700; ++k) {
+        const int kind = patterns[pi][(k / burst) % patterns[pi].size()];
+        values.push_back(pick(kind));
+      }
+      for (const Format f : {Format::kLeb128, Format::kFory, Format::kVInt}) {
+        SCOPED_TRACE(absl::StrCat(std::string(FormatName(f)), " pattern ", pi, " burst ", burst));
+        std::string enc = ref::varint::EncodeBatch(f, values);
+        const size_t size = enc.size();
+        enc.append("\xff\x80\x80");  // trailing bytes: a value truncated in every format
+        const absl::Span<const uint8_t> in(reinterpret_cast<const uint8_t*>(enc.data()),
+                                           enc.size());
+        std::vector<uint64_t> got(values.size(), 0);
+        const absl::StatusOr<size_t> n = DecodeBatch(f, in, absl::MakeSpan(got));
+        ASSERT_TRUE(n.ok()) << n.status();
+        EXPECT_EQ(*n, size);
+        EXPECT_EQ(got, values);
+        EXPECT_EQ(EncodeBatch(f, values), enc.substr(0, size));
+        // One more value than there is: truncated at the trailing bytes.
+        std::vector<uint64_t> more(values.size() + 1);
+        const absl::StatusOr<size_t> t = DecodeBatch(f, in, absl::MakeSpan(more));
+        EXPECT_EQ(t.status().code(), absl::StatusCode::kOutOfRange);
+        EXPECT_THAT(std::string(t.status().message()),
+                    HasSubstr(absl::StrCat("byte offset ", size, ":")));
+      }
+    }
+  }
+}
+
+// Random byte strings, biased towards continuation-heavy bytes: the optimized decoders agree
+// with the reference on the status code, the failing offset, bytes consumed and values.
+TEST(VarintTiers, DecodeMatchesReferenceOnRandomBytes) {
+  Rng rng{42};
+  const uint8_t kBytes[] = {0x00, 0x01, 0x02, 0x7f, 0x80, 0x81, 0xfe, 0xff};
+  for (int iter = 0; iter < 3000; ++iter) {
+    const size_t len = rng.Below(400);
+    const size_t cont_bias = rng.Below(4);  // how often a byte is forced to continue
+    Bytes in(len);
+    for (uint8_t& byte : in) {
+      byte = rng.Below(2) ? kBytes[rng.Below(8)] : static_cast<uint8_t>(rng.Next());
+      if (rng.Below(4) < cont_bias) byte |= 0x80;
+    }
+    const size_t count = rng.Below(len + 2);
+    for (const Format f : {Format::kLeb128, Format::kFory, Format::kVInt}) {
+      SCOPED_TRACE(absl::StrCat(std::string(FormatName(f)), " iter ", iter, " ", Hex(in)));
+      std::vector<uint64_t> a(count, 1), b(count, 2);
+      const absl::StatusOr<size_t> ra = DecodeBatch(f, in, absl::MakeSpan(a));
+      const absl::StatusOr<size_t> rb = ref::varint::DecodeBatch(f, in, absl::MakeSpan(b));
+      ASSERT_EQ(ra.status().code(), rb.status().code()) << ra.status() << " vs " << rb.status();
+      if (ra.ok()) {
+        ASSERT_EQ(*ra, *rb);
+        ASSERT_EQ(a, b);
+      } else {
+        ASSERT_EQ(std::string(ra.status().message()), std::string(rb.status().message()));
+      }
+      std::vector<int64_t> sa(count, 1), sb(count, 2);
+      const absl::StatusOr<size_t> za = DecodeZigZagBatch(f, in, absl::MakeSpan(sa));
+      const absl::StatusOr<size_t> zb = ref::varint::DecodeZigZagBatch(f, in, absl::MakeSpan(sb));
+      ASSERT_EQ(za.status(), zb.status());
+      if (za.ok()) {
+        ASSERT_EQ(*za, *zb);
+        ASSERT_EQ(sa, sb);
+      }
+    }
+  }
+}
+
+// Random values of every bit width into random-size buffers: same status as the reference,
+// same bytes on success, nothing written past the returned size or outside the span.
+TEST(VarintTiers, EncodeMatchesReferenceIntoRandomBuffers) {
+  Rng rng{7};
+  for (int iter = 0; iter < 2000; ++iter) {
+    const size_t count = rng.Below(120);
+    std::vector<uint64_t> values(count);
+    for (uint64_t& v : values) v = rng.Next() >> rng.Below(64);
+    std::vector<int64_t> signed_values(values.begin(), values.end());
+    for (const Format f : {Format::kLeb128, Format::kFory, Format::kVInt}) {
+      SCOPED_TRACE(absl::StrCat(std::string(FormatName(f)), " iter ", iter));
+      const size_t need = ref::varint::EncodedBatchSize(f, values);
+      ASSERT_EQ(EncodedBatchSize(f, values), need);
+      ASSERT_EQ(EncodedZigZagBatchSize(f, signed_values),
+                ref::varint::EncodedZigZagBatchSize(f, signed_values));
+      const size_t have = rng.Below(4) == 0 ? rng.Below(need + 1) : need + rng.Below(40);
+      Bytes a(have + 16, 0xAA), b(have + 16, 0xAA);
+      const absl::StatusOr<size_t> ra = EncodeBatch(f, values, absl::MakeSpan(a.data(), have));
+      const absl::StatusOr<size_t> rb =
+          ref::varint::EncodeBatch(f, values, absl::MakeSpan(b.data(), have));
+      ASSERT_EQ(ra.status(), rb.status());
+      const size_t written = ra.ok() ? *ra : have;
+      if (ra.ok()) {
+        ASSERT_EQ(*ra, need);
+        ASSERT_EQ(Hex(absl::MakeConstSpan(a.data(), need)),
+                  Hex(absl::MakeConstSpan(b.data(), need)));
+      }
+      for (size_t j = written; j < a.size(); ++j) ASSERT_EQ(a[j], 0xAA) << "byte " << j;
+      Bytes za(need + 64, 0xAA);
+      const size_t zneed = EncodedZigZagBatchSize(f, signed_values);
+      const absl::StatusOr<size_t> rz =
+          EncodeZigZagBatch(f, signed_values, absl::MakeSpan(za.data(), zneed));
+      ASSERT_TRUE(rz.ok()) << rz.status();
+      ASSERT_EQ(Hex(absl::MakeConstSpan(za.data(), zneed)),
+                Hex(ref::varint::EncodeZigZagBatch(f, signed_values)));
+      for (size_t j = zneed; j < za.size(); ++j) ASSERT_EQ(za[j], 0xAA) << "byte " << j;
+    }
+  }
+}
+
 // ---- protobuf as an independent oracle (LEB128) ----------------------------------------------
 
 TEST(VarintProtobufOracle, ZigZagAndLeb128MatchProtobuf) {

@@ -1,12 +1,18 @@
-// serdiff::varint — optimized variable-length integer codecs (see varint.h).
+// serdiff::varint — optimized variable-length integer codecs (contracts in varint.h).
 //
-// Two tiers live here:
-//   * the portable scalar tier: byte-at-a-time, bounds-checked per value (WriteToArray, Read,
-//     and the tails of every batch loop);
-//   * the word-at-a-time tier used by the batch functions while enough room remains: one
-//     unaligned 8-byte load or store per value plus at most two single bytes, with the length
-//     taken from a count of leading or trailing zeros and the 7-bit groups spread or compacted
-//     with three shift/mask steps. No BMI2, no SIMD: plain x86-64 / any 64-bit target.
+// Three tiers, each handing over to the next near the end of the buffer:
+//   * block tier (LEB128 and Fory decode): a 64-bit stop mask per 64 input bytes (bit k set
+//     iff byte k has no continuation bit; SSE2 movemask on x86-64, a multiply gather
+//     elsewhere), walked with count-trailing-zeros, so that value boundaries come from the
+//     mask instead of a load -> length -> position chain. Needs 80 bytes of input.
+//   * word tier (all encoders, vint decode, and decode tails): one unaligned 8-byte load or
+//     store per value plus at most two single bytes; the length from a count of leading or
+//     trailing zeros (a table lookup by top bit index for encoders), the 7-bit groups spread
+//     or compacted with three shift/mask steps, the vint via a byte swap. Needs MaxBytes(f)
+//     bytes of room.
+//   * portable scalar tier: byte at a time, bounds-checked per value (WriteToArray, Read and
+//     the last values of every batch).
+// No BMI2/AVX and no -march=native: plain x86-64 (SSE2 is part of it) or any 64-bit target.
 //
 // Scratch-write rule of the word tier: a fast write of one value may store up to
 // MaxBytes(f) - 1 bytes past that value's last byte. It is only used while (a) at least
@@ -14,10 +20,21 @@
 // MaxBytes(f) more values follow, each at least one byte long, so the following values
 // overwrite every scratch byte. Hence a successful batch encode writes exactly
 // out[0, returned size) and nothing else.
+//
+// Error agreement: the block and word tiers never build an error themselves from partial
+// information; on anything invalid they hand the value (or block) to a tier that checks
+// byte by byte, so every tier reports the same class and offset as the scalar reader.
 #include "serdiff/varint/varint.h"
 
 #include <bit>
 #include <cstring>
+// -DSERDIFF_VARINT_PORTABLE forces the portable stop mask (to test it on x86-64 too).
+#if defined(__SSE2__) && !defined(SERDIFF_VARINT_PORTABLE)
+#define SERDIFF_VARINT_SSE2 1
+#include <emmintrin.h>
+#else
+#define SERDIFF_VARINT_SSE2 0
+#endif
 
 #include "absl/base/optimization.h"
 #include "absl/strings/str_cat.h"
@@ -61,7 +78,8 @@ inline uint64_t Spread56(uint64_t x) {
   return x;
 }
 
-// Inverse of Spread56: eight 7-bit groups (bit 7 of each byte must be clear) -> 56 bits.
+// Inverse of Spread56: the low 7 bits of each of the 8 bytes -> 56 bits (bit 7 of every byte
+// is ignored).
 inline uint64_t Compact56(uint64_t x) {
   x = (x & 0x007F007F007F007FULL) | ((x & 0x7F007F007F007F00ULL) >> 1);
   x = (x & 0x00003FFF00003FFFULL) | ((x & 0x3FFF00003FFF0000ULL) >> 2);
@@ -69,36 +87,46 @@ inline uint64_t Compact56(uint64_t x) {
   return x;
 }
 
-// Continuation bits of the first min(len, 9) - 1 bytes of a LEB128/Fory value of `len` bytes.
-constexpr uint64_t kContinuation[11] = {
-    0,                      // unused
-    0,                      // 1 byte
-    0x0000000000000080ULL,  // 2
-    0x0000000000008080ULL,  // 3
-    0x0000000000808080ULL,  // 4
-    0x0000000080808080ULL,  // 5
-    0x0000008080808080ULL,  // 6
-    0x0000808080808080ULL,  // 7
-    0x0080808080808080ULL,  // 8
-    0x8080808080808080ULL,  // 9
-    0x8080808080808080ULL,  // 10
+// ---- sizes and per-length constants ------------------------------------------------------
+//
+// Everything that depends on a value's length is looked up by its top bit index
+// b = bit_width(v | 1) - 1 = 63 - countl_zero(v | 1), in 0..63 (one BSR/LZCNT, no division).
+
+// LEB128 length of a value whose top bit is b: ceil((b + 1) / 7), 1..10.
+constexpr int LebLenFromTopBit(int b) { return (b + 7) / 7; }
+
+struct ByTopBit {
+  uint8_t leb_len[64];     // 1..10
+  uint8_t capped_len[64];  // min(leb_len, 9): Fory and Cassandra vint, 1..9
+  uint64_t cont[64];       // 0x80 on each of the first min(leb_len, 9) - 1 bytes
 };
 
-// ---- sizes -------------------------------------------------------------------------------
-
-// ceil(bit_width(v | 1) / 7), 1..10, as a multiply and shift instead of a division:
-// (w * 9 + 64) / 64 == ceil(w / 7) for every w in 1..64 (checked exhaustively by the tests
-// through EncodedSize against the reference).
-inline size_t Leb128Size(uint64_t v) {
-  const unsigned w = 64u - static_cast<unsigned>(std::countl_zero(v | 1));
-  return (w * 9u + 64u) / 64u;
+constexpr ByTopBit MakeByTopBit() {
+  ByTopBit t{};
+  for (int b = 0; b < 64; ++b) {
+    const int len = LebLenFromTopBit(b);
+    const int capped = len > 9 ? 9 : len;
+    t.leb_len[b] = static_cast<uint8_t>(len);
+    t.capped_len[b] = static_cast<uint8_t>(capped);
+    t.cont[b] = 0;
+    for (int k = 0; k + 1 < capped; ++k) t.cont[b] |= uint64_t{0x80} << (8 * k);
+  }
+  return t;
 }
+constexpr ByTopBit kByTopBit = MakeByTopBit();
+static_assert(kByTopBit.leb_len[6] == 1 && kByTopBit.leb_len[7] == 2 &&
+              kByTopBit.leb_len[62] == 9 && kByTopBit.leb_len[63] == 10 &&
+              kByTopBit.capped_len[63] == 9);
+static_assert(kByTopBit.cont[6] == 0 && kByTopBit.cont[7] == 0x80 &&
+              kByTopBit.cont[55] == 0x0080808080808080ULL && kByTopBit.cont[56] == kMsbs &&
+              kByTopBit.cont[63] == kMsbs);
+
+inline unsigned TopBit(uint64_t v) { return 63u ^ static_cast<unsigned>(std::countl_zero(v | 1)); }
+
+inline size_t Leb128Size(uint64_t v) { return kByTopBit.leb_len[TopBit(v)]; }
 // Fory and Cassandra both cap at 9 bytes and otherwise need exactly the LEB128 length
 // (7 value bits per byte in either layout, 8 in the 9th).
-inline size_t Capped9Size(uint64_t v) {
-  const size_t n = Leb128Size(v);
-  return n > 9 ? 9 : n;
-}
+inline size_t Capped9Size(uint64_t v) { return kByTopBit.capped_len[TopBit(v)]; }
 
 template <Format F>
 inline size_t SizeOf(uint64_t v) {
@@ -228,23 +256,46 @@ inline Err ScalarRead(const uint8_t* data, size_t size, size_t* pos, uint64_t* o
 // scratch into all of them (see the file comment).
 template <Format F>
 inline size_t FastWrite(uint64_t v, uint8_t* p) {
-  const size_t len = SizeOf<F>(v);
+  if (v < (uint64_t{1} << 14)) {
+    // One or two bytes: a short path that is always taken for small-magnitude data, so the
+    // branch predicts well; the first byte's flag is the only thing that depends on v.
+    const unsigned two = v >= 0x80;
+    uint16_t w;
+    if constexpr (F == Format::kVInt) {
+      // 0xxxxxxx, or 10xxxxxx xxxxxxxx: as a big-endian 16-bit word, v << 8 (the second
+      // byte is scratch) or 0x8000 | v; stored with its first byte first.
+      const unsigned be = (static_cast<unsigned>(v) << ((two ^ 1u) << 3)) | (two << 15);
+      w = static_cast<uint16_t>((be >> 8) | (be << 8));
+    } else {
+      w = static_cast<uint16_t>((v & 0x7F) | ((v << 1) & 0x7F00) | (two << 7));
+    }
+    if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap16(w);
+    std::memcpy(p, &w, sizeof w);
+    return 1 + two;
+  }
+  const unsigned top = TopBit(v);
   if constexpr (F == Format::kVInt) {
+    const size_t len = kByTopBit.capped_len[top];
     // First byte: `len - 1` leading ones, separator, top bits (0xFF when len == 9; then the
     // shift by 64 is masked to 0 and the OR with 0xFF wins). Then the low len - 1 bytes of v,
     // big-endian: bswap puts v's top byte first, the right shift drops the 9 - len unused
-    // ones (for len == 1 the masked shift stores scratch, which is allowed).
+    // ones.
     const unsigned extra = static_cast<unsigned>(len - 1);
     p[0] = static_cast<uint8_t>((0xFF00u >> extra) | (v >> ((8 * extra) & 63)));
     Store64LE(p + 1, ByteSwap64(v) >> ((64 - 8 * extra) & 63));
+    return len;
   } else {
-    Store64LE(p, Spread56(v) | kContinuation[len]);
+    Store64LE(p, Spread56(v) | kByTopBit.cont[top]);
     // Byte 9 holds bits 56..62 plus, in LEB128, the continuation bit iff bit 63 is set, i.e.
     // exactly v >> 56 in both formats; LEB128 byte 10 holds bit 63.
     p[8] = static_cast<uint8_t>(v >> 56);
-    if constexpr (F == Format::kLeb128) p[9] = static_cast<uint8_t>(v >> 63);
+    if constexpr (F == Format::kLeb128) {
+      p[9] = static_cast<uint8_t>(v >> 63);
+      return kByTopBit.leb_len[top];
+    } else {
+      return kByTopBit.capped_len[top];
+    }
   }
-  return len;
 }
 
 // Reads one value at p; returns its length, or 0 with *last set on a LEB128 10th-byte error.
@@ -253,15 +304,25 @@ template <Format F>
 inline size_t FastRead(const uint8_t* p, uint64_t* out, uint8_t* last) {
   if constexpr (F == Format::kVInt) {
     const unsigned first = p[0];
-    if (first < 0x80) {
-      *out = first;
-      return 1;
+    // Length classes that real data tends to stick to get their own (well predicted)
+    // branches, so the next value's position does not wait for the leading-ones count.
+    if (first < 0xC0) {
+      // 1 or 2 bytes: 0xxxxxxx, or 10xxxxxx xxxxxxxx. Branch-free between the two.
+      const unsigned two = first >> 7;
+      const uint64_t pair = (static_cast<uint64_t>(first & 0x3F) << 8) | p[1];
+      const uint64_t pick = 0 - static_cast<uint64_t>(two);  // no branch: lengths mix
+      *out = (pair & pick) | (first & ~pick);
+      return 1 + two;
+    }
+    if (first == 0xFF) {  // 9 bytes: the 8 following bytes are the whole value
+      *out = Load64BE(p + 1);
+      return 9;
     }
     const unsigned extra = static_cast<unsigned>(std::countl_one(static_cast<uint8_t>(first)));
-    // Top bits from the first byte (none when extra == 8: mask 0, shift masked to 0), then
-    // the `extra` following bytes, the top ones of a big-endian load.
-    const uint64_t high = static_cast<uint64_t>(first & (0xFFu >> extra)) << ((8 * extra) & 63);
-    const uint64_t low = Load64BE(p + 1) >> ((64 - 8 * extra) & 63);
+    // 2..7 extra bytes: top bits from the first byte, then the `extra` following bytes,
+    // the top ones of a big-endian load.
+    const uint64_t high = static_cast<uint64_t>(first & (0xFFu >> extra)) << (8 * extra);
+    const uint64_t low = Load64BE(p + 1) >> (64 - 8 * extra);
     *out = high | low;
     return extra + 1;
   } else {
@@ -369,6 +430,204 @@ inline T FromWire(uint64_t u) {
   }
 }
 
+// ---- block tiers (LEB128 and Fory decode) ------------------------------------------------
+//
+// Decoding one value at a time is bound by the chain pos -> load -> length -> pos. The block
+// tiers break it with a stop mask: bit k set iff byte k of a 64-byte window has no
+// continuation bit (ends a LEB128 group run). Value ends are then found with
+// count-trailing-zeros, and the loads and bit compaction of successive values overlap.
+
+constexpr size_t kWindowBytes = 64;
+// A window's mask reads bytes [0, 64) past its start. A value that ends at byte e of the
+// window reads 8 bytes from its start s <= e, plus bytes s + 8 and s + 9 only when none of
+// those 8 ends it (then s + 8 <= e): all reads are below window start + 72. 80 bytes of
+// input past the window start suffice (also for Fory blocks, which start at a value).
+constexpr size_t kWindowSlack = 80;
+
+// Bit k (0..63) set <=> p[k] < 0x80.
+inline uint64_t StopMask64(const uint8_t* p) {
+#if SERDIFF_VARINT_SSE2
+  // SSE2 is part of x86-64 itself: one movemask per 16 bytes.
+  const auto top_bits = [p](int k) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    return static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(v))) << (16 * k);
+  };
+  return ~(top_bits(0) | top_bits(1) | top_bits(2) | top_bits(3));
+#else
+  // Word at a time: a word's 8 flags sit at bits 8j; multiplying by sum_j 2^(56 - 7j) moves
+  // flag j to bit 56 + j without carries (all partial products land on distinct bits).
+  uint64_t m = 0;
+  for (int k = 0; k < 8; ++k) {
+    const uint64_t flags = (~Load64LE(p + 8 * k) & kMsbs) >> 7;
+    m |= ((flags * 0x0102040810204080ULL) >> 56) << (8 * k);
+  }
+  return m;
+#endif
+}
+
+// The value whose first 8 bytes are w and whose first stop (byte without continuation bit)
+// is the lowest set bit of `stop` = ~w & kMsbs, which must be nonzero (1..8 bytes). Bytes
+// after the stop are ignored.
+inline uint64_t DecodeShort(uint64_t w, uint64_t stop) {
+  uint64_t x = w & (stop ^ (stop - 1));  // the value's bytes; bit 7s are dropped below
+  x = (x & 0x007F007F007F007FULL) | ((x & 0x7F007F007F007F00ULL) >> 1);
+  if ((stop & 0x8080) == 0) {  // 3..8 bytes; 1-2 byte values (small magnitudes) stop here
+    x = (x & 0x00003FFF00003FFFULL) | ((x & 0x3FFF00003FFF0000ULL) >> 2);
+    x = (x & 0x000000000FFFFFFFULL) | ((x & 0x0FFFFFFF00000000ULL) >> 4);
+  }
+  return x;
+}
+
+// Walks the stops in mask m of the window at data + base, decoding the value that ends at
+// each into dst[*i] (the first one starts at *pos, possibly in an earlier window). Returns
+// a word with bit 7 set if a value was invalid (the caller discards the window's values).
+// kCheckCount: stop at n values (otherwise the caller guarantees n - *i >= 64).
+template <bool kZigZag, bool kCheckCount, typename T>
+inline uint64_t WalkLeb128Window(const uint8_t* data, size_t base, uint64_t m, size_t* pos_io,
+                                 T* dst, size_t n, size_t* i_io) {
+  size_t pos = *pos_io;
+  size_t i = *i_io;
+  uint64_t err = 0;
+  while (m != 0) {
+    if constexpr (kCheckCount) {
+      if (i == n) break;
+    }
+    const size_t end = base + static_cast<unsigned>(std::countr_zero(m));  // last byte
+    const uint8_t* const p = data + pos;
+    const uint64_t w = Load64LE(p);
+    const uint64_t stop = ~w & kMsbs;
+    uint64_t v;
+    if (stop != 0) {
+      v = DecodeShort(w, stop);
+    } else {
+      // 9 or more bytes; 9 and 10 are about equally likely for large magnitudes, so no
+      // branch on which. Bits 56..63 are b8 & (0x7f | b9 << 7): bit 63 = b9 bit 0, and only
+      // when b8 continues. Invalid (10th byte > 0x01, or more than 10 bytes, where b9 >=
+      // 0x80) iff b8 continues and b9 >= 2. Bit 7 of (b9 + 126) | b9 is set iff b9 >= 2
+      // (b9 + 126 carries into bit 7 for 2..0x7f; b9's own bit 7 covers 0x80..0xff), so
+      // bit 7 of b8 & that is the error flag.
+      const uint64_t b8 = p[8];
+      const uint64_t b9 = p[9];
+      err |= b8 & ((b9 + 126) | b9);
+      v = Compact56(w) | ((b8 & (0x7F | (b9 << 7))) << 56);
+    }
+    dst[i++] = FromWire<kZigZag, T>(v);
+    pos = end + 1;
+    m &= m - 1;
+  }
+  *pos_io = pos;
+  *i_io = i;
+  return err;
+}
+
+// LEB128 window tier: decodes from data[*pos, size) into dst[*i, n) over consecutive 64-byte
+// windows while kWindowSlack bytes remain past the window start. The windows do not depend
+// on where values start, so their masks can be computed ahead of the walk. Stops at the
+// first value of a window that holds an invalid value (all of that window's values are
+// redone by the next tier, which reports the error), or when no value ends in the last
+// windows it may scan.
+template <bool kZigZag, typename T>
+inline void DecodeLeb128Windows(const uint8_t* data, size_t size, size_t* pos_io, T* dst, size_t n,
+                                size_t* i_io) {
+  size_t pos = *pos_io;
+  size_t i = *i_io;
+  size_t base = pos;
+  while (i < n && size - base >= kWindowSlack) {
+    const uint64_t m = StopMask64(data + base);
+    const size_t pos0 = pos;
+    const size_t i0 = i;
+    const uint64_t err = n - i >= kWindowBytes
+                             ? WalkLeb128Window<kZigZag, false>(data, base, m, &pos, dst, n, &i)
+                             : WalkLeb128Window<kZigZag, true>(data, base, m, &pos, dst, n, &i);
+    if (ABSL_PREDICT_FALSE(err & 0x80)) {
+      pos = pos0;
+      i = i0;
+      break;
+    }
+    base += kWindowBytes;
+  }
+  *pos_io = pos;
+  *i_io = i;
+}
+
+// Fory window tier. Fory's 9th byte ends a value whatever its top bit, so a value ends at
+// its first stop or at its 9th byte, whichever comes first; a 9th byte >= 0x80 is not in
+// the mask, and the stop bit of a value is consumed only when the value ended there.
+// Fory values cannot be invalid, so the walk reports nothing. Two walks:
+//   * kDense (short values, which nearly always end at a stop): mask chain m &= m - 1 as
+//     for LEB128, and a branch for the rare value that runs to its 9th byte;
+//   * otherwise (large magnitudes, where a 9th byte >= 0x80 is a coin flip): branch free,
+//     at the price of a longer chain through the mask.
+template <bool kZigZag, bool kCheckCount, bool kDense, typename T>
+inline void WalkForyWindow(const uint8_t* data, size_t base, uint64_t m, size_t* pos_io, T* dst,
+                           size_t n, size_t* i_io) {
+  size_t pos = *pos_io;
+  size_t i = *i_io;
+  const size_t window_end = base + kWindowBytes;
+  for (;;) {
+    if constexpr (kCheckCount) {
+      if (i == n) break;
+    }
+    // The next stop (window_end when there is none left: countr_zero(0) == 64).
+    const size_t stop = base + static_cast<unsigned>(std::countr_zero(m));
+    const uint8_t* const p = data + pos;
+    uint64_t v;
+    if constexpr (kDense) {
+      if (ABSL_PREDICT_TRUE(stop - pos <= 8)) {  // ends at its stop (stop >= pos always)
+        if (stop >= window_end) break;
+        const uint64_t w = Load64LE(p);
+        const uint64_t stop_bits = ~w & kMsbs;
+        v = stop_bits != 0 ? DecodeShort(w, stop_bits)
+                           : Compact56(w) | (static_cast<uint64_t>(p[8]) << 56);
+        pos = stop + 1;
+        m &= m - 1;
+      } else {  // runs to its 9th byte; the stop belongs to a later value
+        if (pos + 8 >= window_end) break;
+        v = Compact56(Load64LE(p)) | (static_cast<uint64_t>(p[8]) << 56);
+        pos += 9;
+      }
+    } else {
+      const size_t end = stop < pos + 8 ? stop : pos + 8;  // the value's last byte
+      if (end >= window_end) break;                        // it ends in a later window
+      const uint64_t w = Load64LE(p);
+      const uint64_t stop_bits = ~w & kMsbs;
+      v = stop_bits != 0 ? DecodeShort(w, stop_bits)
+                         : Compact56(w) | (static_cast<uint64_t>(p[8]) << 56);
+      pos = end + 1;
+      m &= m - static_cast<uint64_t>(end == stop);  // clears the lowest stop iff consumed
+    }
+    dst[i++] = FromWire<kZigZag, T>(v);
+  }
+  *pos_io = pos;
+  *i_io = i;
+}
+
+template <bool kZigZag, typename T>
+inline void DecodeForyWindows(const uint8_t* data, size_t size, size_t* pos_io, T* dst, size_t n,
+                              size_t* i_io) {
+  size_t pos = *pos_io;
+  size_t i = *i_io;
+  size_t base = pos;
+  bool dense = true;  // whether the last window held many (hence short) values
+  while (i < n && size - base >= kWindowSlack) {
+    const uint64_t m = StopMask64(data + base);
+    const size_t i0 = i;
+    if (n - i >= kWindowBytes) {
+      if (dense) {
+        WalkForyWindow<kZigZag, false, true>(data, base, m, &pos, dst, n, &i);
+      } else {
+        WalkForyWindow<kZigZag, false, false>(data, base, m, &pos, dst, n, &i);
+      }
+    } else {
+      WalkForyWindow<kZigZag, true, false>(data, base, m, &pos, dst, n, &i);
+    }
+    dense = i - i0 > 12;  // more than 12 values in 64 bytes: about 5 bytes or less each
+    base += kWindowBytes;
+  }
+  *pos_io = pos;
+  *i_io = i;
+}
+
 template <Format F, bool kZigZag, typename T>
 absl::StatusOr<size_t> DecodeBatchImpl(absl::Span<const uint8_t> in, absl::Span<T> out) {
   constexpr size_t M = kMax<F>;
@@ -379,6 +638,11 @@ absl::StatusOr<size_t> DecodeBatchImpl(absl::Span<const uint8_t> in, absl::Span<
   size_t pos = 0;
   size_t i = 0;
   uint8_t last = 0;
+  if constexpr (F == Format::kLeb128) {
+    DecodeLeb128Windows<kZigZag>(data, size, &pos, dst, n, &i);
+  } else if constexpr (F == Format::kFory) {
+    DecodeForyWindows<kZigZag>(data, size, &pos, dst, n, &i);
+  }
   // Word tier while M bytes remain: every load stays inside `in`.
   if (size >= M) {
     const size_t fast_end = size - M + 1;  // pos < fast_end <=> M bytes remain

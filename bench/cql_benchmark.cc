@@ -1,0 +1,207 @@
+// CQL values benchmark: optimized serdiff::cql vs reference serdiff::ref::cql, ns per call,
+// protocol v4 payloads, plus a memcpy baseline of the same number of bytes.
+//
+//   cmake --preset bench -B build/h-cql-bench && cmake --build build/h-cql-bench
+//       --target cql_benchmark
+//   build/h-cql-bench/bench/cql_benchmark --benchmark_repetitions=5
+//       --benchmark_report_aggregates_only=true     (one command line each)
+//
+// Names: <op>/<case>/<implementation>
+//   op:   encode (value -> payload bytes) or decode (payload bytes -> value)
+//   case: list_int_<n>, list_bigint_<n> (n = 10, 100, 1000, and 100000 / 500000 for the
+//         memcpy comparison), the same with _nulls33 (every third element null, fixed seed),
+//         map_int_int_<n> (n = 10, 100), tuple10 (a 10-component tuple of mixed types),
+//         udt5 (a 5-field UDT: uuid, text, int, set<text>, timestamp)
+//   implementation:
+//         optimized        serdiff::cql::Serialize -> exactly sized std::string
+//         optimized_into   serdiff::cql::SerializeTo into a preallocated buffer
+//         reference        serdiff::ref::cql::Serialize (per-element strings, concatenated)
+//         memcpy           std::memcpy of the same number of output bytes into a preallocated
+//                          buffer (the bandwidth ceiling for optimized_into)
+//         memcpy_string    a std::string copy of the output (allocation + memcpy: the ceiling
+//                          for optimized)
+// Counters: bytes_per_second = output bytes written per second.
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "reference/cql/codec_ref.h"
+#include "serdiff/cql/codec.h"
+
+namespace {
+
+namespace opt = ::serdiff::cql;
+namespace ref = ::serdiff::ref::cql;
+using opt::Kind;
+using opt::Type;
+using opt::Value;
+
+constexpr int kVersion = 4;
+
+struct Case {
+  std::string name;
+  Type type;
+  Value value;
+};
+
+Value IntList(size_t n, bool nulls, bool bigint) {
+  std::mt19937_64 rng(20240601 + n);
+  std::vector<Value> items;
+  items.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (nulls && i % 3 == 2) {
+      items.push_back(Value::Null());
+    } else {
+      const uint64_t r = rng();
+      items.push_back(Value::Int(bigint ? static_cast<int64_t>(r) : static_cast<int32_t>(r)));
+    }
+  }
+  return Value::List(std::move(items));
+}
+
+std::vector<Case> Cases() {
+  std::vector<Case> cases;
+  for (size_t n : {10, 100, 1000, 100000, 500000}) {
+    for (bool nulls : {false, true}) {
+      for (bool bigint : {false, true}) {
+        if (n > 1000 && (nulls || bigint)) continue;  // the large ones: list<int> only
+        cases.push_back({std::string(bigint ? "list_bigint_" : "list_int_") + std::to_string(n) +
+                             (nulls ? "_nulls33" : ""),
+                         Type::List(Type::Native(bigint ? Kind::kBigint : Kind::kInt)),
+                         IntList(n, nulls, bigint)});
+      }
+    }
+  }
+  for (size_t n : {10, 100}) {
+    std::vector<std::pair<Value, Value>> entries;
+    for (size_t i = 0; i < n; ++i) {
+      entries.emplace_back(Value::Int(static_cast<int64_t>(i)),
+                           Value::Int(static_cast<int64_t>(i * 31)));
+    }
+    cases.push_back({"map_int_int_" + std::to_string(n),
+                     Type::Map(Type::Native(Kind::kInt), Type::Native(Kind::kInt)),
+                     Value::Map(std::move(entries))});
+  }
+  opt::Uuid u{};
+  for (size_t i = 0; i < 16; ++i) u[i] = static_cast<uint8_t>(i * 17);
+  {
+    Type t = Type::Tuple({Type::Native(Kind::kInt), Type::Native(Kind::kBigint),
+                          Type::Native(Kind::kText), Type::Native(Kind::kDouble),
+                          Type::Native(Kind::kBoolean), Type::Native(Kind::kUuid),
+                          Type::Native(Kind::kTimestamp), Type::Native(Kind::kVarint),
+                          Type::Native(Kind::kDecimal), Type::List(Type::Native(Kind::kInt))});
+    Value v =
+        Value::Tuple({Value::Int(42), Value::Int(-1), Value::Text("hello world"),
+                      Value::Double(3.25), Value::Bool(true), Value::FromUuid(u),
+                      Value::Int(1'609'459'200'000), Value::Varint(opt::BigInt::FromInt64(-129)),
+                      Value::FromDecimal({2, opt::BigInt::FromInt64(12345)}),
+                      Value::List({Value::Int(1), Value::Int(2), Value::Int(3)})});
+    cases.push_back({"tuple10", std::move(t), std::move(v)});
+  }
+  {
+    Type t = Type::Udt("person", {{"id", Type::Native(Kind::kUuid)},
+                                  {"name", Type::Native(Kind::kText)},
+                                  {"age", Type::Native(Kind::kInt)},
+                                  {"tags", Type::Set(Type::Native(Kind::kText))},
+                                  {"created", Type::Native(Kind::kTimestamp)}});
+    Value v = Value::Udt({Value::FromUuid(u), Value::Text("Ada Lovelace"), Value::Int(36),
+                          Value::Set({Value::Text("math"), Value::Text("engines")}),
+                          Value::Int(1'609'459'200'000)});
+    cases.push_back({"udt5", std::move(t), std::move(v)});
+  }
+  return cases;
+}
+
+const std::vector<Case>& AllCases() {
+  static const auto* cases = new std::vector<Case>(Cases());
+  return *cases;
+}
+
+void Finish(benchmark::State& state, size_t bytes) {
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes));
+}
+
+void RegisterAll() {
+  for (const Case& c : AllCases()) {
+    const Case* cp = &c;
+    const std::string encoded = *opt::Serialize(c.type, c.value, kVersion);
+    const size_t size = encoded.size();
+    benchmark::RegisterBenchmark(("encode/" + c.name + "/optimized").c_str(),
+                                 [cp, size](benchmark::State& state) {
+                                   for (auto _ : state) {
+                                     auto out = opt::Serialize(cp->type, cp->value, kVersion);
+                                     benchmark::DoNotOptimize(out);
+                                   }
+                                   Finish(state, size);
+                                 });
+    benchmark::RegisterBenchmark(
+        ("encode/" + c.name + "/optimized_into").c_str(), [cp, size](benchmark::State& state) {
+          std::vector<uint8_t> buf(size);
+          for (auto _ : state) {
+            auto n = opt::SerializeTo(cp->type, cp->value, kVersion, absl::MakeSpan(buf));
+            benchmark::DoNotOptimize(n);
+            benchmark::ClobberMemory();
+          }
+          Finish(state, size);
+        });
+    benchmark::RegisterBenchmark(("encode/" + c.name + "/reference").c_str(),
+                                 [cp, size](benchmark::State& state) {
+                                   for (auto _ : state) {
+                                     auto out = ref::Serialize(cp->type, cp->value, kVersion);
+                                     benchmark::DoNotOptimize(out);
+                                   }
+                                   Finish(state, size);
+                                 });
+    benchmark::RegisterBenchmark(("encode/" + c.name + "/memcpy").c_str(),
+                                 [encoded](benchmark::State& state) {
+                                   std::vector<uint8_t> buf(encoded.size());
+                                   for (auto _ : state) {
+                                     std::memcpy(buf.data(), encoded.data(), encoded.size());
+                                     benchmark::DoNotOptimize(buf.data());
+                                     benchmark::ClobberMemory();
+                                   }
+                                   Finish(state, encoded.size());
+                                 });
+    benchmark::RegisterBenchmark(("encode/" + c.name + "/memcpy_string").c_str(),
+                                 [encoded](benchmark::State& state) {
+                                   for (auto _ : state) {
+                                     std::string copy(encoded);
+                                     benchmark::DoNotOptimize(copy);
+                                   }
+                                   Finish(state, encoded.size());
+                                 });
+    if (c.name == "list_int_1000" || c.name == "list_int_1000_nulls33" ||
+        c.name == "map_int_int_100" || c.name == "udt5" || c.name == "tuple10") {
+      benchmark::RegisterBenchmark(("decode/" + c.name + "/optimized").c_str(),
+                                   [cp, encoded](benchmark::State& state) {
+                                     for (auto _ : state) {
+                                       auto v = opt::Deserialize(cp->type, encoded, kVersion);
+                                       benchmark::DoNotOptimize(v);
+                                     }
+                                     Finish(state, encoded.size());
+                                   });
+      benchmark::RegisterBenchmark(("decode/" + c.name + "/reference").c_str(),
+                                   [cp, encoded](benchmark::State& state) {
+                                     for (auto _ : state) {
+                                       auto v = ref::Deserialize(cp->type, encoded, kVersion);
+                                       benchmark::DoNotOptimize(v);
+                                     }
+                                     Finish(state, encoded.size());
+                                   });
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  RegisterAll();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,738 @@
+#include "serdiff/cql/literal.h"
+
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+
+namespace serdiff::cql {
+namespace {
+
+constexpr int kPlainDecimalMaxScale = 40;
+
+// Length of the valid UTF-8 sequence starting at s[i] (1..4), or 0 when it is not valid
+// (overlong forms, surrogates and code points above U+10FFFF are not valid).
+size_t Utf8SequenceLength(absl::string_view s, size_t i) {
+  const auto b = [&](size_t k) { return static_cast<uint8_t>(s[k]); };
+  const uint8_t c = b(i);
+  if (c < 0x80) return 1;
+  size_t n;
+  uint32_t cp;
+  if (c >= 0xC2 && c <= 0xDF) {
+    n = 2;
+    cp = c & 0x1F;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3;
+    cp = c & 0x0F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4;
+    cp = c & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b(i + k) & 0x3F);
+  }
+  if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10FFFF ||
+      (cp >= 0xD800 && cp <= 0xDFFF)) {
+    return 0;
+  }
+  return n;
+}
+
+void AppendQuoted(std::string* out, absl::string_view s) {
+  out->push_back('\'');
+  for (size_t i = 0; i < s.size();) {
+    const uint8_t c = static_cast<uint8_t>(s[i]);
+    if (c == '\'' || c == '\\') {
+      out->push_back('\\');
+      out->push_back(static_cast<char>(c));
+      ++i;
+    } else if (c >= 0x20 && c < 0x7F) {
+      out->push_back(static_cast<char>(c));
+      ++i;
+    } else if (size_t n = c >= 0x80 ? Utf8SequenceLength(s, i) : 0; n > 1) {
+      out->append(s.data() + i, n);
+      i += n;
+    } else {
+      absl::StrAppendFormat(out, "\\x%02x", c);
+      ++i;
+    }
+  }
+  out->push_back('\'');
+}
+
+template <typename F>
+std::string FormatFloating(F f) {
+  if (std::isnan(f)) {
+    if constexpr (sizeof(F) == 4) {
+      return absl::StrFormat("nan(0x%08x)", std::bit_cast<uint32_t>(f));
+    } else {
+      return absl::StrFormat("nan(0x%016x)", std::bit_cast<uint64_t>(f));
+    }
+  }
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, f);
+  return std::string(buf, res.ptr);
+}
+
+std::string FormatUuid(const Uuid& u) {
+  std::string out;
+  for (size_t i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
+    absl::StrAppendFormat(&out, "%02x", u[i]);
+  }
+  return out;
+}
+
+std::string FormatInet(absl::string_view b) {
+  if (b.size() == 4) {
+    return absl::StrFormat("'%d.%d.%d.%d'", static_cast<uint8_t>(b[0]), static_cast<uint8_t>(b[1]),
+                           static_cast<uint8_t>(b[2]), static_cast<uint8_t>(b[3]));
+  }
+  if (b.size() == 16) {
+    std::string out = "'";
+    for (size_t g = 0; g < 8; ++g) {
+      const unsigned v = (static_cast<uint8_t>(b[2 * g]) << 8) | static_cast<uint8_t>(b[2 * g + 1]);
+      if (g) out.push_back(':');
+      absl::StrAppendFormat(&out, "%x", v);
+    }
+    return out + "'";
+  }
+  return absl::StrCat("0x", absl::BytesToHexString(b));
+}
+
+std::string FormatDecimal(const Decimal& d) {
+  std::string digits = d.unscaled.ToDecimalString();
+  const bool neg = !digits.empty() && digits[0] == '-';
+  if (neg) digits.erase(0, 1);
+  if (d.scale >= 0 && d.scale <= kPlainDecimalMaxScale) {
+    const size_t scale = static_cast<size_t>(d.scale);
+    std::string out = neg ? "-" : "";
+    if (scale == 0) return out + digits;
+    // Left-pad with zeros to at least one integer digit, then put the point `scale` from the end.
+    const std::string padded =
+        digits.size() < scale + 1 ? std::string(scale + 1 - digits.size(), '0') + digits : digits;
+    const size_t int_digits = padded.size() - scale;
+    out.append(padded, 0, int_digits);
+    out.push_back('.');
+    out.append(padded, int_digits, scale);
+    return out;
+  }
+  const int64_t exponent = -static_cast<int64_t>(d.scale);
+  return absl::StrCat(neg ? "-" : "", digits, "E", exponent >= 0 ? "+" : "", exponent);
+}
+
+std::string FormatGeneric(const Value& v);
+
+std::string FormatGenericBody(const Value& v) {
+  switch (v.shape()) {
+    case Value::Shape::kNull:
+      return "null";
+    case Value::Shape::kUnset:
+      return "unset";
+    case Value::Shape::kEmpty:
+      return "empty";
+    case Value::Shape::kBool:
+      return v.as_bool() ? "true" : "false";
+    case Value::Shape::kInt:
+      return absl::StrCat(v.as_int());
+    case Value::Shape::kFloat:
+      return FormatFloating(v.as_float());
+    case Value::Shape::kDouble:
+      return FormatFloating(v.as_double());
+    case Value::Shape::kBytes:
+      return absl::StrCat("0x", absl::BytesToHexString(v.bytes()));
+    case Value::Shape::kUuid:
+      return FormatUuid(v.uuid());
+    case Value::Shape::kVarint:
+      return v.varint().ToDecimalString();
+    case Value::Shape::kDecimal:
+      return FormatDecimal(v.decimal());
+    case Value::Shape::kDuration:
+      return absl::StrCat("duration(", v.duration().months, ", ", v.duration().days, ", ",
+                          v.duration().nanos, ")");
+    case Value::Shape::kItems:
+    case Value::Shape::kPairs: {
+      std::string out = "[";
+      for (size_t i = 0; i < v.items().size(); ++i) {
+        absl::StrAppend(&out, i ? ", " : "", FormatGeneric(v.items()[i]));
+      }
+      return out + "]";
+    }
+  }
+  return "?";
+}
+
+std::string FormatGeneric(const Value& v) {
+  switch (v.shape()) {
+    case Value::Shape::kNull:
+    case Value::Shape::kUnset:
+    case Value::Shape::kEmpty:
+      return FormatGenericBody(v);
+    default:
+      return absl::StrCat("<", ShapeName(v.shape()), ":", FormatGenericBody(v), ">");
+  }
+}
+
+Value::Shape ExpectedShape(Kind k) {
+  switch (k) {
+    case Kind::kBoolean:
+      return Value::Shape::kBool;
+    case Kind::kTinyint:
+    case Kind::kSmallint:
+    case Kind::kInt:
+    case Kind::kBigint:
+    case Kind::kCounter:
+    case Kind::kTimestamp:
+    case Kind::kTime:
+    case Kind::kDate:
+      return Value::Shape::kInt;
+    case Kind::kFloat:
+      return Value::Shape::kFloat;
+    case Kind::kDouble:
+      return Value::Shape::kDouble;
+    case Kind::kText:
+    case Kind::kAscii:
+    case Kind::kBlob:
+    case Kind::kInet:
+      return Value::Shape::kBytes;
+    case Kind::kUuid:
+    case Kind::kTimeuuid:
+      return Value::Shape::kUuid;
+    case Kind::kVarint:
+      return Value::Shape::kVarint;
+    case Kind::kDecimal:
+      return Value::Shape::kDecimal;
+    case Kind::kDuration:
+      return Value::Shape::kDuration;
+    case Kind::kMap:
+      return Value::Shape::kPairs;
+    case Kind::kList:
+    case Kind::kSet:
+    case Kind::kTuple:
+    case Kind::kUdt:
+      return Value::Shape::kItems;
+  }
+  return Value::Shape::kNull;
+}
+
+void Format(const Type& t, const Value& v, std::string* out) {
+  if (v.is_null() || v.is_unset() || v.is_empty()) {
+    out->append(FormatGenericBody(v));
+    return;
+  }
+  if (v.shape() != ExpectedShape(t.kind) || (!IsNative(t.kind) && t.params.empty())) {
+    out->append(FormatGeneric(v));
+    return;
+  }
+  switch (t.kind) {
+    case Kind::kText:
+    case Kind::kAscii:
+      AppendQuoted(out, v.bytes());
+      return;
+    case Kind::kBlob:
+      absl::StrAppend(out, "0x", absl::BytesToHexString(v.bytes()));
+      return;
+    case Kind::kInet:
+      out->append(FormatInet(v.bytes()));
+      return;
+    case Kind::kList:
+    case Kind::kSet: {
+      const bool list = t.kind == Kind::kList;
+      out->push_back(list ? '[' : '{');
+      for (size_t i = 0; i < v.items().size(); ++i) {
+        if (i) out->append(", ");
+        Format(t.params[0], v.items()[i], out);
+      }
+      out->push_back(list ? ']' : '}');
+      return;
+    }
+    case Kind::kMap: {
+      out->push_back('{');
+      const auto& items = v.items();
+      for (size_t i = 0; i < items.size(); ++i) {
+        if (i % 2 == 0) {
+          if (i) out->append(", ");
+          Format(t.params[0], items[i], out);
+        } else {
+          out->append(": ");
+          Format(t.params.size() > 1 ? t.params[1] : t.params[0], items[i], out);
+        }
+      }
+      out->push_back('}');
+      return;
+    }
+    case Kind::kTuple: {
+      out->push_back('(');
+      for (size_t i = 0; i < v.items().size(); ++i) {
+        if (i) out->append(", ");
+        if (i < t.params.size()) {
+          Format(t.params[i], v.items()[i], out);
+        } else {
+          out->append(FormatGeneric(v.items()[i]));
+        }
+      }
+      out->push_back(')');
+      return;
+    }
+    case Kind::kUdt: {
+      out->push_back('{');
+      for (size_t i = 0; i < v.items().size(); ++i) {
+        if (i) out->append(", ");
+        if (i < t.params.size() && i < t.field_names.size()) {
+          absl::StrAppend(out, t.field_names[i], ": ");
+          Format(t.params[i], v.items()[i], out);
+        } else {
+          absl::StrAppend(out, "?: ", FormatGeneric(v.items()[i]));
+        }
+      }
+      out->push_back('}');
+      return;
+    }
+    default:
+      out->append(FormatGenericBody(v));
+      return;
+  }
+}
+
+// ---- parsing -------------------------------------------------------------------------------
+
+class ValueParser {
+ public:
+  explicit ValueParser(absl::string_view s) : s_(s) {}
+
+  absl::Status ParseAll(const Type& t, Value* out) {
+    absl::Status st = Parse(t, out, 0);
+    if (!st.ok()) return st;
+    SkipSpace();
+    if (pos_ != s_.size()) return Error("trailing characters");
+    return absl::OkStatus();
+  }
+
+ private:
+  absl::Status Error(absl::string_view what) const {
+    return absl::InvalidArgumentError(absl::StrCat("value syntax at character ", pos_, ": ", what));
+  }
+  void SkipSpace() {
+    while (pos_ < s_.size() && absl::ascii_isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+  }
+  bool Eat(char c) {
+    SkipSpace();
+    if (pos_ < s_.size() && s_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  bool EatWord(absl::string_view w) {
+    SkipSpace();
+    if (s_.substr(pos_, w.size()) != w) return false;
+    const size_t end = pos_ + w.size();
+    if (end < s_.size() &&
+        (absl::ascii_isalnum(static_cast<unsigned char>(s_[end])) || s_[end] == '_')) {
+      return false;
+    }
+    pos_ = end;
+    return true;
+  }
+  // A run of characters that may form a number, uuid, hex blob or identifier.
+  absl::string_view Token() {
+    SkipSpace();
+    const size_t start = pos_;
+    while (pos_ < s_.size()) {
+      const char c = s_[pos_];
+      if (absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.' ||
+          c == '_' || c == '(') {
+        if (c == '(') {  // nan(0x...)
+          const size_t close = s_.find(')', pos_);
+          if (close == absl::string_view::npos) break;
+          pos_ = close + 1;
+          break;
+        }
+        ++pos_;
+      } else {
+        break;
+      }
+    }
+    return s_.substr(start, pos_ - start);
+  }
+
+  absl::Status ParseQuoted(std::string* out) {
+    if (!Eat('\'')) return Error("expected a quoted string");
+    while (true) {
+      if (pos_ >= s_.size()) return Error("unterminated string");
+      const char c = s_[pos_++];
+      if (c == '\'') return absl::OkStatus();
+      if (c != '\\') {
+        out->push_back(c);
+        continue;
+      }
+      if (pos_ >= s_.size()) return Error("unterminated escape");
+      const char e = s_[pos_++];
+      if (e == '\\' || e == '\'') {
+        out->push_back(e);
+      } else if (e == 'x') {
+        if (pos_ + 2 > s_.size()) return Error("short \\x escape");
+        const absl::string_view hex = s_.substr(pos_, 2);
+        if (!absl::ascii_isxdigit(static_cast<unsigned char>(hex[0])) ||
+            !absl::ascii_isxdigit(static_cast<unsigned char>(hex[1]))) {
+          return Error("bad \\x escape");
+        }
+        out->append(absl::HexStringToBytes(hex));
+        pos_ += 2;
+      } else {
+        return Error("unknown escape");
+      }
+    }
+  }
+
+  absl::Status ParseHex(absl::string_view tok, std::string* out) {
+    if (tok.size() < 2 || tok[0] != '0' || (tok[1] != 'x' && tok[1] != 'X')) {
+      return Error("expected 0x<hex>");
+    }
+    tok.remove_prefix(2);
+    if (tok.size() % 2 != 0) return Error("odd number of hex digits");
+    for (char c : tok) {
+      if (!absl::ascii_isxdigit(static_cast<unsigned char>(c))) return Error("bad hex digit");
+    }
+    *out = absl::HexStringToBytes(tok);
+    return absl::OkStatus();
+  }
+
+  template <typename F, typename Bits>
+  absl::Status ParseFloating(absl::string_view tok, F* out) {
+    if (tok.substr(0, 4) == "nan(" && tok.back() == ')') {
+      Bits bits = 0;
+      std::string hex;
+      absl::Status st = ParseHex(tok.substr(4, tok.size() - 5), &hex);
+      if (!st.ok() || hex.size() != sizeof(Bits)) return Error("bad nan bits");
+      for (char c : hex) bits = static_cast<Bits>((bits << 8) | static_cast<uint8_t>(c));
+      *out = std::bit_cast<F>(bits);
+      return absl::OkStatus();
+    }
+    bool neg = false;
+    absl::string_view body = tok;
+    if (!body.empty() && body[0] == '-') {
+      neg = true;
+      body.remove_prefix(1);
+    }
+    if (body == "inf") {
+      *out = neg ? -std::numeric_limits<F>::infinity() : std::numeric_limits<F>::infinity();
+      return absl::OkStatus();
+    }
+    F f{};
+    auto res = std::from_chars(tok.data(), tok.data() + tok.size(), f);
+    if (res.ec != std::errc() || res.ptr != tok.data() + tok.size()) {
+      return Error(absl::StrCat("bad floating-point literal '", tok, "'"));
+    }
+    *out = f;
+    return absl::OkStatus();
+  }
+
+  absl::Status ParseDecimal(absl::string_view tok, Decimal* out) {
+    bool neg = false;
+    if (!tok.empty() && (tok[0] == '-' || tok[0] == '+')) {
+      neg = tok[0] == '-';
+      tok.remove_prefix(1);
+    }
+    int64_t exponent = 0;
+    const size_t e = tok.find_first_of("eE");
+    if (e != absl::string_view::npos) {
+      absl::string_view exp = tok.substr(e + 1);
+      if (!exp.empty() && exp[0] == '+') exp.remove_prefix(1);
+      if (!absl::SimpleAtoi(exp, &exponent) || exponent < -(int64_t{1} << 40) ||
+          exponent > (int64_t{1} << 40)) {
+        return Error("bad decimal exponent");
+      }
+      tok = tok.substr(0, e);
+    }
+    std::string digits;
+    int64_t fraction = 0;
+    const size_t dot = tok.find('.');
+    if (dot != absl::string_view::npos) {
+      digits = absl::StrCat(tok.substr(0, dot), tok.substr(dot + 1));
+      fraction = static_cast<int64_t>(tok.size() - dot - 1);
+      if (dot == 0) return Error("decimal needs a digit before '.'");
+    } else {
+      digits = std::string(tok);
+    }
+    const int64_t scale = fraction - exponent;
+    if (scale < INT32_MIN || scale > INT32_MAX) return Error("decimal scale out of int32 range");
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) {
+      return Error("bad decimal digits");
+    }
+    BigInt unscaled;
+    if (!BigInt::FromDecimalString(neg ? "-" + digits : digits, &unscaled)) {
+      return Error("bad decimal digits");
+    }
+    out->scale = static_cast<int32_t>(scale);
+    out->unscaled = std::move(unscaled);
+    return absl::OkStatus();
+  }
+
+  absl::Status ParseInet(Value* out) {
+    std::string text;
+    absl::Status st = ParseQuoted(&text);
+    if (!st.ok()) return st;
+    std::string bytes;
+    if (text.find(':') == std::string::npos) {
+      std::vector<absl::string_view> parts = absl::StrSplit(text, '.');
+      if (parts.size() != 4) return Error("IPv4 address needs 4 parts");
+      for (auto p : parts) {
+        int v;
+        if (!absl::SimpleAtoi(p, &v) || v < 0 || v > 255) return Error("bad IPv4 part");
+        bytes.push_back(static_cast<char>(v));
+      }
+    } else {
+      std::vector<absl::string_view> parts = absl::StrSplit(text, ':');
+      if (parts.size() != 8) return Error("IPv6 address needs 8 groups (no '::')");
+      for (auto p : parts) {
+        uint32_t v;
+        if (p.empty() || p.size() > 4 ||
+            p.find_first_not_of("0123456789abcdefABCDEF") != absl::string_view::npos ||
+            !absl::SimpleHexAtoi(p, &v)) {
+          return Error("bad IPv6 group");
+        }
+        bytes.push_back(static_cast<char>(v >> 8));
+        bytes.push_back(static_cast<char>(v & 0xFF));
+      }
+    }
+    *out = Value::Inet(std::move(bytes));
+    return absl::OkStatus();
+  }
+
+  absl::Status ParseUuid(absl::string_view tok, Value* out) {
+    std::string hex;
+    for (size_t i = 0; i < tok.size(); ++i) {
+      if (tok[i] == '-') {
+        if (i != 8 && i != 13 && i != 18 && i != 23) return Error("bad uuid dash");
+        continue;
+      }
+      hex.push_back(tok[i]);
+    }
+    if (tok.size() != 36 || hex.size() != 32) return Error("uuid needs 8-4-4-4-12 hex digits");
+    for (char c : hex) {
+      if (!absl::ascii_isxdigit(static_cast<unsigned char>(c))) return Error("bad uuid digit");
+    }
+    const std::string bytes = absl::HexStringToBytes(hex);
+    Uuid u;
+    std::memcpy(u.data(), bytes.data(), 16);
+    *out = Value::FromUuid(u);
+    return absl::OkStatus();
+  }
+
+  absl::Status ParseItems(const Type& elem, char close, std::vector<Value>* items, int depth) {
+    if (Eat(close)) return absl::OkStatus();
+    do {
+      items->emplace_back();
+      absl::Status st = Parse(elem, &items->back(), depth + 1);
+      if (!st.ok()) return st;
+    } while (Eat(','));
+    if (!Eat(close)) return Error(absl::StrCat("expected '", std::string(1, close), "'"));
+    return absl::OkStatus();
+  }
+
+  absl::Status Parse(const Type& t, Value* out, int depth) {
+    if (depth > kMaxNestingDepth) return Error("nested too deeply");
+    if (EatWord("null")) {
+      *out = Value::Null();
+      return absl::OkStatus();
+    }
+    if (EatWord("unset")) {
+      *out = Value::Unset();
+      return absl::OkStatus();
+    }
+    if (EatWord("empty")) {
+      *out = Value::Empty();
+      return absl::OkStatus();
+    }
+    switch (t.kind) {
+      case Kind::kBoolean:
+        if (EatWord("true")) {
+          *out = Value::Bool(true);
+        } else if (EatWord("false")) {
+          *out = Value::Bool(false);
+        } else {
+          return Error("expected true or false");
+        }
+        return absl::OkStatus();
+      case Kind::kTinyint:
+      case Kind::kSmallint:
+      case Kind::kInt:
+      case Kind::kBigint:
+      case Kind::kCounter:
+      case Kind::kTimestamp:
+      case Kind::kTime:
+      case Kind::kDate: {
+        const absl::string_view tok = Token();
+        int64_t v;
+        if (!absl::SimpleAtoi(tok, &v)) return Error(absl::StrCat("bad integer '", tok, "'"));
+        *out = Value::Int(v);
+        return absl::OkStatus();
+      }
+      case Kind::kVarint: {
+        const absl::string_view tok = Token();
+        BigInt b;
+        if (!BigInt::FromDecimalString(std::string_view(tok.data(), tok.size()), &b)) {
+          return Error("bad varint");
+        }
+        *out = Value::Varint(std::move(b));
+        return absl::OkStatus();
+      }
+      case Kind::kFloat: {
+        float f;
+        absl::Status st = ParseFloating<float, uint32_t>(Token(), &f);
+        if (st.ok()) *out = Value::Float(f);
+        return st;
+      }
+      case Kind::kDouble: {
+        double d;
+        absl::Status st = ParseFloating<double, uint64_t>(Token(), &d);
+        if (st.ok()) *out = Value::Double(d);
+        return st;
+      }
+      case Kind::kDecimal: {
+        Decimal d;
+        absl::Status st = ParseDecimal(Token(), &d);
+        if (st.ok()) *out = Value::FromDecimal(std::move(d));
+        return st;
+      }
+      case Kind::kText:
+      case Kind::kAscii: {
+        std::string s;
+        absl::Status st = ParseQuoted(&s);
+        if (st.ok()) *out = Value::Text(std::move(s));
+        return st;
+      }
+      case Kind::kBlob: {
+        std::string b;
+        absl::Status st = ParseHex(Token(), &b);
+        if (st.ok()) *out = Value::Blob(std::move(b));
+        return st;
+      }
+      case Kind::kInet: {
+        SkipSpace();
+        if (pos_ < s_.size() && s_[pos_] == '\'') return ParseInet(out);
+        std::string b;
+        absl::Status st = ParseHex(Token(), &b);
+        if (st.ok()) *out = Value::Inet(std::move(b));
+        return st;
+      }
+      case Kind::kUuid:
+      case Kind::kTimeuuid:
+        return ParseUuid(Token(), out);
+      case Kind::kDuration: {
+        if (!EatWord("duration") || !Eat('(')) return Error("expected duration(");
+        int64_t parts[3];
+        for (int i = 0; i < 3; ++i) {
+          if (i && !Eat(',')) return Error("expected ','");
+          const absl::string_view tok = Token();
+          if (!absl::SimpleAtoi(tok, &parts[i])) return Error("bad duration component");
+        }
+        if (!Eat(')')) return Error("expected ')'");
+        if (parts[0] < INT32_MIN || parts[0] > INT32_MAX || parts[1] < INT32_MIN ||
+            parts[1] > INT32_MAX) {
+          return Error("duration months/days out of int32 range");
+        }
+        *out = Value::FromDuration(
+            Duration{static_cast<int32_t>(parts[0]), static_cast<int32_t>(parts[1]), parts[2]});
+        return absl::OkStatus();
+      }
+      case Kind::kList:
+      case Kind::kSet: {
+        const bool list = t.kind == Kind::kList;
+        if (t.params.size() != 1) return Error("bad collection type");
+        if (!Eat(list ? '[' : '{')) return Error(list ? "expected '['" : "expected '{'");
+        std::vector<Value> items;
+        absl::Status st = ParseItems(t.params[0], list ? ']' : '}', &items, depth);
+        if (st.ok()) *out = Value::Items(std::move(items));
+        return st;
+      }
+      case Kind::kMap: {
+        if (t.params.size() != 2) return Error("bad map type");
+        if (!Eat('{')) return Error("expected '{'");
+        std::vector<Value> flat;
+        if (!Eat('}')) {
+          do {
+            flat.emplace_back();
+            absl::Status st = Parse(t.params[0], &flat.back(), depth + 1);
+            if (!st.ok()) return st;
+            if (!Eat(':')) return Error("expected ':'");
+            flat.emplace_back();
+            st = Parse(t.params[1], &flat.back(), depth + 1);
+            if (!st.ok()) return st;
+          } while (Eat(','));
+          if (!Eat('}')) return Error("expected '}'");
+        }
+        *out = Value::Pairs(std::move(flat));
+        return absl::OkStatus();
+      }
+      case Kind::kTuple: {
+        if (!Eat('(')) return Error("expected '('");
+        std::vector<Value> items;
+        if (!Eat(')')) {
+          do {
+            if (items.size() >= t.params.size()) return Error("too many tuple items");
+            items.emplace_back();
+            absl::Status st = Parse(t.params[items.size() - 1], &items.back(), depth + 1);
+            if (!st.ok()) return st;
+          } while (Eat(','));
+          if (!Eat(')')) return Error("expected ')'");
+        }
+        *out = Value::Tuple(std::move(items));
+        return absl::OkStatus();
+      }
+      case Kind::kUdt: {
+        if (!Eat('{')) return Error("expected '{'");
+        std::vector<Value> items;
+        if (!Eat('}')) {
+          do {
+            const size_t i = items.size();
+            if (i >= t.params.size() || i >= t.field_names.size()) {
+              return Error("too many udt fields");
+            }
+            if (!EatWord(t.field_names[i]) || !Eat(':')) {
+              return Error(absl::StrCat("expected field '", t.field_names[i], ":'"));
+            }
+            items.emplace_back();
+            absl::Status st = Parse(t.params[i], &items.back(), depth + 1);
+            if (!st.ok()) return st;
+          } while (Eat(','));
+          if (!Eat('}')) return Error("expected '}'");
+        }
+        *out = Value::Udt(std::move(items));
+        return absl::OkStatus();
+      }
+    }
+    return Error("unknown type");
+  }
+
+  absl::string_view s_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::string FormatValue(const Type& t, const Value& v) {
+  std::string out;
+  Format(t, v, &out);
+  return out;
+}
+
+absl::Status ParseValue(const Type& t, std::string_view text, Value* out) {
+  return ValueParser(absl::string_view(text.data(), text.size())).ParseAll(t, out);
+}
+
+}  // namespace serdiff::cql

@@ -1,0 +1,595 @@
+#include "serdiff/cql/value.h"
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <set>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+
+namespace serdiff::cql {
+
+absl::string_view KindName(Kind k) {
+  switch (k) {
+    case Kind::kAscii:
+      return "ascii";
+    case Kind::kBigint:
+      return "bigint";
+    case Kind::kBlob:
+      return "blob";
+    case Kind::kBoolean:
+      return "boolean";
+    case Kind::kCounter:
+      return "counter";
+    case Kind::kDecimal:
+      return "decimal";
+    case Kind::kDouble:
+      return "double";
+    case Kind::kFloat:
+      return "float";
+    case Kind::kInt:
+      return "int";
+    case Kind::kTimestamp:
+      return "timestamp";
+    case Kind::kUuid:
+      return "uuid";
+    case Kind::kText:
+      return "text";
+    case Kind::kVarint:
+      return "varint";
+    case Kind::kTimeuuid:
+      return "timeuuid";
+    case Kind::kInet:
+      return "inet";
+    case Kind::kDate:
+      return "date";
+    case Kind::kTime:
+      return "time";
+    case Kind::kSmallint:
+      return "smallint";
+    case Kind::kTinyint:
+      return "tinyint";
+    case Kind::kDuration:
+      return "duration";
+    case Kind::kList:
+      return "list";
+    case Kind::kMap:
+      return "map";
+    case Kind::kSet:
+      return "set";
+    case Kind::kUdt:
+      return "udt";
+    case Kind::kTuple:
+      return "tuple";
+  }
+  return "?";
+}
+
+bool IsNative(Kind k) {
+  return std::find(std::begin(kNativeKinds), std::end(kNativeKinds), k) != std::end(kNativeKinds);
+}
+
+bool IsCollection(Kind k) { return k == Kind::kList || k == Kind::kSet || k == Kind::kMap; }
+
+int FixedWidth(Kind k) {
+  switch (k) {
+    case Kind::kBoolean:
+    case Kind::kTinyint:
+      return 1;
+    case Kind::kSmallint:
+      return 2;
+    case Kind::kInt:
+    case Kind::kFloat:
+    case Kind::kDate:
+      return 4;
+    case Kind::kBigint:
+    case Kind::kCounter:
+    case Kind::kDouble:
+    case Kind::kTimestamp:
+    case Kind::kTime:
+      return 8;
+    case Kind::kUuid:
+    case Kind::kTimeuuid:
+      return 16;
+    default:
+      return 0;
+  }
+}
+
+Type Type::Native(Kind k) {
+  Type t;
+  t.kind = k;
+  return t;
+}
+Type Type::List(Type element) {
+  Type t;
+  t.kind = Kind::kList;
+  t.params.push_back(std::move(element));
+  return t;
+}
+Type Type::Set(Type element) {
+  Type t;
+  t.kind = Kind::kSet;
+  t.params.push_back(std::move(element));
+  return t;
+}
+Type Type::Map(Type key, Type value) {
+  Type t;
+  t.kind = Kind::kMap;
+  t.params.push_back(std::move(key));
+  t.params.push_back(std::move(value));
+  return t;
+}
+Type Type::Tuple(std::vector<Type> components) {
+  Type t;
+  t.kind = Kind::kTuple;
+  t.params = std::move(components);
+  return t;
+}
+Type Type::Udt(std::string name, std::vector<std::pair<std::string, Type>> fields) {
+  Type t;
+  t.kind = Kind::kUdt;
+  t.udt_name = std::move(name);
+  for (auto& [field, type] : fields) {
+    t.field_names.push_back(std::move(field));
+    t.params.push_back(std::move(type));
+  }
+  return t;
+}
+
+int TypeDepth(const Type& t) {
+  int d = 0;
+  for (const Type& p : t.params) d = std::max(d, TypeDepth(p) + 1);
+  return d;
+}
+
+namespace {
+
+absl::Status ValidateTypeAt(const Type& t, int depth, int max_depth) {
+  const absl::string_view name = KindName(t.kind);
+  if (name == "?") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("type: unknown kind id ", static_cast<int>(t.kind)));
+  }
+  if (IsNative(t.kind)) {
+    if (!t.params.empty() || !t.field_names.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat("type: ", name, " takes no parameters"));
+    }
+    return absl::OkStatus();
+  }
+  if (depth + 1 > max_depth) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("type: nested deeper than the limit of ", max_depth, " levels"));
+  }
+  size_t want_min = 1, want_max = 1;
+  if (t.kind == Kind::kMap) want_min = want_max = 2;
+  if (t.kind == Kind::kTuple || t.kind == Kind::kUdt) want_max = SIZE_MAX;
+  if (t.params.size() < want_min || t.params.size() > want_max) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("type: ", name, " with ", t.params.size(), " parameters"));
+  }
+  if (t.kind == Kind::kUdt) {
+    if (t.field_names.size() != t.params.size()) {
+      return absl::InvalidArgumentError("type: udt needs one name per field");
+    }
+    std::set<std::string> seen;
+    for (const std::string& f : t.field_names) {
+      if (f.empty() || !seen.insert(f).second) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("type: udt field names must be unique and non-empty: '", f, "'"));
+      }
+    }
+  } else if (!t.field_names.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("type: ", name, " has no field names"));
+  }
+  for (const Type& p : t.params) {
+    absl::Status s = ValidateTypeAt(p, depth + 1, max_depth);
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ValidateType(const Type& t, int max_depth) { return ValidateTypeAt(t, 0, max_depth); }
+
+std::string TypeToString(const Type& t) {
+  std::string out(KindName(t.kind));
+  if (IsNative(t.kind)) return out;
+  out += '<';
+  if (t.kind == Kind::kUdt) {
+    absl::StrAppend(&out, t.udt_name.empty() ? "udt" : t.udt_name);
+    for (size_t i = 0; i < t.params.size(); ++i) {
+      absl::StrAppend(&out, ", ", i < t.field_names.size() ? t.field_names[i] : "?", " ",
+                      TypeToString(t.params[i]));
+    }
+  } else {
+    for (size_t i = 0; i < t.params.size(); ++i) {
+      absl::StrAppend(&out, i ? ", " : "", TypeToString(t.params[i]));
+    }
+  }
+  out += '>';
+  return out;
+}
+
+namespace {
+
+class TypeParser {
+ public:
+  explicit TypeParser(absl::string_view s) : s_(s) {}
+
+  absl::Status Parse(Type* out) {
+    absl::Status st = ParseOne(out, 0);
+    if (!st.ok()) return st;
+    SkipSpace();
+    if (pos_ != s_.size()) return Error("trailing characters");
+    return absl::OkStatus();
+  }
+
+ private:
+  absl::Status Error(absl::string_view what) const {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "type syntax at character ", pos_, ": ", std::string(what), " in '", std::string(s_), "'"));
+  }
+  void SkipSpace() {
+    while (pos_ < s_.size() && absl::ascii_isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+  }
+  static bool IdentChar(char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+  }
+  absl::string_view Ident() {
+    SkipSpace();
+    const size_t start = pos_;
+    while (pos_ < s_.size() && IdentChar(s_[pos_])) ++pos_;
+    return s_.substr(start, pos_ - start);
+  }
+  bool Eat(char c) {
+    SkipSpace();
+    if (pos_ < s_.size() && s_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+
+  absl::Status ParseOne(Type* out, int depth) {
+    if (depth > kMaxNestingDepth) return Error("nested too deeply");
+    const std::string word = absl::AsciiStrToLower(Ident());
+    if (word.empty()) return Error("expected a type name");
+    if (word == "frozen") {
+      if (!Eat('<')) return Error("expected '<' after frozen");
+      absl::Status st = ParseOne(out, depth + 1);
+      if (!st.ok()) return st;
+      return Eat('>') ? absl::OkStatus() : Error("expected '>'");
+    }
+    if (word == "varchar") {
+      *out = Type::Native(Kind::kText);
+      return absl::OkStatus();
+    }
+    for (Kind k : kNativeKinds) {
+      if (word == KindName(k)) {
+        *out = Type::Native(k);
+        return absl::OkStatus();
+      }
+    }
+    Type t;
+    if (word == "list")
+      t.kind = Kind::kList;
+    else if (word == "set")
+      t.kind = Kind::kSet;
+    else if (word == "map")
+      t.kind = Kind::kMap;
+    else if (word == "tuple")
+      t.kind = Kind::kTuple;
+    else if (word == "udt")
+      t.kind = Kind::kUdt;
+    else
+      return Error(absl::StrCat("unknown type '", word, "'"));
+    if (!Eat('<')) return Error("expected '<'");
+    if (t.kind == Kind::kUdt) {
+      t.udt_name = std::string(Ident());
+      if (t.udt_name.empty()) return Error("expected a udt name");
+      while (Eat(',')) {
+        const absl::string_view field = Ident();
+        if (field.empty()) return Error("expected a field name");
+        t.field_names.emplace_back(field);
+        t.params.emplace_back();
+        absl::Status st = ParseOne(&t.params.back(), depth + 1);
+        if (!st.ok()) return st;
+      }
+    } else {
+      do {
+        t.params.emplace_back();
+        absl::Status st = ParseOne(&t.params.back(), depth + 1);
+        if (!st.ok()) return st;
+      } while (Eat(','));
+    }
+    if (!Eat('>')) return Error("expected '>' or ','");
+    absl::Status st = ValidateType(t, kMaxNestingDepth);
+    if (!st.ok()) return Error(std::string(st.message()));
+    *out = std::move(t);
+    return absl::OkStatus();
+  }
+
+  absl::string_view s_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+absl::Status ParseType(std::string_view text, Type* out) {
+  return TypeParser(absl::string_view(text.data(), text.size())).Parse(out);
+}
+
+// ---- BigInt --------------------------------------------------------------------------------
+
+BigInt BigInt::FromMagnitude(bool negative, std::string_view magnitude) {
+  size_t i = 0;
+  while (i < magnitude.size() && magnitude[i] == '\0') ++i;
+  BigInt b;
+  if (i == magnitude.size()) return b;
+  b.rep_.reserve(1 + magnitude.size() - i);
+  b.rep_.push_back(negative ? '-' : '+');
+  b.rep_.append(magnitude.substr(i));
+  return b;
+}
+
+BigInt BigInt::FromInt128(absl::int128 v) {
+  const bool neg = v < 0;
+  // Magnitude in unsigned arithmetic, so that INT128_MIN does not overflow.
+  const absl::uint128 mag =
+      neg ? absl::uint128(0) - static_cast<absl::uint128>(v) : static_cast<absl::uint128>(v);
+  std::string bytes(16, '\0');
+  for (int i = 0; i < 16; ++i) {
+    bytes[15 - i] = static_cast<char>(static_cast<uint8_t>(mag >> (8 * i)));
+  }
+  return FromMagnitude(neg, bytes);
+}
+
+BigInt BigInt::FromInt64(int64_t v) { return FromInt128(absl::int128(v)); }
+
+BigInt BigInt::PowerOfTwo(bool negative, int k, int delta) {
+  k = std::clamp(k, 0, 2048);
+  delta = std::clamp(delta, -1, 1);
+  // 2^k as big-endian bytes: a one bit at position k, with a spare leading zero byte.
+  const size_t n = static_cast<size_t>(k / 8) + 2;
+  std::string mag(n, '\0');
+  mag[n - 1 - static_cast<size_t>(k / 8)] = static_cast<char>(1u << (k % 8));
+  // Add delta to the magnitude (then apply the sign): ±(2^k + delta).
+  if (delta == 1) {
+    for (size_t i = n; i-- > 0;) {
+      const uint8_t b = static_cast<uint8_t>(mag[i]);
+      mag[i] = static_cast<char>(b + 1);
+      if (b != 0xFF) break;
+    }
+  } else if (delta == -1) {
+    for (size_t i = n; i-- > 0;) {
+      const uint8_t b = static_cast<uint8_t>(mag[i]);
+      mag[i] = static_cast<char>(b - 1);
+      if (b != 0x00) break;
+    }
+  }
+  return FromMagnitude(negative, mag);
+}
+
+std::optional<absl::int128> BigInt::ToInt128() const {
+  const std::string_view mag = magnitude();
+  if (mag.size() > 16) return std::nullopt;
+  absl::uint128 m = 0;
+  for (char c : mag) m = (m << 8) | static_cast<uint8_t>(c);
+  const absl::uint128 limit = absl::uint128(1) << 127;
+  if (negative()) {
+    if (m > limit) return std::nullopt;
+    return static_cast<absl::int128>(absl::uint128(0) - m);
+  }
+  if (m >= limit) return std::nullopt;
+  return static_cast<absl::int128>(m);
+}
+
+std::string BigInt::ToDecimalString() const {
+  if (is_zero()) return "0";
+  // Repeated division of the base-256 magnitude by 10^9.
+  std::vector<uint32_t> chunks;  // base 10^9, least significant first
+  std::string mag(magnitude());
+  size_t start = 0;
+  while (start < mag.size()) {
+    uint64_t rem = 0;
+    for (size_t i = start; i < mag.size(); ++i) {
+      const uint64_t cur = (rem << 8) | static_cast<uint8_t>(mag[i]);
+      mag[i] = static_cast<char>(cur / 1000000000u);
+      rem = cur % 1000000000u;
+    }
+    chunks.push_back(static_cast<uint32_t>(rem));
+    while (start < mag.size() && mag[start] == '\0') ++start;
+  }
+  std::string out = negative() ? "-" : "";
+  absl::StrAppend(&out, chunks.back());
+  for (size_t i = chunks.size() - 1; i-- > 0;) {
+    std::string digits = absl::StrCat(chunks[i]);
+    out.append(9 - digits.size(), '0');
+    out += digits;
+  }
+  return out;
+}
+
+bool BigInt::FromDecimalString(std::string_view text, BigInt* out) {
+  bool neg = false;
+  if (!text.empty() && text[0] == '-') {
+    neg = true;
+    text.remove_prefix(1);
+  }
+  if (text.empty()) return false;
+  std::string mag;  // big-endian base 256, may have leading zeros
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    uint32_t carry = static_cast<uint32_t>(c - '0');
+    for (size_t i = mag.size(); i-- > 0;) {
+      const uint32_t cur = static_cast<uint8_t>(mag[i]) * 10u + carry;
+      mag[i] = static_cast<char>(cur & 0xFF);
+      carry = cur >> 8;
+    }
+    while (carry != 0) {
+      mag.insert(mag.begin(), static_cast<char>(carry & 0xFF));
+      carry >>= 8;
+    }
+  }
+  *out = FromMagnitude(neg, mag);
+  return true;
+}
+
+// ---- Value ---------------------------------------------------------------------------------
+
+Value Value::Unset() {
+  Value v;
+  v.data_ = UnsetTag{};
+  return v;
+}
+Value Value::Empty() {
+  Value v;
+  v.data_ = EmptyTag{};
+  return v;
+}
+Value Value::Bool(bool b) {
+  Value v;
+  v.data_ = b;
+  return v;
+}
+Value Value::Int(int64_t i) {
+  Value v;
+  v.data_ = i;
+  return v;
+}
+Value Value::Float(float f) {
+  Value v;
+  v.data_ = f;
+  return v;
+}
+Value Value::Double(double d) {
+  Value v;
+  v.data_ = d;
+  return v;
+}
+Value Value::Bytes(std::string b) {
+  if (b.empty()) return Empty();
+  Value v;
+  v.data_ = std::move(b);
+  return v;
+}
+Value Value::FromUuid(const Uuid& u) {
+  Value v;
+  v.data_ = u;
+  return v;
+}
+Value Value::Varint(BigInt b) {
+  Value v;
+  v.data_ = std::move(b);
+  return v;
+}
+Value Value::FromDecimal(Decimal d) {
+  Value v;
+  v.data_ = std::move(d);
+  return v;
+}
+Value Value::FromDuration(Duration d) {
+  Value v;
+  v.data_ = d;
+  return v;
+}
+Value Value::Items(std::vector<Value> items) {
+  Value v;
+  v.data_ = ItemsBox{std::move(items)};
+  return v;
+}
+Value Value::Pairs(std::vector<Value> interleaved) {
+  Value v;
+  v.data_ = PairsBox{std::move(interleaved)};
+  return v;
+}
+Value Value::Map(std::vector<std::pair<Value, Value>> entries) {
+  std::vector<Value> flat;
+  flat.reserve(2 * entries.size());
+  for (auto& [k, val] : entries) {
+    flat.push_back(std::move(k));
+    flat.push_back(std::move(val));
+  }
+  return Pairs(std::move(flat));
+}
+
+const std::vector<Value>& Value::items() const {
+  if (const auto* p = std::get_if<PairsBox>(&data_)) return p->v;
+  return std::get<ItemsBox>(data_).v;
+}
+
+std::vector<Value>& Value::mutable_items() {
+  if (auto* p = std::get_if<PairsBox>(&data_)) return p->v;
+  return std::get<ItemsBox>(data_).v;
+}
+
+bool operator==(const Value& a, const Value& b) {
+  if (a.data_.index() != b.data_.index()) return false;
+  switch (a.shape()) {
+    case Value::Shape::kNull:
+    case Value::Shape::kUnset:
+    case Value::Shape::kEmpty:
+      return true;
+    case Value::Shape::kBool:
+      return a.as_bool() == b.as_bool();
+    case Value::Shape::kInt:
+      return a.as_int() == b.as_int();
+    case Value::Shape::kFloat:
+      return std::bit_cast<uint32_t>(a.as_float()) == std::bit_cast<uint32_t>(b.as_float());
+    case Value::Shape::kDouble:
+      return std::bit_cast<uint64_t>(a.as_double()) == std::bit_cast<uint64_t>(b.as_double());
+    case Value::Shape::kBytes:
+      return a.bytes() == b.bytes();
+    case Value::Shape::kUuid:
+      return a.uuid() == b.uuid();
+    case Value::Shape::kVarint:
+      return a.varint() == b.varint();
+    case Value::Shape::kDecimal:
+      return a.decimal() == b.decimal();
+    case Value::Shape::kDuration:
+      return a.duration() == b.duration();
+    case Value::Shape::kItems:
+    case Value::Shape::kPairs:
+      return a.items() == b.items();
+  }
+  return false;
+}
+
+absl::string_view ShapeName(Value::Shape s) {
+  switch (s) {
+    case Value::Shape::kNull:
+      return "null";
+    case Value::Shape::kUnset:
+      return "unset";
+    case Value::Shape::kEmpty:
+      return "empty";
+    case Value::Shape::kBool:
+      return "bool";
+    case Value::Shape::kInt:
+      return "int64";
+    case Value::Shape::kFloat:
+      return "float";
+    case Value::Shape::kDouble:
+      return "double";
+    case Value::Shape::kBytes:
+      return "bytes";
+    case Value::Shape::kUuid:
+      return "uuid";
+    case Value::Shape::kVarint:
+      return "varint";
+    case Value::Shape::kDecimal:
+      return "decimal";
+    case Value::Shape::kDuration:
+      return "duration";
+    case Value::Shape::kItems:
+      return "items";
+    case Value::Shape::kPairs:
+      return "pairs";
+  }
+  return "?";
+}
+
+}  // namespace serdiff::cql

@@ -1,0 +1,256 @@
+// serdiff::timestamp — civil UTC datetimes and the integer and floating forms of an instant.
+//
+// Specs: ../shared/docs/wire-formats.md section 6 (millisecond-boundary semantics, python driver
+// vs alternatives), section 1.6 (CQL timestamp, date, time) and section 5 (BSON UTC datetime,
+// type 0x09 = int64 ms since the epoch). docs/timestamp.md explains the choices.
+//
+// Calendar: proleptic Gregorian, UTC, no leap seconds (a minute always has 60 seconds),
+// astronomical year numbering (year 0 = 1 BC, year -1 = 2 BC) where years before 1 occur.
+//
+// Ranges:
+//   * CivilDateTime: year 1..9999 (Python's datetime range, what the drivers produce),
+//     microsecond precision. As milliseconds: kMinUnixMillis..kMaxUnixMillis
+//     (0001-01-01T00:00:00 = -62135596800000, 9999-12-31T23:59:59.999 = 253402300799999).
+//   * CivilDay (CQL date): any date whose day count from 1970-01-01 fits int32, i.e. every
+//     raw uint32: raw 0 = -5877641-06-23, raw 2^31 = 1970-01-01, raw 2^32-1 = 5881580-07-11.
+//   * CQL time: int64 ns since midnight, 0..86399999999999.
+//
+// Rounding: every conversion that loses precision takes a Rounding, default kFloor (toward
+// negative infinity), which is what BSON (pymongo) and integer-based drivers (scylladb
+// python-driver HEAD) do: 1969-12-31T23:59:59.999500 -> -1 ms under floor, 0 under truncate.
+//
+// Errors (absl::Status, never undefined behaviour, never a wrapped value):
+//   * InvalidArgument: a field out of its range (month 13, day 30 of February, hour 24,
+//     minute 60, second 60, microsecond 1000000, a negative field, year 0 or 10000 in a
+//     CivilDateTime), a NaN or infinite double.
+//   * OutOfRange: a valid input whose result does not fit the result type (ms beyond year
+//     9999 when converting to civil, a day count outside the CQL date range, a CQL time
+//     outside 0..86399999999999, a double whose microseconds do not fit int64, a CQL time
+//     that rounds up to 24:00:00).
+// Messages name the field and the allowed range. The conversions allocate nothing except the
+// absl::Status message on the error path (the edge lists and Format* return new containers).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace serdiff::timestamp {
+
+// ---- rounding -----------------------------------------------------------------------------
+
+enum class Rounding : uint8_t {
+  kFloor = 0,     // toward negative infinity (default): -0.5 -> -1, 0.5 -> 0
+  kTruncate = 1,  // toward zero (C integer division, python int(float)): -0.5 -> 0, 0.5 -> 0
+  kHalfEven = 2,  // to nearest, ties to the even neighbour (python round()): -0.5 -> 0,
+                  // 0.5 -> 0, 1.5 -> 2, -1.5 -> -2
+};
+inline constexpr Rounding kAllRoundings[] = {Rounding::kFloor, Rounding::kTruncate,
+                                             Rounding::kHalfEven};
+
+// "floor", "truncate", "half_even".
+std::string_view RoundingName(Rounding r);
+
+// n / d rounded by r, for d >= 1. Never overflows: every int64 n is allowed
+// (DivideRounded(INT64_MIN, 1000, kFloor) == -9223372036854776). Precondition: d >= 1.
+int64_t DivideRounded(int64_t n, int64_t d, Rounding r);
+
+// ---- value types --------------------------------------------------------------------------
+
+// A calendar date. Fields are plain ints so that invalid dates (month 13) can be expressed and
+// rejected; the conversions validate.
+struct CivilDay {
+  int32_t year = 1970;
+  int32_t month = 1;  // 1..12
+  int32_t day = 1;    // 1..DaysInMonth(year, month)
+  friend bool operator==(const CivilDay&, const CivilDay&) = default;
+};
+
+// A UTC datetime with microsecond precision, year 1..9999.
+struct CivilDateTime {
+  int32_t year = 1970;      // 1..9999
+  int32_t month = 1;        // 1..12
+  int32_t day = 1;          // 1..DaysInMonth(year, month)
+  int32_t hour = 0;         // 0..23
+  int32_t minute = 0;       // 0..59
+  int32_t second = 0;       // 0..59 (no leap seconds)
+  int32_t microsecond = 0;  // 0..999999
+  friend bool operator==(const CivilDateTime&, const CivilDateTime&) = default;
+};
+
+// A time of day with nanosecond precision (the CQL `time` type).
+struct TimeOfDay {
+  int32_t hour = 0;        // 0..23
+  int32_t minute = 0;      // 0..59
+  int32_t second = 0;      // 0..59
+  int32_t nanosecond = 0;  // 0..999999999
+  friend bool operator==(const TimeOfDay&, const TimeOfDay&) = default;
+};
+
+// ---- constants ----------------------------------------------------------------------------
+
+inline constexpr int32_t kMinYear = 1;
+inline constexpr int32_t kMaxYear = 9999;
+inline constexpr int64_t kMillisPerDay = 86'400'000;
+inline constexpr int64_t kMicrosPerDay = 86'400'000'000;
+inline constexpr int64_t kNanosPerDay = 86'400'000'000'000;
+// 0001-01-01T00:00:00 and 9999-12-31T23:59:59.999(999).
+inline constexpr int64_t kMinUnixMillis = -62'135'596'800'000;
+inline constexpr int64_t kMaxUnixMillis = 253'402'300'799'999;
+inline constexpr int64_t kMinUnixMicros = kMinUnixMillis * 1000;
+inline constexpr int64_t kMaxUnixMicros = kMaxUnixMillis * 1000 + 999;
+// Day numbers (days since 1970-01-01) of 0001-01-01 and 9999-12-31.
+inline constexpr int64_t kMinCivilDays = -719'162;
+inline constexpr int64_t kMaxCivilDays = 2'932'896;
+// CQL date: raw = days + 2^31, raw is uint32, so days is -2^31..2^31-1.
+inline constexpr int64_t kCqlDateEpochRaw = int64_t{1} << 31;
+inline constexpr int64_t kMinCqlDateDays = -(int64_t{1} << 31);
+inline constexpr int64_t kMaxCqlDateDays = (int64_t{1} << 31) - 1;
+// CQL time: 0..86399999999999 ns.
+inline constexpr int64_t kMaxCqlTimeNanos = kNanosPerDay - 1;
+
+// ---- calendar arithmetic (integer only, O(1), no loops) -----------------------------------
+
+// Gregorian: divisible by 4, except centuries, except every 400th year. 2000 yes, 1900 no.
+bool IsLeapYear(int64_t year);
+// 28..31. Precondition: 1 <= month <= 12.
+int DaysInMonth(int64_t year, int month);
+
+// OK, or InvalidArgument naming the field and its range. A CivilDay may have any int32 year;
+// CivilDateTime requires year 1..9999; TimeOfDay requires 00:00:00 <= t < 24:00:00.
+absl::Status Validate(const CivilDay& d);
+absl::Status Validate(const CivilDateTime& c);
+absl::Status Validate(const TimeOfDay& t);
+
+// Days since 1970-01-01 of a valid date (2000-03-01 -> 11017, 0001-01-01 -> -719162).
+// Exact for every int32 year. Errors: InvalidArgument for an invalid date.
+absl::StatusOr<int64_t> DaysFromCivil(const CivilDay& d);
+// Inverse of DaysFromCivil; the result is always a valid date.
+// Errors: OutOfRange when |days| > 2^39 (years beyond about ±1.5e9, near the int32 limit).
+absl::StatusOr<CivilDay> CivilFromDays(int64_t days);
+
+// ---- instants: int64 milliseconds / microseconds since 1970-01-01T00:00:00Z ---------------
+
+// CivilDateTime -> ms since the epoch (CQL timestamp, BSON 0x09). Lossy (µs -> ms), rounded
+// by r; default floor (BSON, integer drivers). Every valid civil value converts; the result
+// may be kMaxUnixMillis + 1 under kHalfEven (9999-12-31T23:59:59.999500 -> 253402300800000).
+// Examples: 1969-12-31T23:59:59.999500 -> floor -1, truncate 0, half-even 0;
+//   1969-12-31T23:59:59.000001 -> floor -1000, truncate -999;
+//   9999-12-31T23:59:59.999999 -> floor 253402300799999 (`00 00 e6 77 d2 1f db ff`).
+// Errors: InvalidArgument for an invalid civil value.
+absl::StatusOr<int64_t> ToUnixMillis(const CivilDateTime& c, Rounding r = Rounding::kFloor);
+// ms -> CivilDateTime. Exact (no rounding). 2300-01-01T00:00:00.001 <- 10413792000001.
+// Errors: OutOfRange when ms is outside kMinUnixMillis..kMaxUnixMillis (year 1..9999).
+absl::StatusOr<CivilDateTime> FromUnixMillis(int64_t ms);
+
+// CivilDateTime -> µs since the epoch. Exact. Errors: InvalidArgument for an invalid value.
+absl::StatusOr<int64_t> ToUnixMicros(const CivilDateTime& c);
+// µs -> CivilDateTime. Exact. Errors: OutOfRange outside kMinUnixMicros..kMaxUnixMicros.
+absl::StatusOr<CivilDateTime> FromUnixMicros(int64_t us);
+
+// µs -> ms for any int64 (cell timestamps are µs, CQL timestamps ms). Lossy, rounded by r,
+// default floor: -1 µs -> floor -1 ms, truncate 0. Never fails.
+int64_t MicrosToMillis(int64_t us, Rounding r = Rounding::kFloor);
+
+// ---- double seconds since the epoch -------------------------------------------------------
+
+// µs -> seconds as the double NEAREST to us / 10^6 (ties to even), i.e. exactly what Python's
+// `timedelta(microseconds=us).total_seconds()` gives. Defined for every int64; this function's
+// contract is floating point. 1 µs -> 1e-06; 253402300799999999 µs -> 253402300800.0.
+double UnixSecondsFromMicros(int64_t us);
+// CivilDateTime -> UnixSecondsFromMicros(ToUnixMicros(c)). Errors: InvalidArgument.
+absl::StatusOr<double> ToUnixSeconds(const CivilDateTime& c);
+// Double seconds -> int64 µs: the exact value s * 10^6 of the double, rounded by r (no
+// intermediate floating-point rounding). The double 1e-06 is 0.99999999999999995 µs: floor 0,
+// half-even 1; -0.0 -> 0; 1/128 s = 7812.5 µs -> floor 7812, half-even 7812; -7812.5 µs -> floor -7813.
+// Errors: InvalidArgument for NaN or +-infinity; OutOfRange when the rounded result does not
+// fit int64 (|s| >= about 9.22e12).
+absl::StatusOr<int64_t> UnixMicrosFromSeconds(double s, Rounding r = Rounding::kFloor);
+// Double seconds -> CivilDateTime: FromUnixMicros(UnixMicrosFromSeconds(s, r)).
+// Errors: as UnixMicrosFromSeconds, plus OutOfRange outside year 1..9999.
+absl::StatusOr<CivilDateTime> FromUnixSeconds(double s, Rounding r = Rounding::kFloor);
+
+// ---- CQL date (v4+): uint32 days with 1970-01-01 at 2^31 ----------------------------------
+
+// days since 1970-01-01 -> raw = days + 2^31 (computed in int64). -1 -> 2147483647 (`7f ff ff
+// ff`), 0 -> 2^31, 10957 (2000-01-01) -> `80 00 2a cd`.
+// Errors: OutOfRange when days is outside -2^31..2^31-1 (never a wrapped value).
+absl::StatusOr<uint32_t> CqlDateFromDays(int64_t days);
+// raw -> days = raw - 2^31 (int64): 0 -> -2147483648, 2^32-1 -> 2147483647. Never fails.
+int64_t DaysFromCqlDate(uint32_t raw);
+// CivilDay -> raw. 1969-12-31 -> 0x7fffffff, 0001-01-01 -> 0x7ff506c6, 9999-12-31 -> 0x802cc0a0.
+// Errors: InvalidArgument for an invalid date; OutOfRange outside
+// -5877641-06-23..5881580-07-11.
+absl::StatusOr<uint32_t> CqlDateFromCivil(const CivilDay& d);
+// raw -> CivilDay. Every raw is a valid date: 0 -> -5877641-06-23. Never fails.
+CivilDay CivilFromCqlDate(uint32_t raw);
+// ms since the epoch -> the raw CQL date of that instant's day. Lossy (ms -> days), rounded by
+// r: floor (default) gives the UTC calendar date (-1 ms -> 1969-12-31 = 0x7fffffff),
+// truncate rounds toward 1970-01-01, half-even to the nearest midnight.
+// Errors: OutOfRange when the day count is outside the CQL date range (|ms| >~ 1.855e17).
+absl::StatusOr<uint32_t> CqlDateFromUnixMillis(int64_t ms, Rounding r = Rounding::kFloor);
+
+// ---- CQL time (v4+): int64 ns since midnight, 0..86399999999999 ---------------------------
+
+// TimeOfDay -> ns. Exact. 23:59:59.999999000 -> 86399999999000 (`00 00 4e 94 91 4e fc 18`).
+// Errors: InvalidArgument for an invalid time of day.
+absl::StatusOr<int64_t> CqlTimeFromTimeOfDay(const TimeOfDay& t);
+// ns -> TimeOfDay. Exact. Errors: OutOfRange outside 0..86399999999999 (negative included).
+absl::StatusOr<TimeOfDay> TimeOfDayFromCqlTime(int64_t ns);
+// The time-of-day part of a CivilDateTime as CQL time (µs * 1000). Exact.
+// Errors: InvalidArgument for an invalid civil value.
+absl::StatusOr<int64_t> CqlTimeFromCivil(const CivilDateTime& c);
+// ns -> µs since midnight (the precision of CivilDateTime). Lossy, rounded by r (floor and
+// truncate agree: CQL time is never negative). 86399999999500 -> floor 86399999999,
+// half-even OutOfRange (it rounds up to 24:00:00).
+// Errors: OutOfRange for ns outside 0..86399999999999 or a result of 86400000000.
+absl::StatusOr<int64_t> MicrosOfDayFromCqlTime(int64_t ns, Rounding r = Rounding::kFloor);
+
+// ---- the two driver behaviours people actually meet (wire-formats.md 6.1, 6.2) -----------
+
+// "integer floor": scylladb python-driver HEAD and BSON (pymongo `_datetime_to_millis`):
+// seconds * 1000 + microsecond // 1000 in integers. Same as ToUnixMillis(c, kFloor).
+absl::StatusOr<int64_t> DriverIntegerFloorMillis(const CivilDateTime& c);
+// "float seconds then truncate": datastax python-driver 3.25 DateType.serialize:
+//   int(float(calendar.timegm(...)) * 1e3 + float(microsecond) / 1e3)
+// i.e. a double sum truncated toward zero. Floating point by contract (it models a float
+// path): 1969-12-31T23:59:59.999500 -> 0; 9999-12-31T23:59:59.999999 -> 253402300800000
+// (one ms past the last valid instant). Errors: InvalidArgument for an invalid civil value.
+absl::StatusOr<int64_t> DriverFloatTruncateMillis(const CivilDateTime& c);
+// "integer" read side (scylladb HEAD: epoch + timedelta(milliseconds=ms)): FromUnixMillis.
+absl::StatusOr<CivilDateTime> DriverIntegerFromMillis(int64_t ms);
+// python-driver 3.25 DateType.deserialize: epoch + timedelta(seconds=ms / 1000.0), which
+// rounds the double to the nearest µs (ties to even). 10425520380477 -> 2300-05-16
+// 17:53:00.476999 (not .477000). Errors: OutOfRange outside year 1..9999 (OverflowError).
+absl::StatusOr<CivilDateTime> DriverFloatSecondsFromMillis(int64_t ms);
+
+// ---- edge values (for domains and seed corpora; the CQL family uses them too) ------------
+
+// Anchor instants in ms: first and last ms of years 1, 1970, 2038, 9999; the epoch; 2^31 s;
+// the days around 2000-02-29, 1900-02-28 and 2100-02-28; ±2^43 ms; ±2^33 s; the 6.4 flaky
+// cases. Sorted, unique, all within kMinUnixMillis..kMaxUnixMillis.
+std::vector<int64_t> AnchorMillis();
+// AnchorMillis() ± 0, 1, 2 ms, plus values just outside the civil range, ±2^43 ± 1, 0 ± 1,
+// and INT64_MIN, INT64_MIN + 1, INT64_MAX - 1, INT64_MAX. Sorted, unique.
+std::vector<int64_t> EdgeMillis();
+// Every k*1000 µs for k in AnchorMillis() ± 1 at offsets -1, 0, +1, 499, 500, 501, 999 µs,
+// plus kMinUnixMicros - 1, kMaxUnixMicros + 1 and the int64 extremes. Sorted, unique.
+std::vector<int64_t> EdgeMicros();
+// Day counts: CQL date limits (±2^31 and one past), 0, ±1, the civil range limits, leap
+// days. Sorted, unique.
+std::vector<int64_t> EdgeDays();
+// CQL time edges: 0, 1, each hour/minute/second boundary ±1, 86399999999000 (23:59:59.999999),
+// 86399999999499/500/501, kMaxCqlTimeNanos, 86400000000000, -1, int64 extremes. Sorted, unique.
+std::vector<int64_t> EdgeCqlTimeNanos();
+
+// "2000-02-29T12:34:56.789000" (always 6 fraction digits; years with 4+ digits, sign when
+// negative). For reports and tests; allocates the string.
+std::string FormatCivil(const CivilDateTime& c);
+std::string FormatCivil(const CivilDay& d);
+std::string FormatTimeOfDay(const TimeOfDay& t);
+
+}  // namespace serdiff::timestamp

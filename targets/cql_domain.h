@@ -1,0 +1,119 @@
+// CQL family: the inputs of the cql_* targets, their generators (RapidCheck) and corpus-file
+// forms (FuzzedDataProvider), and helpers shared with tests/cql_test.cc, props/cql_test.cc and
+// bench/cql_benchmark.cc. Definitions live in targets/cql.cc.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <rapidcheck.h>
+
+#include "harness/target.h"
+#include "serdiff/cql/value.h"
+
+namespace serdiff::targets::cql {
+
+using serdiff::cql::BigInt;
+using serdiff::cql::DecodeOptions;
+using serdiff::cql::Kind;
+using serdiff::cql::Type;
+using serdiff::cql::Value;
+
+// A value to encode: as a payload (framed = false) or as a [value] (framed = true).
+struct EncodeInput {
+  Type type;
+  Value value;
+  int version = 4;
+  bool framed = false;
+  friend bool operator==(const EncodeInput&, const EncodeInput&) = default;
+};
+
+// Bytes to decode as `type`.
+struct DecodeInput {
+  Type type;
+  int version = 4;
+  bool framed = false;
+  DecodeOptions options;
+  std::string bytes;
+  friend bool operator==(const DecodeInput&, const DecodeInput&) = default;
+};
+
+// A valid encoding with one mutation applied: the bytes are the reference encoder's output
+// for `base`, then `op` (0 none, 1 truncate at pos, 2 xor the byte at pos with arg | 1,
+// 3 insert byte arg at pos, 4 overwrite 4 bytes at pos with arg (a length or a count),
+// 5 append arg % 8 + 1 bytes, 6 drop the byte at pos), positions taken modulo the length.
+struct MutatedInput {
+  EncodeInput base;
+  DecodeOptions options;
+  uint8_t op = 0;
+  uint32_t pos = 0;
+  uint32_t arg = 0;
+  std::string bytes;  // derived from the fields above (not compared)
+  friend bool operator==(const MutatedInput& a, const MutatedInput& b) {
+    return a.base == b.base && a.options == b.options && a.op == b.op && a.pos == b.pos &&
+           a.arg == b.arg;
+  }
+};
+std::string MutatedBytes(const MutatedInput& in);
+
+// A large collection for the memory contract, built deterministically from a small spec.
+struct LargeSpec {
+  uint8_t shape = 0;      // see LargeShapeName
+  uint32_t count = 0;     // elements (0..500,000)
+  uint8_t null_pct = 0;   // share of null elements, 0..100
+  uint32_t text_len = 0;  // bytes per text/blob element (capped so the value stays <= ~16 MiB)
+  uint64_t seed = 0;
+  uint8_t version = 4;  // 3..5
+  friend bool operator==(const LargeSpec&, const LargeSpec&) = default;
+};
+inline constexpr uint8_t kLargeShapes = 9;
+inline constexpr uint32_t kLargeMaxCount = 500'000;
+std::string LargeShapeName(uint8_t shape);
+EncodeInput BuildLarge(const LargeSpec& spec);
+struct LargeInput {
+  LargeSpec spec;
+  EncodeInput input;  // BuildLarge(spec)
+  friend bool operator==(const LargeInput& a, const LargeInput& b) { return a.spec == b.spec; }
+};
+
+// What decoding the encoding of a valid `v` gives back: zero-length payloads read as Empty
+// (a UDT value with no items, an empty text), a UDT with fewer items than fields gets Null
+// for the missing trailing fields; everything else is unchanged.
+Value ExpectedDecode(const Type& t, const Value& v);
+
+// Bound (bytes) on the optimized decoder's peak heap for `input_bytes` of input read as `t`,
+// whether it accepts or rejects: every item needs at least 4 input bytes and costs one Value
+// (sizeof(Value) = 48 bytes) plus a copy of its own bytes; a UDT item expands to one Value per
+// field (missing fields read as null), so the factor grows with the widest tuple/UDT in `t`:
+// 14 x input for types without tuples/UDTs. Nothing depends on a count or length field.
+int64_t DecodePeakBound(const Type& t, size_t input_bytes);
+
+// "v4 payload list<int> = [1, 2]".
+std::string ShowEncodeInput(const EncodeInput& in);
+
+// Generators. Nested: types up to 5 levels deep, collections with 0..100% nulls (a ratio
+// drawn per value), empty collections, UDTs with omitted trailing fields, tuples with nulls,
+// now and then null / unset / empty / a value of the wrong shape anywhere; scalar: native
+// types only. Scalars lean on edge values (EdgeInt64, EdgeVarints, timestamp edges, ...).
+rc::Gen<Type> GenType(int max_depth);
+rc::Gen<EncodeInput> GenEncodeInput(bool nested);
+rc::Gen<LargeSpec> GenLargeSpec();
+
+// Edge values.
+std::vector<int64_t> EdgeInt64();
+// 0, ±1, ±2^k ± 1 for k = 0..300, and for every varint byte length L = 1..40 both ends of
+// its range for both signs: 2^(8L-1) - 1, -2^(8L-1), 2^(8(L-1)-1), -2^(8(L-1)-1) - 1.
+std::vector<BigInt> EdgeVarints();
+
+// Hex helpers for tests: "00 0a" / "000a" -> bytes (spaces ignored); bytes -> "000a".
+std::string Unhex(std::string_view hex);
+std::string Hex(std::string_view bytes);
+
+// The registered domains (for tests that want to write corpus files).
+harness::Domain<EncodeInput> EncodeDomain(bool nested);
+harness::Domain<DecodeInput> DecodeDomain();
+harness::Domain<MutatedInput> MutatedDomain();
+harness::Domain<LargeInput> LargeDomain();
+
+}  // namespace serdiff::targets::cql
