@@ -13,6 +13,8 @@
 namespace serdiff::harness {
 namespace fs = std::filesystem;
 
+constexpr uintmax_t kMaxInputBytes = uintmax_t{64} << 20;
+
 std::string Sha1Hex(std::string_view bytes) {
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
@@ -37,6 +39,16 @@ std::vector<std::string> ListCorpusFiles(const std::string& dir) {
 }
 
 absl::StatusOr<std::string> ReadFileBytes(const std::string& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return absl::NotFoundError(absl::StrCat("no file ", path));
+  if (!fs::is_regular_file(path, ec)) {
+    return absl::InvalidArgumentError(absl::StrCat(path, " is not a regular file"));
+  }
+  const auto size = fs::file_size(path, ec);
+  if (ec || size > kMaxInputBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, " is larger than ", kMaxInputBytes, " bytes (or unreadable)"));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat("cannot open ", path));
   std::ostringstream ss;

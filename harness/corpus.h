@@ -19,7 +19,8 @@ std::string Sha1Hex(std::string_view bytes);
 // empty corpus, not an error. Hidden files (names starting with '.') are skipped.
 std::vector<std::string> ListCorpusFiles(const std::string& dir);
 
-// Whole file contents. NotFound / Internal errors name the path.
+// Whole file contents. Errors name the path: NotFound (no such file), InvalidArgument (not a
+// regular file, e.g. a directory or a device, or larger than 64 MiB), Internal (read error).
 absl::StatusOr<std::string> ReadFileBytes(const std::string& path);
 
 // Writes `bytes` to `dir`/<sha1 of bytes>, creating `dir` as needed; returns the path.

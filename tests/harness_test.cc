@@ -229,6 +229,35 @@ TEST(Repro, SelfTestTargetReportShowsBothOutputsAndFirstDifference) {
   EXPECT_TRUE(r.report.ends_with("serdiff: selftest_broken_zigzag: bytes-mismatch:reference\n"));
 }
 
+// Runs the serdiff CLI with `args`; returns (exit status, stdout + stderr).
+std::pair<int, std::string> RunCli(const std::string& args) {
+  FILE* f = popen(absl::StrCat(SERDIFF_CLI, " ", args, " 2>&1").c_str(), "r");
+  if (f == nullptr) return {-1, ""};
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, f)) out.append(buf, n);
+  const int status = pclose(f);
+  return {WEXITSTATUS(status), out};
+}
+
+// Usage and I/O errors exit 2, so that a script never mistakes them for a pass (0) or a
+// differential failure (1).
+TEST(Cli, UsageAndIoErrorsExitTwo) {
+  const std::string dir = ::testing::TempDir();
+  EXPECT_EQ(RunCli("repro varint_zigzag64 " + dir).first, 2);           // a directory
+  EXPECT_EQ(RunCli("repro varint_zigzag64 /nonexistent/file").first, 2);
+  EXPECT_EQ(RunCli("repro no_such_target /dev/null").first, 2);
+  EXPECT_EQ(RunCli("check --cases -1").first, 2);
+  EXPECT_EQ(RunCli("check --filter no_such_target").first, 2);
+  EXPECT_EQ(RunCli("check --corpus /nonexistent --cases 1").first, 2);
+  EXPECT_EQ(RunCli("check --filter varint_zigzag64 --cases 1 --json /nonexistent/x.json").first,
+            2);
+  EXPECT_EQ(RunCli("frobnicate").first, 2);
+  auto [rc, out] = RunCli("check --filter varint_zigzag64 --cases 5");
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("1 targets, 0 failures"), std::string::npos) << out;
+}
+
 // The same through the CLI binary: `serdiff --selftest repro` exits 1 and prints the report.
 TEST(Repro, CliPrintsReportAndExitsOne) {
   FuzzInputWriter w;

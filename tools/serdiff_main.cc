@@ -8,8 +8,10 @@
 //                                     on any failure, printing a repro command per failure
 //   serdiff repro <target> <file>     the full differential report for one corpus/crash input;
 //                                     exit 1 when it fails
+// Exit status: 0 pass, 1 a differential failure, 2 a usage or I/O error.
 //   serdiff seed <target> --count N   writes N generated inputs into corpus/<target>/
 #include <chrono>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -93,6 +95,7 @@ struct Failure {
   std::string target;
   std::string failure_class;
   std::string path;
+  bool selftest = false;  // the repro command then needs --selftest
 };
 
 struct Row {
@@ -110,7 +113,17 @@ int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::st
           const std::string& filter, const std::string& failures_dir, bool selftest) {
   std::vector<Row> rows;
   std::vector<Failure> failures;
-  for (const Target* t : Selected(filter, selftest)) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(corpus_dir, ec)) {
+    std::cerr << "serdiff: corpus root " << corpus_dir << " is not a directory\n";
+    return 2;
+  }
+  const std::vector<const Target*> targets = Selected(filter, selftest);
+  if (targets.empty()) {
+    std::cerr << "serdiff: no target matches --filter " << filter << " (see serdiff list)\n";
+    return 2;
+  }
+  for (const Target* t : targets) {
     Row row;
     row.target = t->name();
     const auto start = std::chrono::steady_clock::now();
@@ -124,7 +137,11 @@ int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::st
         ++row.failures;
         auto path = serdiff::harness::WriteCorpusFile(absl::StrCat(failures_dir, "/", t->name()),
                                                       r.corpus_bytes);
-        failures.push_back({t->name(), r.failure_class, path.ok() ? *path : path.status().ToString()});
+        if (!path.ok()) {
+          std::cerr << "serdiff: could not save the failing input: " << path.status() << "\n";
+        }
+        failures.push_back({t->name(), r.failure_class, path.ok() ? *path : "(not saved)",
+                            t->family() == "selftest"});
         std::cerr << r.report << "\n";
       }
     };
@@ -163,8 +180,8 @@ int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::st
   }
   std::cout << absl::StrFormat("%d targets, %d failures\n", rows.size(), total_failures);
   for (const Failure& f : failures) {
-    std::cout << "FAIL " << f.target << ": " << f.failure_class << "\n  serdiff repro " << f.target
-              << " " << f.path << "\n";
+    std::cout << "FAIL " << f.target << ": " << f.failure_class << "\n  serdiff "
+              << (f.selftest ? "--selftest " : "") << "repro " << f.target << " " << f.path << "\n";
   }
 
   if (!json_path.empty()) {
@@ -189,7 +206,13 @@ int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::st
     if (json_path == "-") {
       std::cout << j;
     } else {
-      std::ofstream(json_path) << j;
+      std::ofstream out(json_path, std::ios::trunc);
+      out << j;
+      out.flush();
+      if (!out) {
+        std::cerr << "serdiff: cannot write the JSON report to " << json_path << "\n";
+        return 2;
+      }
     }
   }
   return total_failures == 0 ? 0 : 1;
@@ -212,8 +235,9 @@ int Repro(const std::string& name, const std::string& file, bool selftest) {
   return r.passed ? 0 : 1;
 }
 
-int Seed(const std::string& name, int count, uint64_t seed, const std::string& corpus_dir) {
-  const Target* t = FindTarget(name, false);
+int Seed(const std::string& name, int count, uint64_t seed, const std::string& corpus_dir,
+         bool selftest) {
+  const Target* t = FindTarget(name, selftest);
   if (t == nullptr) {
     std::cerr << "serdiff: no target named " << name << "\n";
     return 2;
@@ -245,7 +269,9 @@ int main(int argc, char** argv) {
   int cases = 200;
   uint64_t seed = 1;
   std::string corpus_dir = SERDIFF_CORPUS_DIR, json_path, filter, failures_dir = "serdiff-failures";
-  check->add_option("--cases", cases, "generated cases per target")->capture_default_str();
+  check->add_option("--cases", cases, "generated cases per target")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   check->add_option("--seed", seed, "seed of the first generated case")->capture_default_str();
   check->add_option("--corpus", corpus_dir, "corpus root (corpus/<target>/...)")->capture_default_str();
   check->add_option("--json", json_path, "also write a JSON report to this path ('-' = stdout)");
@@ -262,14 +288,21 @@ int main(int argc, char** argv) {
   std::string seed_target;
   int count = 20;
   seedcmd->add_option("target", seed_target, "target name")->required();
-  seedcmd->add_option("--count", count, "how many inputs")->capture_default_str();
+  seedcmd->add_option("--count", count, "how many inputs")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   seedcmd->add_option("--seed", seed, "first seed")->capture_default_str();
   seedcmd->add_option("--corpus", corpus_dir, "corpus root")->capture_default_str();
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help exits 0; every usage error exits 2, like an unreadable input.
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   if (*list) return List(selftest);
   if (*check) return Check(cases, seed, corpus_dir, json_path, filter, failures_dir, selftest);
   if (*repro) return Repro(target_name, file, selftest);
-  if (*seedcmd) return Seed(seed_target, count, seed, corpus_dir);
+  if (*seedcmd) return Seed(seed_target, count, seed, corpus_dir, selftest);
   return 2;
 }
