@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -165,7 +166,7 @@ bool VarintIsPadded(const uint8_t* p, size_t n) {
   return n >= 2 && ((p[0] == 0x00 && p[1] < 0x80) || (p[0] == 0xFF && p[1] >= 0x80));
 }
 
-Value::Shape ShapeOf(Kind k) {
+constexpr Value::Shape ShapeOf(Kind k) {
   switch (k) {
     case Kind::kBoolean:
       return Value::Shape::kBool;
@@ -205,6 +206,106 @@ Value::Shape ShapeOf(Kind k) {
       return Value::Shape::kItems;
   }
   return Value::Shape::kNull;
+}
+
+// True when a value of fixed-width kind `k`, already of the right shape, is valid (integer
+// within the kind's range, timeuuid of version 1). The fast paths below use it; anything
+// else goes through the generic path, which also builds the error message.
+constexpr bool FixedValueOk(Kind k, const Value& v) {
+  switch (k) {
+    case Kind::kTinyint:
+      return v.as_int() >= -128 && v.as_int() <= 127;
+    case Kind::kSmallint:
+      return v.as_int() >= -32768 && v.as_int() <= 32767;
+    case Kind::kInt:
+    case Kind::kDate: {
+      // int: -2^31..2^31-1; date (days): the same range.
+      const int64_t x = v.as_int();
+      return x >= std::numeric_limits<int32_t>::min() && x <= std::numeric_limits<int32_t>::max();
+    }
+    case Kind::kTime:
+      return v.as_int() >= 0 && v.as_int() <= kMaxTimeNanos;
+    case Kind::kTimeuuid:
+      return (v.uuid()[6] >> 4) == 1;
+    default:
+      return true;
+  }
+}
+
+// The payload of a fixed-width kind (shape and range already checked).
+inline uint8_t* WriteFixed(Kind k, const Value& v, uint8_t* p) {
+  switch (k) {
+    case Kind::kBoolean:
+      *p = v.as_bool() ? 1 : 0;
+      return p + 1;
+    case Kind::kTinyint:
+      *p = static_cast<uint8_t>(v.as_int());
+      return p + 1;
+    case Kind::kSmallint:
+      Store16(p, static_cast<uint16_t>(v.as_int()));
+      return p + 2;
+    case Kind::kInt:
+      Store32(p, static_cast<uint32_t>(v.as_int()));
+      return p + 4;
+    case Kind::kDate:
+      Store32(p, static_cast<uint32_t>(v.as_int() + kDateEpoch));
+      return p + 4;
+    case Kind::kFloat: {
+      uint32_t bits;
+      const float f = v.as_float();
+      std::memcpy(&bits, &f, 4);
+      Store32(p, bits);
+      return p + 4;
+    }
+    case Kind::kDouble: {
+      uint64_t bits;
+      const double d = v.as_double();
+      std::memcpy(&bits, &d, 8);
+      Store64(p, bits);
+      return p + 8;
+    }
+    case Kind::kUuid:
+    case Kind::kTimeuuid:
+      std::memcpy(p, v.uuid().data(), 16);
+      return p + 16;
+    default:  // bigint, counter, timestamp, time
+      Store64(p, static_cast<uint64_t>(v.as_int()));
+      return p + 8;
+  }
+}
+
+// Calls f(std::integral_constant<Kind, k>{}) for a fixed-width kind k, so that loops over
+// fixed-width elements are compiled once per kind with the per-element kind checks folded.
+template <typename F>
+auto DispatchFixed(Kind k, F&& f) {
+  switch (k) {
+    case Kind::kBoolean:
+      return f(std::integral_constant<Kind, Kind::kBoolean>{});
+    case Kind::kTinyint:
+      return f(std::integral_constant<Kind, Kind::kTinyint>{});
+    case Kind::kSmallint:
+      return f(std::integral_constant<Kind, Kind::kSmallint>{});
+    case Kind::kInt:
+      return f(std::integral_constant<Kind, Kind::kInt>{});
+    case Kind::kDate:
+      return f(std::integral_constant<Kind, Kind::kDate>{});
+    case Kind::kFloat:
+      return f(std::integral_constant<Kind, Kind::kFloat>{});
+    case Kind::kBigint:
+      return f(std::integral_constant<Kind, Kind::kBigint>{});
+    case Kind::kCounter:
+      return f(std::integral_constant<Kind, Kind::kCounter>{});
+    case Kind::kTimestamp:
+      return f(std::integral_constant<Kind, Kind::kTimestamp>{});
+    case Kind::kTime:
+      return f(std::integral_constant<Kind, Kind::kTime>{});
+    case Kind::kDouble:
+      return f(std::integral_constant<Kind, Kind::kDouble>{});
+    case Kind::kUuid:
+      return f(std::integral_constant<Kind, Kind::kUuid>{});
+    default:
+      return f(std::integral_constant<Kind, Kind::kTimeuuid>{});
+  }
 }
 
 absl::Status CheckVersion(int version) {
@@ -310,10 +411,31 @@ class Sizer {
           return Fail(off, absl::StrCat("collection of ", count, " elements exceeds the ",
                                         short_collection ? "[short]" : "[int]", " count"));
         }
+        if (!map && FixedWidth(t.params[0].kind) != 0) {
+          return DispatchFixed(t.params[0].kind, [&](auto kind) {
+            return FixedItems<decltype(kind)::value>(t.params[0], items, off, short_collection);
+          });
+        }
         size_t size = short_collection ? 2 : 4;
+        const size_t prefix = short_collection ? 2 : 4;
+        // Element types (key, value for maps) with their fixed width (0: variable).
+        const Type& et0 = t.params[0];
+        const Type& et1 = map ? t.params[1] : t.params[0];
+        const size_t w0 = static_cast<size_t>(FixedWidth(et0.kind));
+        const size_t w1 = static_cast<size_t>(FixedWidth(et1.kind));
+        const Value::Shape s0 = ShapeOf(et0.kind);
+        const Value::Shape s1 = ShapeOf(et1.kind);
         for (size_t i = 0; i < items.size(); ++i) {
-          const Type& et = map ? t.params[i % 2] : t.params[0];
-          size += Element(et, items[i], off + size, short_collection);
+          const bool second = map && (i % 2 == 1);
+          const Value& e = items[i];
+          const size_t w = second ? w1 : w0;
+          const Type& et = second ? et1 : et0;
+          // Fast path: a valid fixed-width element needs no recursion.
+          if (w != 0 && e.shape() == (second ? s1 : s0) && FixedValueOk(et.kind, e)) {
+            size += prefix + w;
+            continue;
+          }
+          size += Element(et, e, off + size, short_collection);
           if (!status_.ok()) return 0;
         }
         return size;
@@ -364,6 +486,26 @@ class Sizer {
   }
 
  private:
+  // A list/set of fixed-width kind K: count header plus every element, validated inline;
+  // null, empty and invalid elements take the generic path (which builds the error).
+  template <Kind K>
+  size_t FixedItems(const Type& et, const std::vector<Value>& items, size_t off,
+                    bool short_collection) {
+    constexpr size_t kWidth = static_cast<size_t>(FixedWidth(K));
+    constexpr Value::Shape kShape = ShapeOf(K);
+    const size_t prefix = short_collection ? 2 : 4;
+    size_t size = prefix;
+    for (const Value& e : items) {
+      if (e.shape() == kShape && FixedValueOk(K, e)) {
+        size += prefix + kWidth;
+        continue;
+      }
+      size += Element(et, e, off + size, short_collection);
+      if (!status_.ok()) return 0;
+    }
+    return size;
+  }
+
   size_t IntInRange(const Value& v, size_t off, int64_t lo, int64_t hi, size_t width) {
     const int64_t x = v.as_int();
     if (x < lo || x > hi) {
@@ -402,6 +544,14 @@ inline uint8_t* WriteElement(const Type& t, const Value& e, uint8_t* p, bool sho
       break;
   }
   const size_t prefix = short_prefix ? 2 : 4;
+  if (const int w = FixedWidth(t.kind); w != 0) {  // the length is known: no back-patching
+    if (short_prefix) {
+      Store16(p, static_cast<uint16_t>(w));
+    } else {
+      Store32(p, static_cast<uint32_t>(w));
+    }
+    return WriteFixed(t.kind, e, p + prefix);
+  }
   uint8_t* const body = p + prefix;
   uint8_t* const end = WritePayload(t, e, body, false);
   const size_t n = static_cast<size_t>(end - body);
@@ -413,48 +563,52 @@ inline uint8_t* WriteElement(const Type& t, const Value& e, uint8_t* p, bool sho
   return end;
 }
 
+// The elements of a list/set of fixed-width kind K: length prefix and value written inline;
+// null and empty elements go through WriteElement.
+template <Kind K>
+uint8_t* WriteFixedItems(const Type& et, const std::vector<Value>& items, uint8_t* p,
+                         bool short_collection) {
+  constexpr int kWidth = FixedWidth(K);
+  constexpr Value::Shape kShape = ShapeOf(K);
+  if (short_collection) {
+    for (const Value& e : items) {
+      if (e.shape() != kShape) {
+        p = WriteElement(et, e, p, true);
+        continue;
+      }
+      Store16(p, static_cast<uint16_t>(kWidth));
+      p = WriteFixed(K, e, p + 2);
+    }
+    return p;
+  }
+  for (const Value& e : items) {
+    if (e.shape() != kShape) {
+      p = WriteElement(et, e, p, false);
+      continue;
+    }
+    Store32(p, static_cast<uint32_t>(kWidth));
+    p = WriteFixed(K, e, p + 4);
+  }
+  return p;
+}
+
 uint8_t* WritePayload(const Type& t, const Value& v, uint8_t* p, bool short_collection) {
   if (v.is_empty()) return p;
   switch (t.kind) {
     case Kind::kBoolean:
-      *p = v.as_bool() ? 1 : 0;
-      return p + 1;
     case Kind::kTinyint:
-      *p = static_cast<uint8_t>(v.as_int());
-      return p + 1;
     case Kind::kSmallint:
-      Store16(p, static_cast<uint16_t>(v.as_int()));
-      return p + 2;
     case Kind::kInt:
-      Store32(p, static_cast<uint32_t>(v.as_int()));
-      return p + 4;
     case Kind::kDate:
-      Store32(p, static_cast<uint32_t>(v.as_int() + kDateEpoch));
-      return p + 4;
     case Kind::kBigint:
     case Kind::kCounter:
     case Kind::kTimestamp:
     case Kind::kTime:
-      Store64(p, static_cast<uint64_t>(v.as_int()));
-      return p + 8;
-    case Kind::kFloat: {
-      uint32_t bits;
-      const float f = v.as_float();
-      std::memcpy(&bits, &f, 4);
-      Store32(p, bits);
-      return p + 4;
-    }
-    case Kind::kDouble: {
-      uint64_t bits;
-      const double d = v.as_double();
-      std::memcpy(&bits, &d, 8);
-      Store64(p, bits);
-      return p + 8;
-    }
+    case Kind::kFloat:
+    case Kind::kDouble:
     case Kind::kUuid:
     case Kind::kTimeuuid:
-      std::memcpy(p, v.uuid().data(), 16);
-      return p + 16;
+      return WriteFixed(t.kind, v, p);
     case Kind::kText:
     case Kind::kAscii:
     case Kind::kBlob:
@@ -486,8 +640,14 @@ uint8_t* WritePayload(const Type& t, const Value& v, uint8_t* p, bool short_coll
         p += 4;
       }
       const Type& et = t.params[0];
-      for (const Value& e : items) p = WriteElement(et, e, p, short_collection);
-      return p;
+      const int w = FixedWidth(et.kind);
+      if (w == 0) {
+        for (const Value& e : items) p = WriteElement(et, e, p, short_collection);
+        return p;
+      }
+      return DispatchFixed(et.kind, [&](auto kind) {
+        return WriteFixedItems<decltype(kind)::value>(et, items, p, short_collection);
+      });
     }
     case Kind::kMap: {
       const std::vector<Value>& items = v.items();

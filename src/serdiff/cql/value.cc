@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <cctype>
-#include <set>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 
@@ -66,37 +66,6 @@ absl::string_view KindName(Kind k) {
   return "?";
 }
 
-bool IsNative(Kind k) {
-  return std::find(std::begin(kNativeKinds), std::end(kNativeKinds), k) != std::end(kNativeKinds);
-}
-
-bool IsCollection(Kind k) { return k == Kind::kList || k == Kind::kSet || k == Kind::kMap; }
-
-int FixedWidth(Kind k) {
-  switch (k) {
-    case Kind::kBoolean:
-    case Kind::kTinyint:
-      return 1;
-    case Kind::kSmallint:
-      return 2;
-    case Kind::kInt:
-    case Kind::kFloat:
-    case Kind::kDate:
-      return 4;
-    case Kind::kBigint:
-    case Kind::kCounter:
-    case Kind::kDouble:
-    case Kind::kTimestamp:
-    case Kind::kTime:
-      return 8;
-    case Kind::kUuid:
-    case Kind::kTimeuuid:
-      return 16;
-    default:
-      return 0;
-  }
-}
-
 Type Type::Native(Kind k) {
   Type t;
   t.kind = k;
@@ -147,14 +116,14 @@ int TypeDepth(const Type& t) {
 namespace {
 
 absl::Status ValidateTypeAt(const Type& t, int depth, int max_depth) {
-  const absl::string_view name = KindName(t.kind);
-  if (name == "?") {
+  if (!IsKnownKind(t.kind)) {
     return absl::InvalidArgumentError(
         absl::StrCat("type: unknown kind id ", static_cast<int>(t.kind)));
   }
   if (IsNative(t.kind)) {
     if (!t.params.empty() || !t.field_names.empty()) {
-      return absl::InvalidArgumentError(absl::StrCat("type: ", name, " takes no parameters"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("type: ", KindName(t.kind), " takes no parameters"));
     }
     return absl::OkStatus();
   }
@@ -167,21 +136,35 @@ absl::Status ValidateTypeAt(const Type& t, int depth, int max_depth) {
   if (t.kind == Kind::kTuple || t.kind == Kind::kUdt) want_max = SIZE_MAX;
   if (t.params.size() < want_min || t.params.size() > want_max) {
     return absl::InvalidArgumentError(
-        absl::StrCat("type: ", name, " with ", t.params.size(), " parameters"));
+        absl::StrCat("type: ", KindName(t.kind), " with ", t.params.size(), " parameters"));
   }
   if (t.kind == Kind::kUdt) {
     if (t.field_names.size() != t.params.size()) {
       return absl::InvalidArgumentError("type: udt needs one name per field");
     }
-    std::set<std::string> seen;
-    for (const std::string& f : t.field_names) {
-      if (f.empty() || !seen.insert(f).second) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("type: udt field names must be unique and non-empty: '", f, "'"));
+    // Unique names: pairwise for the usual handful of fields (no allocation: this runs on
+    // every encode and decode call), a hash set beyond that.
+    const std::vector<std::string>& names = t.field_names;
+    auto bad_name = [&](size_t i) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("type: udt field names must be unique and non-empty: '", names[i], "'"));
+    };
+    if (names.size() <= 32) {
+      for (size_t i = 0; i < names.size(); ++i) {
+        if (names[i].empty()) return bad_name(i);
+        for (size_t j = 0; j < i; ++j) {
+          if (names[j] == names[i]) return bad_name(i);
+        }
+      }
+    } else {
+      absl::flat_hash_set<absl::string_view> seen;
+      for (size_t i = 0; i < names.size(); ++i) {
+        if (names[i].empty() || !seen.insert(names[i]).second) return bad_name(i);
       }
     }
   } else if (!t.field_names.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat("type: ", name, " has no field names"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("type: ", KindName(t.kind), " has no field names"));
   }
   for (const Type& p : t.params) {
     absl::Status s = ValidateTypeAt(p, depth + 1, max_depth);

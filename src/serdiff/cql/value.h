@@ -116,14 +116,48 @@ inline constexpr Kind kNativeKinds[] = {
 inline constexpr Kind kCompositeKinds[] = {Kind::kList, Kind::kSet, Kind::kMap, Kind::kTuple,
                                            Kind::kUdt};
 
-// "int", "text", "list", ... (the CQL spelling; text for 0x000D).
+// "int", "text", "list", ... (the CQL spelling; text for 0x000D); "?" for an unknown id.
 absl::string_view KindName(Kind k);
-bool IsNative(Kind k);
+
+// One of the 20 native kinds.
+constexpr bool IsNative(Kind k) {
+  const uint16_t id = static_cast<uint16_t>(k);
+  return id >= 0x0001 && id <= 0x0015 && id != 0x000A;
+}
 // list, set, map: the types whose payload starts with an element count.
-bool IsCollection(Kind k);
+constexpr bool IsCollection(Kind k) {
+  return k == Kind::kList || k == Kind::kSet || k == Kind::kMap;
+}
+// One of the 25 kinds above (a Kind can hold any uint16).
+constexpr bool IsKnownKind(Kind k) {
+  return IsNative(k) || IsCollection(k) || k == Kind::kTuple || k == Kind::kUdt;
+}
 // Payload bytes of a fixed-width kind (boolean 1, tinyint 1, smallint 2, int/float/date 4,
 // bigint/counter/double/timestamp/time 8, uuid/timeuuid 16); 0 for variable-width kinds.
-int FixedWidth(Kind k);
+constexpr int FixedWidth(Kind k) {
+  switch (k) {
+    case Kind::kBoolean:
+    case Kind::kTinyint:
+      return 1;
+    case Kind::kSmallint:
+      return 2;
+    case Kind::kInt:
+    case Kind::kFloat:
+    case Kind::kDate:
+      return 4;
+    case Kind::kBigint:
+    case Kind::kCounter:
+    case Kind::kDouble:
+    case Kind::kTimestamp:
+    case Kind::kTime:
+      return 8;
+    case Kind::kUuid:
+    case Kind::kTimeuuid:
+      return 16;
+    default:
+      return 0;
+  }
+}
 
 struct Type {
   Kind kind = Kind::kInt;
