@@ -3,6 +3,7 @@
 // Decoding: one pass over the input with every length and count checked before use.
 #include "serdiff/cql/codec.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -927,7 +928,9 @@ class Decoder {
   absl::Status ReadComponents(const Type& t, size_t begin, size_t end, Value* out) {
     const bool tuple = t.kind == Kind::kTuple;
     std::vector<Value> items;
-    items.reserve(t.params.size());
+    // Each present component takes at least its 4-byte length: reserve no more than the input
+    // can hold, whatever the (caller-supplied) type declares.
+    items.reserve(std::min(t.params.size(), (end - begin) / 4));
     size_t pos = begin;
     for (size_t i = 0; i < t.params.size(); ++i) {
       if (pos == end) {
