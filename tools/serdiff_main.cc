@@ -221,7 +221,8 @@ int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::st
 int Repro(const std::string& name, const std::string& file, bool selftest) {
   const Target* t = FindTarget(name, selftest);
   if (t == nullptr) {
-    std::cerr << "serdiff: no target named " << name << " (see serdiff list)\n";
+    std::cerr << "serdiff: no target named " << name
+              << " (see serdiff list; self-test targets need --selftest)\n";
     return 2;
   }
   auto bytes = serdiff::harness::ReadFileBytes(file);
