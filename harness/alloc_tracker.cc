@@ -108,7 +108,9 @@ void* operator new[](size_t n) { return AllocOrThrow(n, kDefault); }
 void* operator new(size_t n, const std::nothrow_t&) noexcept { return TrackedAlloc(n, kDefault); }
 void* operator new[](size_t n, const std::nothrow_t&) noexcept { return TrackedAlloc(n, kDefault); }
 void* operator new(size_t n, std::align_val_t a) { return AllocOrThrow(n, static_cast<size_t>(a)); }
-void* operator new[](size_t n, std::align_val_t a) { return AllocOrThrow(n, static_cast<size_t>(a)); }
+void* operator new[](size_t n, std::align_val_t a) {
+  return AllocOrThrow(n, static_cast<size_t>(a));
+}
 void* operator new(size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
   return TrackedAlloc(n, static_cast<size_t>(a));
 }
@@ -121,8 +123,12 @@ void operator delete(void* p, size_t) noexcept { TrackedFree(p, kDefault); }
 void operator delete[](void* p, size_t) noexcept { TrackedFree(p, kDefault); }
 void operator delete(void* p, const std::nothrow_t&) noexcept { TrackedFree(p, kDefault); }
 void operator delete[](void* p, const std::nothrow_t&) noexcept { TrackedFree(p, kDefault); }
-void operator delete(void* p, std::align_val_t a) noexcept { TrackedFree(p, static_cast<size_t>(a)); }
-void operator delete[](void* p, std::align_val_t a) noexcept { TrackedFree(p, static_cast<size_t>(a)); }
+void operator delete(void* p, std::align_val_t a) noexcept {
+  TrackedFree(p, static_cast<size_t>(a));
+}
+void operator delete[](void* p, std::align_val_t a) noexcept {
+  TrackedFree(p, static_cast<size_t>(a));
+}
 void operator delete(void* p, size_t, std::align_val_t a) noexcept {
   TrackedFree(p, static_cast<size_t>(a));
 }

@@ -43,8 +43,8 @@ Domain<T> IntegerDomain(std::string type_name, rc::Gen<T> gen) {
 // Shows at most `max_items` elements of a vector: "[3 values: 1, 2, 3]".
 template <typename T>
 std::string ShowVector(const std::vector<T>& v, size_t max_items = 16) {
-  std::string out = absl::StrCat("[", v.size(), v.size() == 1 ? " value" : " values",
-                                 v.empty() ? "" : ": ");
+  std::string out =
+      absl::StrCat("[", v.size(), v.size() == 1 ? " value" : " values", v.empty() ? "" : ": ");
   for (size_t i = 0; i < v.size() && i < max_items; ++i) absl::StrAppend(&out, i ? ", " : "", v[i]);
   if (v.size() > max_items) absl::StrAppend(&out, ", ...");
   out += "]";
@@ -58,9 +58,8 @@ template <typename T>
 Domain<std::vector<T>> VectorDomain(std::string type_name, rc::Gen<T> elem, size_t max_len) {
   Domain<std::vector<T>> d;
   d.type_name = std::move(type_name);
-  d.gen = rc::gen::mapcat(BatchLength(max_len), [elem](size_t n) {
-    return rc::gen::container<std::vector<T>>(n, elem);
-  });
+  d.gen = rc::gen::mapcat(BatchLength(max_len),
+                          [elem](size_t n) { return rc::gen::container<std::vector<T>>(n, elem); });
   const uint32_t max32 = static_cast<uint32_t>(max_len);
   d.decode = [max32](FuzzedDataProvider& p) {
     const uint32_t n = p.ConsumeIntegralInRange<uint32_t>(0, max32);

@@ -35,8 +35,8 @@ class DifferentialTest : public testing::Test {
     if (HasFailure() && !t_->last_counterexample().empty()) {
       auto path = WriteCorpusFile(FailuresDir(*t_), t_->last_counterexample());
       if (path.ok()) {
-        std::cerr << "minimal failing input saved; reproduce with:\n  serdiff repro "
-                  << t_->name() << " " << *path << "\n"
+        std::cerr << "minimal failing input saved; reproduce with:\n  serdiff repro " << t_->name()
+                  << " " << *path << "\n"
                   << "keep it as a regression input: corpus/" << t_->name() << "/regressions/\n";
       }
     }
@@ -81,13 +81,10 @@ void RegisterAll(const Registry& registry) {
     const Target* target = t.get();
     const char* suite = target->name().c_str();
     testing::RegisterTest(suite, "DifferentialAgreesWithReferences", nullptr, nullptr, __FILE__,
-                          __LINE__, [target]() -> testing::Test* {
-                            return new DifferentialTest(target);
-                          });
-    testing::RegisterTest(suite, "DomainDecodeInvertsEncode", nullptr, nullptr, __FILE__,
-                          __LINE__, [target]() -> testing::Test* {
-                            return new DomainRoundTripTest(target);
-                          });
+                          __LINE__,
+                          [target]() -> testing::Test* { return new DifferentialTest(target); });
+    testing::RegisterTest(suite, "DomainDecodeInvertsEncode", nullptr, nullptr, __FILE__, __LINE__,
+                          [target]() -> testing::Test* { return new DomainRoundTripTest(target); });
     testing::RegisterTest(suite, "CorpusReplayPasses", nullptr, nullptr, __FILE__, __LINE__,
                           [target]() -> testing::Test* { return new CorpusReplayTest(target); });
   }
@@ -98,7 +95,8 @@ void RegisterAll(const Registry& registry) {
 // CMake builds one fuzz binary per name in targets/*.targets; those names must be exactly
 // the registered targets, or a target would go unfuzzed (or a fuzz binary would abort).
 TEST(Registry, FuzzTargetListsMatchTheRegistry) {
-  std::vector<std::string> listed = absl::StrSplit(SERDIFF_FUZZ_TARGET_NAMES, ',', absl::SkipEmpty());
+  std::vector<std::string> listed =
+      absl::StrSplit(SERDIFF_FUZZ_TARGET_NAMES, ',', absl::SkipEmpty());
   std::vector<std::string> registered;
   for (const auto& t : serdiff::targets::AllTargets().targets()) registered.push_back(t->name());
   std::sort(listed.begin(), listed.end());

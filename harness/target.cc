@@ -30,7 +30,8 @@ std::string DescribeOutput(const Output& out,
 }  // namespace
 
 absl::Status Declined(std::string_view reason) {
-  return absl::UnimplementedError(absl::StrCat(kDeclinedPrefix, absl::string_view(reason.data(), reason.size())));
+  return absl::UnimplementedError(
+      absl::StrCat(kDeclinedPrefix, absl::string_view(reason.data(), reason.size())));
 }
 
 bool IsDeclined(const absl::Status& status) {
@@ -46,7 +47,8 @@ CaseResult JudgeCase(const JudgeInput& in) {
   // The reference peak shown beside the optimized one: the implementation named "reference",
   // else the first other implementation.
   for (size_t i = 1; i < runs.size(); ++i) {
-    if (i == 1 || runs[i].name == "reference") result.reference_peak_bytes = runs[i].peak_heap_bytes;
+    if (i == 1 || runs[i].name == "reference")
+      result.reference_peak_bytes = runs[i].peak_heap_bytes;
     if (runs[i].name == "reference") break;
   }
   result.heap_bound_bytes = in.heap_bound;
@@ -123,7 +125,8 @@ CaseResult JudgeCase(const JudgeInput& in) {
   for (const auto& [name, status] : in.checks) {
     absl::StrAppend(&r, "check ", name, ": ", status.ok() ? "ok" : status.ToString(), "\n");
   }
-  for (const std::string& a : result.accepted) absl::StrAppend(&r, "accepted divergence: ", a, "\n");
+  for (const std::string& a : result.accepted)
+    absl::StrAppend(&r, "accepted divergence: ", a, "\n");
   if (result.passed) {
     absl::StrAppend(&r, "verdict: pass\n");
   } else {

@@ -48,11 +48,11 @@ bool IsDeclined(const absl::Status& status);
 // The input type of a target, in its three forms.
 template <typename T>
 struct Domain {
-  std::string type_name;                                  // "vector<int64>", shown in reports
-  std::optional<rc::Gen<T>> gen;                          // edge-biased RapidCheck generator
-  std::function<T(FuzzedDataProvider&)> decode;           // raw fuzz/corpus bytes -> input
-  std::function<void(const T&, FuzzInputWriter&)> encode; // input -> bytes that decode reads back
-  std::function<std::string(const T&)> show;              // input -> text for people
+  std::string type_name;                                   // "vector<int64>", shown in reports
+  std::optional<rc::Gen<T>> gen;                           // edge-biased RapidCheck generator
+  std::function<T(FuzzedDataProvider&)> decode;            // raw fuzz/corpus bytes -> input
+  std::function<void(const T&, FuzzInputWriter&)> encode;  // input -> bytes that decode reads back
+  std::function<std::string(const T&)> show;               // input -> text for people
 };
 
 template <typename T>
@@ -97,16 +97,16 @@ struct TargetDef {
 struct ImplRun {
   std::string name;
   Output first;
-  Output second;               // the repeated run (non-determinism check)
-  int64_t peak_heap_bytes = 0; // peak of the first run
-  std::string divergence;      // reason, when an accepted divergence covers this reference
+  Output second;                // the repeated run (non-determinism check)
+  int64_t peak_heap_bytes = 0;  // peak of the first run
+  std::string divergence;       // reason, when an accepted divergence covers this reference
 };
 
 struct CaseResult {
   bool passed = true;
-  std::string failure_class;          // "bytes-mismatch:reference", ... ; empty when passed
-  std::string report;                 // full report (also written for passing cases)
-  std::string corpus_bytes;           // the input in corpus-file form
+  std::string failure_class;  // "bytes-mismatch:reference", ... ; empty when passed
+  std::string report;         // full report (also written for passing cases)
+  std::string corpus_bytes;   // the input in corpus-file form
   int64_t optimized_peak_bytes = 0;
   int64_t reference_peak_bytes = -1;  // "reference" (else first other) impl's peak; -1: none
   int64_t heap_bound_bytes = -1;      // -1 when the target has no bound

@@ -62,7 +62,8 @@ std::vector<uint64_t> EdgeUint64() {
 std::vector<int64_t> EdgeInt64() {
   constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-  std::vector<int64_t> v = {0, 1, -1, 2, -2, kMin, kMin + 1, kMax, kMax - 1, -(int64_t{1} << 52) - 1};
+  std::vector<int64_t> v = {0,    1,        -1,   2,        -2,
+                            kMin, kMin + 1, kMax, kMax - 1, -(int64_t{1} << 52) - 1};
   for (int k = 1; k <= 9; ++k) {
     const int64_t h = int64_t{1} << (7 * k - 1);
     v.insert(v.end(), {h - 1, h, h + 1, -h, -h - 1, -h + 1});
@@ -118,9 +119,8 @@ Output WithGuardBytes(size_t size, Fn encode) {
   absl::StatusOr<size_t> n = encode(absl::Span<uint8_t>(buf.data(), size));
   for (size_t i = size; i < buf.size(); ++i) {
     if (buf[i] != kGuard) {
-      return absl::InternalError(
-          absl::StrFormat("wrote past the end of a %d-byte buffer (guard byte %d changed)", size,
-                          i - size));
+      return absl::InternalError(absl::StrFormat(
+          "wrote past the end of a %d-byte buffer (guard byte %d changed)", size, i - size));
     }
   }
   if (!n.ok()) return n.status();
@@ -192,8 +192,7 @@ harness::TargetDef<std::vector<T>> EncodeTarget(Format f, std::vector<T> edges) 
   harness::TargetDef<Batch> def;
   def.name = absl::StrCat("varint_", Name(f), S::kSuffix);
   def.family = "varint";
-  def.description = absl::StrCat("batch ", std::is_signed_v<T> ? "zigzag " : "",
-                                 Name(f),
+  def.description = absl::StrCat("batch ", std::is_signed_v<T> ? "zigzag " : "", Name(f),
                                  " encode: optimized (string, caller buffer, single-value tier) vs "
                                  "reference",
                                  f == Format::kLeb128 ? " vs protobuf CodedOutputStream" : "");
@@ -215,33 +214,34 @@ harness::TargetDef<std::vector<T>> EncodeTarget(Format f, std::vector<T> edges) 
   def.references.push_back(
       {"reference", [f](const Batch& v) -> Output { return S::RefEncode(f, v); }});
   if (f == Format::kLeb128) {
-    def.references.push_back({"protobuf", [](const Batch& v) -> Output {
-                                std::string out(v.size() * varint::kMaxLeb128Bytes, '\0');
-                                uint8_t* const begin = reinterpret_cast<uint8_t*>(out.data());
-                                uint8_t* p = begin;
-                                for (T x : v) {
-                                  uint64_t w;
-                                  if constexpr (std::is_signed_v<T>) {
-                                    w = google::protobuf::internal::WireFormatLite::ZigZagEncode64(x);
-                                  } else {
-                                    w = x;
-                                  }
-                                  p = google::protobuf::io::CodedOutputStream::WriteVarint64ToArray(
-                                      w, p);
-                                }
-                                out.resize(static_cast<size_t>(p - begin));
-                                return out;
-                              }});
+    def.references.push_back(
+        {"protobuf", [](const Batch& v) -> Output {
+           std::string out(v.size() * varint::kMaxLeb128Bytes, '\0');
+           uint8_t* const begin = reinterpret_cast<uint8_t*>(out.data());
+           uint8_t* p = begin;
+           for (T x : v) {
+             uint64_t w;
+             if constexpr (std::is_signed_v<T>) {
+               w = google::protobuf::internal::WireFormatLite::ZigZagEncode64(x);
+             } else {
+               w = x;
+             }
+             p = google::protobuf::io::CodedOutputStream::WriteVarint64ToArray(w, p);
+           }
+           out.resize(static_cast<size_t>(p - begin));
+           return out;
+         }});
   }
   def.checks.push_back({"size-prediction", [f](const Batch& v, const std::string& out) {
                           const size_t predicted = S::Size(f, v);
                           if (predicted == out.size()) return absl::OkStatus();
-                          return absl::InternalError(absl::StrFormat(
-                              "predicted %d bytes, wrote %d", predicted, out.size()));
+                          return absl::InternalError(absl::StrFormat("predicted %d bytes, wrote %d",
+                                                                     predicted, out.size()));
                         }});
   def.checks.push_back({"round-trip", [f](const Batch& v, const std::string& out) {
                           Batch back(v.size());
-                          absl::StatusOr<size_t> n = S::Decode(f, AsBytes(out), absl::MakeSpan(back));
+                          absl::StatusOr<size_t> n =
+                              S::Decode(f, AsBytes(out), absl::MakeSpan(back));
                           if (!n.ok()) return n.status();
                           if (*n != out.size()) {
                             return absl::InternalError(absl::StrFormat(
@@ -249,8 +249,8 @@ harness::TargetDef<std::vector<T>> EncodeTarget(Format f, std::vector<T> edges) 
                           }
                           for (size_t i = 0; i < v.size(); ++i) {
                             if (back[i] != v[i]) {
-                              return absl::InternalError(absl::StrCat(
-                                  "value ", i, " decoded as ", back[i], ", encoded ", v[i]));
+                              return absl::InternalError(absl::StrCat("value ", i, " decoded as ",
+                                                                      back[i], ", encoded ", v[i]));
                             }
                           }
                           return absl::OkStatus();
@@ -295,8 +295,8 @@ rc::Gen<DecodeInput> DecodeInputGen(Format f) {
             if (!in.bytes.empty()) in.bytes[where % in.bytes.size()] = byte;
             break;
           case 2:  // an overlong run of continuation bytes
-            in.bytes.insert(in.bytes.begin() + (in.bytes.empty() ? 0 : where % in.bytes.size()),
-                            11, static_cast<char>(0x80 | byte));
+            in.bytes.insert(in.bytes.begin() + (in.bytes.empty() ? 0 : where % in.bytes.size()), 11,
+                            static_cast<char>(0x80 | byte));
             break;
           case 3:  // ask for one value more than encoded
             ++in.count;
@@ -308,7 +308,9 @@ rc::Gen<DecodeInput> DecodeInputGen(Format f) {
       });
   auto arbitrary = rc::gen::map(
       rc::gen::pair(rc::gen::inRange<uint32_t>(0, 40), rc::gen::arbitrary<std::string>()),
-      [](const std::pair<uint32_t, std::string>& p) { return DecodeInput{p.first, p.second}; });
+      [](const std::pair<uint32_t, std::string>& p) {
+        return DecodeInput{p.first, p.second};
+      });
   return rc::gen::weightedOneOf<DecodeInput>({{3, valid}, {4, damaged}, {2, arbitrary}});
 }
 
@@ -327,7 +329,8 @@ harness::Domain<DecodeInput> DecodeDomain(Format f) {
     w.WriteRemainingBytes(in.bytes);
   };
   d.show = [](const DecodeInput& in) {
-    return absl::StrCat("count ", in.count, ", ", in.bytes.size(), " bytes: ", harness::Hex(in.bytes));
+    return absl::StrCat("count ", in.count, ", ", in.bytes.size(),
+                        " bytes: ", harness::Hex(in.bytes));
   };
   return d;
 }
@@ -362,15 +365,16 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
                      });
                    }};
   def.references.push_back({"single", [f](const DecodeInput& in) {
-                              return DecodeWith(in, [f](auto bytes, auto out) -> absl::StatusOr<size_t> {
-                                size_t offset = 0;
-                                for (uint64_t& v : out) {
-                                  absl::StatusOr<uint64_t> r = varint::Read(f, bytes, &offset);
-                                  if (!r.ok()) return r.status();
-                                  v = *r;
-                                }
-                                return offset;
-                              });
+                              return DecodeWith(
+                                  in, [f](auto bytes, auto out) -> absl::StatusOr<size_t> {
+                                    size_t offset = 0;
+                                    for (uint64_t& v : out) {
+                                      absl::StatusOr<uint64_t> r = varint::Read(f, bytes, &offset);
+                                      if (!r.ok()) return r.status();
+                                      v = *r;
+                                    }
+                                    return offset;
+                                  });
                             }});
   def.references.push_back({"reference", [f](const DecodeInput& in) {
                               return DecodeWith(in, [f](auto bytes, auto out) {
@@ -378,19 +382,20 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
                               });
                             }});
   if (f == Format::kLeb128) {
-    def.references.push_back(
-        {"protobuf", [](const DecodeInput& in) {
-           return DecodeWith(in, [](auto bytes, auto out) -> absl::StatusOr<size_t> {
-             google::protobuf::io::CodedInputStream stream(bytes.data(),
-                                                           static_cast<int>(bytes.size()));
-             for (uint64_t& v : out) {
-               google::protobuf::uint64 x;
-               if (!stream.ReadVarint64(&x)) return absl::InvalidArgumentError("protobuf: bad varint");
-               v = x;
-             }
-             return static_cast<size_t>(stream.CurrentPosition());
-           });
-         }});
+    def.references.push_back({"protobuf", [](const DecodeInput& in) {
+                                return DecodeWith(
+                                    in, [](auto bytes, auto out) -> absl::StatusOr<size_t> {
+                                      google::protobuf::io::CodedInputStream stream(
+                                          bytes.data(), static_cast<int>(bytes.size()));
+                                      for (uint64_t& v : out) {
+                                        google::protobuf::uint64 x;
+                                        if (!stream.ReadVarint64(&x))
+                                          return absl::InvalidArgumentError("protobuf: bad varint");
+                                        v = x;
+                                      }
+                                      return static_cast<size_t>(stream.CurrentPosition());
+                                    });
+                              }});
     def.divergences.push_back(
         {"protobuf",
          "protobuf 3.21's CodedInputStream, on its fast path (10 or more bytes buffered), accepts "
@@ -420,14 +425,18 @@ harness::TargetDef<int64_t> ZigZagTarget() {
     harness::AppendLe64(&s, v);
     return s;
   };
-  def.optimized = {"optimized", [le](const int64_t& v) -> Output { return le(varint::EncodeZigZag64(v)); }};
-  def.references.push_back(
-      {"reference", [le](const int64_t& v) -> Output { return le(ref::varint::EncodeZigZag64(v)); }});
+  def.optimized = {"optimized",
+                   [le](const int64_t& v) -> Output { return le(varint::EncodeZigZag64(v)); }};
+  def.references.push_back({"reference", [le](const int64_t& v) -> Output {
+                              return le(ref::varint::EncodeZigZag64(v));
+                            }});
   def.references.push_back({"protobuf", [le](const int64_t& v) -> Output {
-                              return le(google::protobuf::internal::WireFormatLite::ZigZagEncode64(v));
+                              return le(
+                                  google::protobuf::internal::WireFormatLite::ZigZagEncode64(v));
                             }});
   def.checks.push_back({"round-trip", [](const int64_t& v, const std::string& out) {
-                          const int64_t back = varint::DecodeZigZag64(harness::ReadLe64(out.data()));
+                          const int64_t back =
+                              varint::DecodeZigZag64(harness::ReadLe64(out.data()));
                           if (back == v) return absl::OkStatus();
                           return absl::InternalError(absl::StrCat("DecodeZigZag64 gave ", back));
                         }});

@@ -141,10 +141,9 @@ TargetDef<int64_t> TinyTarget(std::function<Output(const int64_t&)> opt,
 }
 
 TEST(Verdict, ErrorClassIsComparedBeforeBytes) {
-  TypedTarget<int64_t> t(TinyTarget([](const int64_t&) -> Output { return std::string("x"); },
-                                    [](const int64_t&) -> Output {
-                                      return absl::InvalidArgumentError("no");
-                                    }));
+  TypedTarget<int64_t> t(
+      TinyTarget([](const int64_t&) -> Output { return std::string("x"); },
+                 [](const int64_t&) -> Output { return absl::InvalidArgumentError("no"); }));
   CaseResult r = t.Check(3);
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.failure_class, "error-class-mismatch:reference");
@@ -171,9 +170,8 @@ TEST(Verdict, DeclinedReferenceIsSkippedAndAcceptedDivergenceRecorded) {
   TargetDef<int64_t> def = TinyTarget([](const int64_t&) -> Output { return std::string("a"); },
                                       [](const int64_t&) -> Output { return Declined("no"); });
   def.references.push_back({"other", [](const int64_t&) -> Output { return std::string("b"); }});
-  def.divergences.push_back({"other", "known", [](const int64_t& v, const Output&, const Output&) {
-                               return v == 1;
-                             }});
+  def.divergences.push_back(
+      {"other", "known", [](const int64_t& v, const Output&, const Output&) { return v == 1; }});
   TypedTarget<int64_t> t(std::move(def));
   CaseResult one = t.Check(1);
   EXPECT_TRUE(one.passed);
@@ -244,14 +242,13 @@ std::pair<int, std::string> RunCli(const std::string& args) {
 // differential failure (1).
 TEST(Cli, UsageAndIoErrorsExitTwo) {
   const std::string dir = ::testing::TempDir();
-  EXPECT_EQ(RunCli("repro varint_zigzag64 " + dir).first, 2);           // a directory
+  EXPECT_EQ(RunCli("repro varint_zigzag64 " + dir).first, 2);  // a directory
   EXPECT_EQ(RunCli("repro varint_zigzag64 /nonexistent/file").first, 2);
   EXPECT_EQ(RunCli("repro no_such_target /dev/null").first, 2);
   EXPECT_EQ(RunCli("check --cases -1").first, 2);
   EXPECT_EQ(RunCli("check --filter no_such_target").first, 2);
   EXPECT_EQ(RunCli("check --corpus /nonexistent --cases 1").first, 2);
-  EXPECT_EQ(RunCli("check --filter varint_zigzag64 --cases 1 --json /nonexistent/x.json").first,
-            2);
+  EXPECT_EQ(RunCli("check --filter varint_zigzag64 --cases 1 --json /nonexistent/x.json").first, 2);
   EXPECT_EQ(RunCli("frobnicate").first, 2);
   auto [rc, out] = RunCli("check --filter varint_zigzag64 --cases 5");
   EXPECT_EQ(rc, 0) << out;

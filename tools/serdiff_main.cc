@@ -11,8 +11,8 @@
 // Exit status: 0 pass, 1 a differential failure, 2 a usage or I/O error.
 //   serdiff seed <target> --count N   writes N generated inputs into corpus/<target>/
 #include <chrono>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -54,10 +54,18 @@ std::string JsonEscape(std::string_view s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           absl::StrAppendFormat(&out, "\\u%04x", static_cast<unsigned char>(c));
@@ -78,12 +86,13 @@ std::string Bytes(int64_t n) {
 
 int List(bool selftest) {
   for (const Target* t : Selected("", selftest)) {
-    std::cout << t->name() << "\n  family:   " << t->family() << "\n  domain:   " << t->domain_name()
-              << "\n  compares: ";
+    std::cout << t->name() << "\n  family:   " << t->family()
+              << "\n  domain:   " << t->domain_name() << "\n  compares: ";
     const auto impls = t->impl_names();
     for (size_t i = 0; i < impls.size(); ++i) std::cout << (i ? " vs " : "") << impls[i];
     std::cout << "\n  " << t->description() << "\n";
-    if (!t->heap_bound_text().empty()) std::cout << "  peak heap bound: " << t->heap_bound_text() << "\n";
+    if (!t->heap_bound_text().empty())
+      std::cout << "  peak heap bound: " << t->heap_bound_text() << "\n";
     for (const auto& [impl, reason] : t->accepted_divergences()) {
       std::cout << "  accepted divergence (" << impl << "): " << reason << "\n";
     }
@@ -103,9 +112,9 @@ struct Row {
   int corpus = 0;
   int generated = 0;
   int failures = 0;
-  int64_t peak = 0;         // largest optimized peak seen
-  int64_t bound = -1;       // the bound of that case
-  int64_t ref_peak = -1;    // first reference's peak in the same case as `peak`
+  int64_t peak = 0;       // largest optimized peak seen
+  int64_t bound = -1;     // the bound of that case
+  int64_t ref_peak = -1;  // first reference's peak in the same case as `peak`
   double seconds = 0;
 };
 
@@ -185,8 +194,9 @@ int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::st
   }
 
   if (!json_path.empty()) {
-    std::string j = absl::StrFormat("{\"seed\": %d, \"cases\": %d, \"failures\": %d, \"targets\": [",
-                                    seed, cases, total_failures);
+    std::string j =
+        absl::StrFormat("{\"seed\": %d, \"cases\": %d, \"failures\": %d, \"targets\": [", seed,
+                        cases, total_failures);
     for (size_t i = 0; i < rows.size(); ++i) {
       const Row& r = rows[i];
       absl::StrAppendFormat(&j,
@@ -266,7 +276,8 @@ int main(int argc, char** argv) {
 
   auto* list = app.add_subcommand("list", "list every target");
 
-  auto* check = app.add_subcommand("check", "replay corpora and run generated cases for every target");
+  auto* check =
+      app.add_subcommand("check", "replay corpora and run generated cases for every target");
   int cases = 200;
   uint64_t seed = 1;
   std::string corpus_dir = SERDIFF_CORPUS_DIR, json_path, filter, failures_dir = "serdiff-failures";
@@ -274,7 +285,8 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   check->add_option("--seed", seed, "seed of the first generated case")->capture_default_str();
-  check->add_option("--corpus", corpus_dir, "corpus root (corpus/<target>/...)")->capture_default_str();
+  check->add_option("--corpus", corpus_dir, "corpus root (corpus/<target>/...)")
+      ->capture_default_str();
   check->add_option("--json", json_path, "also write a JSON report to this path ('-' = stdout)");
   check->add_option("--filter", filter, "only targets whose name contains this");
   check->add_option("--failures-dir", failures_dir, "where failing inputs are written")
