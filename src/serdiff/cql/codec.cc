@@ -167,48 +167,6 @@ bool VarintIsPadded(const uint8_t* p, size_t n) {
   return n >= 2 && ((p[0] == 0x00 && p[1] < 0x80) || (p[0] == 0xFF && p[1] >= 0x80));
 }
 
-constexpr Value::Shape ShapeOf(Kind k) {
-  switch (k) {
-    case Kind::kBoolean:
-      return Value::Shape::kBool;
-    case Kind::kTinyint:
-    case Kind::kSmallint:
-    case Kind::kInt:
-    case Kind::kBigint:
-    case Kind::kCounter:
-    case Kind::kTimestamp:
-    case Kind::kTime:
-    case Kind::kDate:
-      return Value::Shape::kInt;
-    case Kind::kFloat:
-      return Value::Shape::kFloat;
-    case Kind::kDouble:
-      return Value::Shape::kDouble;
-    case Kind::kText:
-    case Kind::kAscii:
-    case Kind::kBlob:
-    case Kind::kInet:
-      return Value::Shape::kBytes;
-    case Kind::kUuid:
-    case Kind::kTimeuuid:
-      return Value::Shape::kUuid;
-    case Kind::kVarint:
-      return Value::Shape::kVarint;
-    case Kind::kDecimal:
-      return Value::Shape::kDecimal;
-    case Kind::kDuration:
-      return Value::Shape::kDuration;
-    case Kind::kMap:
-      return Value::Shape::kPairs;
-    case Kind::kList:
-    case Kind::kSet:
-    case Kind::kTuple:
-    case Kind::kUdt:
-      return Value::Shape::kItems;
-  }
-  return Value::Shape::kNull;
-}
-
 // True when a value of fixed-width kind `k`, already of the right shape, is valid (integer
 // within the kind's range, timeuuid of version 1). The fast paths below use it; anything
 // else goes through the generic path, which also builds the error message.
@@ -330,7 +288,7 @@ class Sizer {
       return Fail(off, absl::StrCat(v.is_null() ? "null" : "unset",
                                     " has no payload (only a [value] can carry it)"));
     }
-    if (v.shape() != ShapeOf(t.kind)) {
+    if (v.shape() != ShapeOfKind(t.kind)) {
       return Fail(off, absl::StrCat("a ", ShapeName(v.shape()), " value cannot be written as ",
                                     KindName(t.kind)));
     }
@@ -424,8 +382,8 @@ class Sizer {
         const Type& et1 = map ? t.params[1] : t.params[0];
         const size_t w0 = static_cast<size_t>(FixedWidth(et0.kind));
         const size_t w1 = static_cast<size_t>(FixedWidth(et1.kind));
-        const Value::Shape s0 = ShapeOf(et0.kind);
-        const Value::Shape s1 = ShapeOf(et1.kind);
+        const Value::Shape s0 = ShapeOfKind(et0.kind);
+        const Value::Shape s1 = ShapeOfKind(et1.kind);
         for (size_t i = 0; i < items.size(); ++i) {
           const bool second = map && (i % 2 == 1);
           const Value& e = items[i];
@@ -493,7 +451,7 @@ class Sizer {
   size_t FixedItems(const Type& et, const std::vector<Value>& items, size_t off,
                     bool short_collection) {
     constexpr size_t kWidth = static_cast<size_t>(FixedWidth(K));
-    constexpr Value::Shape kShape = ShapeOf(K);
+    constexpr Value::Shape kShape = ShapeOfKind(K);
     const size_t prefix = short_collection ? 2 : 4;
     size_t size = prefix;
     for (const Value& e : items) {
@@ -570,7 +528,7 @@ template <Kind K>
 uint8_t* WriteFixedItems(const Type& et, const std::vector<Value>& items, uint8_t* p,
                          bool short_collection) {
   constexpr int kWidth = FixedWidth(K);
-  constexpr Value::Shape kShape = ShapeOf(K);
+  constexpr Value::Shape kShape = ShapeOfKind(K);
   if (short_collection) {
     for (const Value& e : items) {
       if (e.shape() != kShape) {

@@ -186,54 +186,12 @@ std::string FormatGeneric(const Value& v) {
   }
 }
 
-Value::Shape ExpectedShape(Kind k) {
-  switch (k) {
-    case Kind::kBoolean:
-      return Value::Shape::kBool;
-    case Kind::kTinyint:
-    case Kind::kSmallint:
-    case Kind::kInt:
-    case Kind::kBigint:
-    case Kind::kCounter:
-    case Kind::kTimestamp:
-    case Kind::kTime:
-    case Kind::kDate:
-      return Value::Shape::kInt;
-    case Kind::kFloat:
-      return Value::Shape::kFloat;
-    case Kind::kDouble:
-      return Value::Shape::kDouble;
-    case Kind::kText:
-    case Kind::kAscii:
-    case Kind::kBlob:
-    case Kind::kInet:
-      return Value::Shape::kBytes;
-    case Kind::kUuid:
-    case Kind::kTimeuuid:
-      return Value::Shape::kUuid;
-    case Kind::kVarint:
-      return Value::Shape::kVarint;
-    case Kind::kDecimal:
-      return Value::Shape::kDecimal;
-    case Kind::kDuration:
-      return Value::Shape::kDuration;
-    case Kind::kMap:
-      return Value::Shape::kPairs;
-    case Kind::kList:
-    case Kind::kSet:
-    case Kind::kTuple:
-    case Kind::kUdt:
-      return Value::Shape::kItems;
-  }
-  return Value::Shape::kNull;
-}
-
 void Format(const Type& t, const Value& v, std::string* out) {
   if (v.is_null() || v.is_unset() || v.is_empty()) {
     out->append(FormatGenericBody(v));
     return;
   }
-  if (v.shape() != ExpectedShape(t.kind) || (!IsNative(t.kind) && t.params.empty())) {
+  if (v.shape() != ShapeOfKind(t.kind) || (!IsNative(t.kind) && t.params.empty())) {
     out->append(FormatGeneric(v));
     return;
   }

@@ -332,4 +332,48 @@ class Value {
 
 absl::string_view ShapeName(Value::Shape s);
 
+// The Value shape that holds a value of native or composite kind `k` (e.g. kInt for every
+// integer kind, kBytes for text/ascii/blob/inet, kItems for list/set/tuple/UDT).
+constexpr Value::Shape ShapeOfKind(Kind k) {
+  switch (k) {
+    case Kind::kBoolean:
+      return Value::Shape::kBool;
+    case Kind::kTinyint:
+    case Kind::kSmallint:
+    case Kind::kInt:
+    case Kind::kBigint:
+    case Kind::kCounter:
+    case Kind::kTimestamp:
+    case Kind::kTime:
+    case Kind::kDate:
+      return Value::Shape::kInt;
+    case Kind::kFloat:
+      return Value::Shape::kFloat;
+    case Kind::kDouble:
+      return Value::Shape::kDouble;
+    case Kind::kText:
+    case Kind::kAscii:
+    case Kind::kBlob:
+    case Kind::kInet:
+      return Value::Shape::kBytes;
+    case Kind::kUuid:
+    case Kind::kTimeuuid:
+      return Value::Shape::kUuid;
+    case Kind::kVarint:
+      return Value::Shape::kVarint;
+    case Kind::kDecimal:
+      return Value::Shape::kDecimal;
+    case Kind::kDuration:
+      return Value::Shape::kDuration;
+    case Kind::kMap:
+      return Value::Shape::kPairs;
+    case Kind::kList:
+    case Kind::kSet:
+    case Kind::kTuple:
+    case Kind::kUdt:
+      return Value::Shape::kItems;
+  }
+  return Value::Shape::kNull;
+}
+
 }  // namespace serdiff::cql
