@@ -736,7 +736,19 @@ void VisitEncodeInput(IO& io, EncodeInput& in, int max_depth) {
 
 template <typename IO>
 void VisitOptions(IO& io, DecodeOptions& o) {
-  io.Bool(o.require_minimal_varint);
+  // One byte of flags (bit 0 alone was the former boolean, so older corpus files keep their
+  // meaning for require_minimal_varint).
+  uint8_t flags =
+      static_cast<uint8_t>((o.require_minimal_varint ? 1 : 0) | (o.reject_short_tuples ? 2 : 0) |
+                           (o.reject_negative_lengths ? 4 : 0) | (o.require_time_in_day ? 8 : 0) |
+                           (o.reject_duration_trailing_bytes ? 16 : 0) | (o.strict_utf8 ? 32 : 0));
+  io.Int(flags, uint8_t{0}, uint8_t{255});
+  o.require_minimal_varint = (flags & 1) != 0;
+  o.reject_short_tuples = (flags & 2) != 0;
+  o.reject_negative_lengths = (flags & 4) != 0;
+  o.require_time_in_day = (flags & 8) != 0;
+  o.reject_duration_trailing_bytes = (flags & 16) != 0;
+  o.strict_utf8 = (flags & 32) != 0;
   io.Int(o.max_depth, 0, serdiff::cql::kMaxNestingDepth);
 }
 
@@ -931,8 +943,10 @@ Value GenPresentNow(const Type& t, int null_pct, int& budget) {
     case Kind::kTuple:
     case Kind::kUdt: {
       size_t n = t.params.size();
+      // Omitted trailing UDT fields. (Short tuple values are legal too, but the corpus-file
+      // form has no item count for tuples; exact tests and mutated bytes cover them.)
       if (t.kind == Kind::kUdt && Roll(0, 3) == 0) {
-        n = Roll<size_t>(0, n + 1);  // omitted trailing fields
+        n = Roll<size_t>(0, n + 1);
       }
       std::vector<Value> items;
       for (size_t i = 0; i < n; ++i)
@@ -965,10 +979,34 @@ int GenVersion() {
   return *rc::gen::weightedElement<int>({{1, 1}, {3, 2}, {3, 3}, {6, 4}, {4, 5}});
 }
 
+// Decode options: the server-compatible defaults half of the time, otherwise each strict flag
+// on with probability 1/2.
+DecodeOptions GenOptionsNow() {
+  DecodeOptions o;
+  if (Roll(0, 2) == 0) return o;
+  o.require_minimal_varint = Roll(0, 2) == 0;
+  o.reject_short_tuples = Roll(0, 2) == 0;
+  o.reject_negative_lengths = Roll(0, 2) == 0;
+  o.require_time_in_day = Roll(0, 2) == 0;
+  o.reject_duration_trailing_bytes = Roll(0, 2) == 0;
+  o.strict_utf8 = Roll(0, 2) == 0;
+  return o;
+}
+
+std::string ShowOptions(const DecodeOptions& o) {
+  std::string s = absl::StrCat(" max_depth=", o.max_depth);
+  if (o.require_minimal_varint) s += " require_minimal_varint";
+  if (o.reject_short_tuples) s += " reject_short_tuples";
+  if (o.reject_negative_lengths) s += " reject_negative_lengths";
+  if (o.require_time_in_day) s += " require_time_in_day";
+  if (o.reject_duration_trailing_bytes) s += " reject_duration_trailing_bytes";
+  if (o.strict_utf8) s += " strict_utf8";
+  return s;
+}
+
 std::string ShowDecodeInput(const DecodeInput& in) {
   return absl::StrCat("v", in.version, in.framed ? " [value] " : " payload ",
-                      opt::TypeToString(in.type), " max_depth=", in.options.max_depth,
-                      in.options.require_minimal_varint ? " minimal" : " lenient", " bytes(",
+                      opt::TypeToString(in.type), ShowOptions(in.options), " bytes(",
                       in.bytes.size(), ")=", Hex(in.bytes.substr(0, 256)),
                       in.bytes.size() > 256 ? "..." : "");
 }
@@ -1119,14 +1157,15 @@ std::string Hex(std::string_view bytes) {
 Value ExpectedDecode(const Type& t, const Value& v) {
   switch (v.shape()) {
     case Shape::kItems: {
-      if (t.kind == Kind::kUdt && v.items().empty()) return Value::Empty();
+      const bool fields = t.kind == Kind::kUdt || t.kind == Kind::kTuple;
+      if (fields && v.items().empty()) return Value::Empty();
       std::vector<Value> items;
       for (size_t i = 0; i < v.items().size(); ++i) {
         const Type& it =
             (t.kind == Kind::kList || t.kind == Kind::kSet) ? t.params[0] : t.params[i];
         items.push_back(ExpectedDecode(it, v.items()[i]));
       }
-      if (t.kind == Kind::kUdt) items.resize(t.params.size());
+      if (fields) items.resize(t.params.size());
       return Value::Items(std::move(items));
     }
     case Shape::kPairs: {
@@ -1363,7 +1402,7 @@ harness::Domain<DecodeInput> DecodeDomain() {
     DecodeInput in;
     in.version = GenVersion();
     in.framed = Roll(0, 10) < 3;
-    in.options.require_minimal_varint = Roll(0, 10) < 8;
+    in.options = GenOptionsNow();
     in.options.max_depth = *rc::gen::weightedOneOf<int>(
         {{4, rc::gen::just(serdiff::cql::kDefaultMaxDepth)}, {1, rc::gen::inRange(0, 8)}});
     in.type = GenTypeNow(0, *rc::gen::inRange(0, kMaxTypeDepth + 1));
@@ -1413,7 +1452,7 @@ harness::Domain<MutatedInput> MutatedDomain() {
   d.gen = rc::gen::exec([] {
     MutatedInput in;
     in.base = *GenEncodeInput(Roll(0, 3) != 0);
-    in.options.require_minimal_varint = Roll(0, 10) < 8;
+    in.options = GenOptionsNow();
     in.options.max_depth = *rc::gen::weightedOneOf<int>(
         {{4, rc::gen::just(serdiff::cql::kDefaultMaxDepth)}, {1, rc::gen::inRange(0, 6)}});
     in.op = Roll<uint8_t>(0, 7);
@@ -1447,9 +1486,8 @@ harness::Domain<MutatedInput> MutatedDomain() {
   };
   d.show = [](const MutatedInput& in) {
     return absl::StrCat(ShowEncodeInput(in.base), "\n  mutation op=", in.op, " pos=", in.pos,
-                        " arg=", in.arg, " max_depth=", in.options.max_depth,
-                        in.options.require_minimal_varint ? " minimal" : " lenient", "\n  bytes(",
-                        in.bytes.size(), ")=", Hex(in.bytes.substr(0, 256)));
+                        " arg=", in.arg, ShowOptions(in.options), "\n  bytes(", in.bytes.size(),
+                        ")=", Hex(in.bytes.substr(0, 256)));
   };
   return d;
 }

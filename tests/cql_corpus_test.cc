@@ -74,6 +74,21 @@ std::vector<Seed> HandPickedSeeds() {
   dec("list<int>", "00000001 fffffffe");
   dec("tuple<int, text>", "00000004 00000001");
 
+  // Regression inputs, kept forever under corpus/cql_decode/regressions/: the short tuples that
+  // servers accept and serdiff once rejected (issue 10: (1, null) and {(1, null)}), and the
+  // error-offset cases of issue 11 (a map count wrong at offset 0; UTF-8 bad at offset 7, and
+  // the same word with a valid 2-byte sequence at its end). Exact values: tests/cql_test.cc
+  // (CqlDecodeRules, CqlErrorOffsets).
+  auto reg = [&](const std::string& type, const std::string& hex) {
+    DecodeInput in{T(type), 4, false, DecodeOptions{}, Unhex(hex)};
+    seeds.push_back({"cql_decode/regressions", CorpusForm(decode, in)});
+  };
+  reg("tuple<int, int>", "00000004 00000001");
+  reg("set<tuple<int, int>>", "00000001 00000008 00000004 00000001");
+  reg("map<int, int>", "00000001 00000000");
+  reg("text", "61626364656667ff");
+  reg("text", "61626364656667c3a9");
+
   const auto scalar = EncodeDomain(false);
   const auto nested = EncodeDomain(true);
   auto enc = [&](bool is_nested, const std::string& type, const std::string& value, int version = 4,

@@ -9,11 +9,13 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "harness/alloc_tracker.h"
 #include "reference/cql/codec_ref.h"
+#include "serdiff/common/error_offset.h"
 #include "serdiff/cql/codec.h"
 #include "serdiff/cql/literal.h"
 #include "targets/cql_domain.h"
@@ -106,7 +108,20 @@ void ExpectDecodes(const std::string& type, const std::string& hex, const std::s
   }
 }
 
-// Both decoders reject `hex` as `type`; the optimized error has `code` and names `offset`.
+// Every strict decode flag on (the spec's rules where servers are more lenient).
+DecodeOptions Strict() {
+  DecodeOptions o;
+  o.require_minimal_varint = true;
+  o.reject_short_tuples = true;
+  o.reject_negative_lengths = true;
+  o.require_time_in_day = true;
+  o.reject_duration_trailing_bytes = true;
+  o.strict_utf8 = true;
+  return o;
+}
+
+// Both decoders reject `hex` as `type` with `code`, and both errors carry `offset` as their
+// error-offset payload (serdiff/common/error_offset.h); the optimized message names it too.
 void ExpectDecodeError(const std::string& type, const std::string& hex, absl::StatusCode code,
                        size_t offset, int version = 4, DecodeOptions options = {}) {
   const Type t = T(type);
@@ -114,8 +129,9 @@ void ExpectDecodeError(const std::string& type, const std::string& hex, absl::St
     SCOPED_TRACE(absl::StrCat(c.name, " ", type, " ", hex));
     absl::StatusOr<Value> got = c.deserialize(t, Unhex(hex), version, options);
     ASSERT_FALSE(got.ok()) << FormatValue(t, *got);
+    EXPECT_EQ(got.status().code(), code) << got.status();
+    EXPECT_EQ(ErrorOffset(got.status()), std::optional<int64_t>(offset)) << got.status();
     if (c.name == "optimized") {
-      EXPECT_EQ(got.status().code(), code) << got.status();
       EXPECT_NE(got.status().message().find(absl::StrCat("offset ", offset, ":")),
                 absl::string_view::npos)
           << got.status();
@@ -336,11 +352,11 @@ TEST(CqlDecodeErrors, LengthsCountsAndWidths) {
   ExpectDecodeError("list<int>", "00000001 000000", C::kOutOfRange, 0);
   ExpectDecodeError("list<int>", "000000", C::kOutOfRange, 0);
   ExpectDecodeError("list<int>", "00000001 00000004 00000001 00", C::kInvalidArgument, 12);
-  ExpectDecodeError("list<int>", "00000001 fffffffe", C::kInvalidArgument, 4);
-  ExpectDecodeError("list<int>", "00000001 fffffff0", C::kInvalidArgument, 4);
+  ExpectDecodeError("list<int>", "00000001 fffffffe", C::kInvalidArgument, 4, 4, Strict());
+  ExpectDecodeError("list<int>", "00000001 fffffff0", C::kInvalidArgument, 4, 4, Strict());
   ExpectDecodeError("list<int>", "00000001 00000003 000001", C::kInvalidArgument, 8);
   ExpectDecodeError("map<int, int>", "00000001 00000004 00000001", C::kOutOfRange, 12);
-  ExpectDecodeError("tuple<int, int>", "00000004 00000001", C::kOutOfRange, 8);
+  ExpectDecodeError("tuple<int, int>", "00000004 00000001", C::kOutOfRange, 8, 4, Strict());
   ExpectDecodeError("tuple<int>", "00000004 00000001 00", C::kInvalidArgument, 8);
   ExpectDecodeError("udt<u, a int>", "00000004 00000001 ffffffff", C::kInvalidArgument, 8);
   ExpectDecodeError("udt<u, a int, b int>", "00000004 00000001 0000", C::kOutOfRange, 8);
@@ -351,22 +367,23 @@ TEST(CqlDecodeErrors, LengthsCountsAndWidths) {
 TEST(CqlDecodeErrors, ContentRules) {
   using C = absl::StatusCode;
   ExpectDecodeError("text", "68c3", C::kInvalidArgument, 1);
-  ExpectDecodeError("text", "c080", C::kInvalidArgument, 0);      // overlong
-  ExpectDecodeError("text", "eda080", C::kInvalidArgument, 0);    // surrogate
-  ExpectDecodeError("text", "f4908080", C::kInvalidArgument, 0);  // above U+10FFFF
+  const DecodeOptions strict = Strict();
+  ExpectDecodeError("text", "c080", C::kInvalidArgument, 0, 4, strict);      // overlong
+  ExpectDecodeError("text", "eda080", C::kInvalidArgument, 0, 4, strict);    // surrogate
+  ExpectDecodeError("text", "f4908080", C::kInvalidArgument, 0, 4, strict);  // above U+10FFFF
   ExpectDecodeError("ascii", "41 80", C::kInvalidArgument, 1);
   ExpectDecodeError("inet", "7f0000", C::kInvalidArgument, 0);
   ExpectDecodeError("timeuuid", "00112233445546778899aabbccddeeff", C::kInvalidArgument, 6);
-  ExpectDecodeError("time", "ffffffffffffffff", C::kInvalidArgument, 0);
-  ExpectDecodeError("time", "00004e94914f0000", C::kInvalidArgument, 0);  // 86400000000000
-  ExpectDecodeError("varint", "0001", C::kInvalidArgument, 0);
-  ExpectDecodeError("varint", "ff80", C::kInvalidArgument, 0);
+  ExpectDecodeError("time", "ffffffffffffffff", C::kInvalidArgument, 0, 4, strict);
+  ExpectDecodeError("time", "00004e94914f0000", C::kInvalidArgument, 0, 4, strict);  // 86400e9
+  ExpectDecodeError("varint", "0001", C::kInvalidArgument, 0, 4, strict);
+  ExpectDecodeError("varint", "ff80", C::kInvalidArgument, 0, 4, strict);
   ExpectDecodeError("decimal", "00000001", C::kInvalidArgument, 0);
-  ExpectDecodeError("decimal", "00000001 0001", C::kInvalidArgument, 4);
+  ExpectDecodeError("decimal", "00000001 0001", C::kInvalidArgument, 4, 4, strict);
   ExpectDecodeError("duration", "02 01 00", C::kInvalidArgument, 0);  // 1 month, -1 day
   ExpectDecodeError("duration", "02 04", C::kOutOfRange, 2);
-  ExpectDecodeError("duration", "02 04 06 00", C::kInvalidArgument, 3);
-  ExpectDecodeError("duration", "8002 00 00", C::kInvalidArgument, 0);  // non-minimal vint
+  ExpectDecodeError("duration", "02 04 06 00", C::kInvalidArgument, 3, 4, strict);
+  ExpectDecodeError("duration", "8002 00 00", C::kInvalidArgument, 0, 4, strict);  // long vint
   // months beyond int32: zigzag(2^31) = 2^32 as a 5-byte vint.
   ExpectDecodeError("duration", "f100000000 00 00", C::kInvalidArgument, 0);
 }
@@ -422,7 +439,8 @@ TEST(CqlEncodeErrors, ValuesThatDoNotFitTheirType) {
   ExpectEncodeError(T("int"), Value::Text("1"));
   ExpectEncodeError(T("list<int>"), Value::Pairs({Value::Int(1), Value::Int(2)}));
   ExpectEncodeError(T("map<int, int>"), Value::Pairs({Value::Int(1)}));
-  ExpectEncodeError(T("tuple<int, int>"), Value::Tuple({Value::Int(1)}));
+  ExpectEncodeError(T("tuple<int, int>"),
+                    Value::Tuple({Value::Int(1), Value::Int(2), Value::Int(3)}));
   ExpectEncodeError(T("udt<u, a int>"), Value::Udt({Value::Int(1), Value::Int(2)}));
   ExpectEncodeError(T("list<int>"), Value::List({Value::Unset()}));
   ExpectEncodeError(T("int"), Value::Null());
@@ -559,6 +577,204 @@ TEST(CqlModel, BigIntConversions) {
   EXPECT_EQ(b, BigInt::PowerOfTwo(true, 64));
   EXPECT_EQ(BigInt::PowerOfTwo(false, 8, -1), BigInt::FromInt64(255));
   EXPECT_EQ(BigInt::PowerOfTwo(true, 8, 1), BigInt::FromInt64(-257));
+}
+
+// ---- decode rules: server behaviour by default, the spec's stricter rules behind flags ----------
+// One test per row of the table in docs/cql.md ("Decode rules"), each with the default options
+// (what Cassandra's validators accept) and with the row's flag on. Cassandra = the validate
+// methods of org.apache.cassandra.serializers.* (4.x/5.0); python = python3-cassandra 3.25.
+
+// Both decoders read `hex` as `type` with `options` into the value whose literal is `value`.
+void ExpectDecodesWith(const DecodeOptions& options, const std::string& type,
+                       const std::string& hex, const std::string& value, int version = 4) {
+  const Type t = T(type);
+  for (const Codec& c : Codecs()) {
+    SCOPED_TRACE(absl::StrCat(c.name, " ", type, " ", hex));
+    absl::StatusOr<Value> got = c.deserialize(t, Unhex(hex), version, options);
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_EQ(FormatValue(t, *got), value);
+  }
+}
+
+DecodeOptions With(bool DecodeOptions::*flag) {
+  DecodeOptions o;
+  o.*flag = true;
+  return o;
+}
+
+TEST(CqlDecodeRules, ShortTupleReadsMissingComponentsAsNull) {
+  using C = absl::StatusCode;
+  // The issue's two inputs: Cassandra and python read (1, null) / {(1, null)}.
+  ExpectDecodesWith({}, "tuple<int, int>", "00000004 00000001", "(1, null)");
+  ExpectDecodesWith({}, "set<tuple<int, int>>", "00000001 00000008 00000004 00000001",
+                    "{(1, null)}");
+  ExpectDecodesWith({}, "tuple<int, text, int>", "00000004 00000001", "(1, null, null)");
+  ExpectDecodesWith({}, "list<tuple<int, int>>", "00000002 00000000 00000008 00000004 00000001",
+                    "[empty, (1, null)]");
+  const DecodeOptions strict = With(&DecodeOptions::reject_short_tuples);
+  ExpectDecodeError("tuple<int, int>", "00000004 00000001", C::kOutOfRange, 8, 4, strict);
+  ExpectDecodeError("set<tuple<int, int>>", "00000001 00000008 00000004 00000001", C::kOutOfRange,
+                    16, 4, strict);
+  // Extra bytes after the last component stay an error in both modes (Cassandra: "Invalid
+  // remaining data after end of tuple value").
+  ExpectDecodeError("tuple<int>", "00000004 00000001 00", C::kInvalidArgument, 8);
+  // The encoders write a short tuple value as it is, like a UDT value that stops early.
+  ExpectPayload("tuple<int, int>", "(1)", "00000004 00000001");
+}
+
+TEST(CqlDecodeRules, NegativeItemLengthsAreNull) {
+  using C = absl::StatusCode;
+  ExpectDecodesWith({}, "list<int>", "00000001 fffffffe", "[null]");
+  ExpectDecodesWith({}, "list<int>", "00000002 fffffff0 000000 04000000ff", "[null, 255]");
+  ExpectDecodesWith({}, "tuple<int, int>", "fffffffb 80000000", "(null, null)");
+  ExpectDecodesWith({}, "map<int, int>", "00000001 00000004 00000001 fffffffe", "{1: null}");
+  const DecodeOptions strict = With(&DecodeOptions::reject_negative_lengths);
+  ExpectDecodesWith(strict, "list<int>", "00000001 ffffffff", "[null]");
+  ExpectDecodeError("list<int>", "00000001 fffffffe", C::kInvalidArgument, 4, 4, strict);
+  ExpectDecodeError("tuple<int, int>", "fffffffb 80000000", C::kInvalidArgument, 0, 4, strict);
+  ExpectDecodeError("map<int, int>", "00000001 00000004 00000001 fffffffe", C::kInvalidArgument, 12,
+                    4, strict);
+}
+
+TEST(CqlDecodeRules, NonMinimalVarintsAreRead) {
+  using C = absl::StatusCode;
+  ExpectDecodesWith({}, "varint", "0001", "1");
+  ExpectDecodesWith({}, "varint", "ff80", "-128");
+  ExpectDecodesWith({}, "varint", "000000", "0");
+  ExpectDecodesWith({}, "decimal", "00000001 0001", "0.1");
+  ExpectDecodesWith({}, "duration", "8002 00 00", "duration(1, 0, 0)");
+  const DecodeOptions strict = With(&DecodeOptions::require_minimal_varint);
+  ExpectDecodeError("varint", "0001", C::kInvalidArgument, 0, 4, strict);
+  ExpectDecodeError("varint", "ff80", C::kInvalidArgument, 0, 4, strict);
+  ExpectDecodeError("decimal", "00000001 0001", C::kInvalidArgument, 4, 4, strict);
+  ExpectDecodeError("duration", "02 8004 00", C::kInvalidArgument, 1, 4, strict);
+}
+
+TEST(CqlDecodeRules, TimeIsAnyEightBytes) {
+  using C = absl::StatusCode;
+  ExpectDecodesWith({}, "time", "ffffffffffffffff", "-1");
+  ExpectDecodesWith({}, "time", "00004e94914f0000", "86400000000000");
+  ExpectDecodesWith({}, "time", "00004e94914effff", "86399999999999");
+  const DecodeOptions strict = With(&DecodeOptions::require_time_in_day);
+  ExpectDecodesWith(strict, "time", "00004e94914effff", "86399999999999");
+  ExpectDecodeError("time", "ffffffffffffffff", C::kInvalidArgument, 0, 4, strict);
+  ExpectDecodeError("time", "00004e94914f0000", C::kInvalidArgument, 0, 4, strict);
+  // The width is checked in both modes.
+  ExpectDecodeError("time", "00004e94914f00", C::kInvalidArgument, 0);
+}
+
+TEST(CqlDecodeRules, DurationIgnoresBytesAfterItsThreeVints) {
+  using C = absl::StatusCode;
+  ExpectDecodesWith({}, "duration", "020406 00", "duration(1, 2, 3)");
+  ExpectDecodesWith({}, "duration", "020406 ffff", "duration(1, 2, 3)");
+  const DecodeOptions strict = With(&DecodeOptions::reject_duration_trailing_bytes);
+  ExpectDecodeError("duration", "020406 00", C::kInvalidArgument, 3, 4, strict);
+  // Signs and int32 ranges are Cassandra's rules too: rejected in both modes.
+  ExpectDecodeError("duration", "020100", C::kInvalidArgument, 0);
+  ExpectDecodeError("duration", "f100000000 00 00", C::kInvalidArgument, 0);
+  ExpectDecodeError("duration", "0204", C::kOutOfRange, 2);
+}
+
+TEST(CqlDecodeRules, TextFollowsCassandrasValidator) {
+  using C = absl::StatusCode;
+  // Accepted by Cassandra's UTF8Validator, rejected by RFC 3629 (and by python's decode).
+  for (const char* hex : {"c080", "eda080", "edbfbf", "f4908080", "f5808080", "f7bfbfbf", "e04180",
+                          "e0c080", "f0108080", "f0d08080"}) {
+    const Type t = T("text");
+    for (const Codec& c : Codecs()) {
+      SCOPED_TRACE(absl::StrCat(c.name, " ", hex));
+      absl::StatusOr<Value> got = c.deserialize(t, Unhex(hex), 4, DecodeOptions{});
+      ASSERT_TRUE(got.ok()) << got.status();
+      EXPECT_EQ(got->bytes(), Unhex(hex));
+    }
+    ExpectDecodeError("text", hex, C::kInvalidArgument, 0, 4, With(&DecodeOptions::strict_utf8));
+  }
+  // Rejected in both modes, at the lead byte of the bad sequence.
+  for (const DecodeOptions& o : {DecodeOptions{}, With(&DecodeOptions::strict_utf8)}) {
+    ExpectDecodeError("text", "c1bf", C::kInvalidArgument, 0, 4, o);
+    ExpectDecodeError("text", "41 80", C::kInvalidArgument, 1, 4, o);
+    ExpectDecodeError("text", "41 f8808080", C::kInvalidArgument, 1, 4, o);
+    ExpectDecodeError("text", "4142 e08080", C::kInvalidArgument, 2, 4, o);
+    ExpectDecodeError("text", "4142 f0808080", C::kInvalidArgument, 2, 4, o);
+    ExpectDecodeError("text", "414243 e1bf", C::kInvalidArgument, 3, 4, o);
+    ExpectDecodeError("text", "c0", C::kInvalidArgument, 0, 4, o);
+    ExpectDecodeError("text", "61626364656667ff", C::kInvalidArgument, 7, 4, o);
+    ExpectDecodesWith(o, "text", "61626364656667c3a9", "'abcdefg\xc3\xa9'");
+  }
+}
+
+TEST(CqlDecodeRules, RulesWhereSerdiffMatchesTheServer) {
+  using C = absl::StatusCode;
+  // Cassandra's deserializers reject a negative count ("cannot be deserialized as a list").
+  ExpectDecodeError("list<int>", "ffffffff", C::kInvalidArgument, 0);
+  // Trailing bytes after the last element (Cassandra: "Unexpected extraneous bytes").
+  ExpectDecodeError("list<int>", "00000000 00", C::kInvalidArgument, 4);
+  ExpectDecodeError("map<int, int>", "00000000 00", C::kInvalidArgument, 4);
+  // A decimal needs its 4-byte scale and at least one unscaled byte (Cassandra's validate
+  // passes 4 bytes, its deserialize then fails on the empty BigInteger; python fails too).
+  ExpectDecodeError("decimal", "00000001", C::kInvalidArgument, 0);
+  ExpectDecodeError("decimal", "0001", C::kInvalidArgument, 0);
+  ExpectDecodeError("inet", "0102030405", C::kInvalidArgument, 0);
+  ExpectDecodesWith({}, "inet", "01020304", "'1.2.3.4'");
+  ExpectDecodeError("date", "800000", C::kInvalidArgument, 0);
+  ExpectDecodesWith({}, "date", "80000000", "0");
+  ExpectDecodeError("ascii", "41 80", C::kInvalidArgument, 1);
+  ExpectDecodeError("timeuuid", "00000000000040008000000000000000", C::kInvalidArgument, 6);
+  // Null elements of lists, sets and maps are read as null (python: None).
+  ExpectDecodesWith({}, "set<int>", "00000001 ffffffff", "{null}");
+  ExpectDecodesWith({}, "map<int, int>", "00000001 ffffffff 00000004 00000001", "{null: 1}");
+}
+
+// ---- error offsets (docs/architecture.md, "Error offsets") ------------------------------------
+
+TEST(CqlErrorOffsets, CountsAreCheckedAgainstTheSmallestElementUpFront) {
+  using C = absl::StatusCode;
+  // One map entry needs at least 8 bytes (two lengths): the count at offset 0 is wrong.
+  ExpectDecodeError("map<int, int>", "00000001 00000000", C::kOutOfRange, 0);
+  ExpectDecodeError("list<int>", "00000002 00000000", C::kOutOfRange, 0);
+  ExpectDecodeError("list<int>", "0002 0000", C::kOutOfRange, 0, 2);
+  ExpectDecodeError("map<int, int>", "0001 0000", C::kOutOfRange, 0, 2);
+  // Nested: the inner count is at offset 8.
+  ExpectDecodeError("list<map<int, int>>", "00000001 00000008 00000001 00000000", C::kOutOfRange,
+                    8);
+  // Enough bytes for the count: the error is where the bytes run out, at the item.
+  ExpectDecodeError("map<int, int>", "00000001 00000004 00000001", C::kOutOfRange, 12);
+  ExpectDecodeError("list<int>", "00000001 00000008 00000001", C::kOutOfRange, 4);
+}
+
+TEST(CqlErrorOffsets, TextAndFramedValues) {
+  using C = absl::StatusCode;
+  ExpectDecodeError("text", "61626364656667ff", C::kInvalidArgument, 7);
+  ExpectDecodesWith({}, "text", "61626364656667c3a9", "'abcdefg\xc3\xa9'");
+  ExpectDecodeError("list<text>", "00000001 00000003 41ff41", C::kInvalidArgument, 9);
+  const Type t = T("int");
+  struct Case {
+    std::string hex;
+    absl::StatusCode code;
+    int64_t offset;
+    int version;
+  };
+  for (const Case& k :
+       {Case{"000000", C::kOutOfRange, 0, 4},
+        Case{"00000004 00000001 00", C::kInvalidArgument, 8, 4},
+        Case{"00000008 00000001", C::kOutOfRange, 0, 4},
+        Case{"fffffffe 00", C::kInvalidArgument, 0, 3},
+        Case{"fffffffe 00", C::kInvalidArgument, 4, 4}, Case{"fffffffd", C::kInvalidArgument, 0, 4},
+        Case{"00000003 000001", C::kInvalidArgument, 4, 4}}) {
+    for (const Codec& c : Codecs()) {
+      SCOPED_TRACE(absl::StrCat(c.name, " ", k.hex, " v", k.version));
+      absl::StatusOr<Value> got = c.deserialize_value(t, Unhex(k.hex), k.version, {});
+      ASSERT_FALSE(got.ok());
+      EXPECT_EQ(got.status().code(), k.code) << got.status();
+      EXPECT_EQ(ErrorOffset(got.status()), std::optional<int64_t>(k.offset)) << got.status();
+    }
+  }
+  // Setup errors (a bad version) carry offset 0.
+  for (const Codec& c : Codecs()) {
+    absl::StatusOr<Value> got = c.deserialize(t, Unhex("00000001"), 6, {});
+    ASSERT_FALSE(got.ok());
+    EXPECT_EQ(ErrorOffset(got.status()), std::optional<int64_t>(0)) << c.name;
+  }
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "serdiff/common/error_offset.h"
 
 namespace serdiff::ref::cql {
 namespace {
@@ -26,11 +27,13 @@ constexpr int64_t kInt32Max = 2147483647LL;
 absl::Status EncodeError(absl::string_view what) {
   return absl::InvalidArgumentError(absl::StrCat("ref cql encode: ", what));
 }
+// Decode errors carry their input byte offset as a status payload (serdiff/common/error_offset.h).
 absl::Status DecodeError(size_t offset, absl::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat("ref cql decode: offset ", offset, ": ", what));
+  return serdiff::InvalidAt(static_cast<int64_t>(offset), absl::StrCat("ref cql decode: ", what));
 }
 absl::Status DecodeShort(size_t offset, absl::string_view what) {
-  return absl::OutOfRangeError(absl::StrCat("ref cql decode: offset ", offset, ": ", what));
+  return serdiff::OutOfRangeAt(static_cast<int64_t>(offset),
+                               absl::StrCat("ref cql decode: ", what));
 }
 
 // ---- the type ------------------------------------------------------------------------------
@@ -117,7 +120,9 @@ std::string BigEndian(uint64_t x, int width) {
 }
 
 // True when `s` is well-formed UTF-8, checked code point by code point.
-bool IsUtf8(const std::string& s) {
+// Index of the lead byte of the first ill-formed RFC 3629 sequence (also when the string ends
+// inside it), or s.size() when the whole string is well formed.
+size_t FirstBadUtf8(const std::string& s) {
   size_t i = 0;
   while (i < s.size()) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
@@ -141,20 +146,67 @@ bool IsUtf8(const std::string& s) {
       cp = c & 0x07;
       smallest = 0x10000;
     } else {
-      return false;  // a continuation byte without a lead, or 0xF8..0xFF
+      return i;  // a continuation byte without a lead, or 0xF8..0xFF
     }
     for (int k = 1; k <= extra; ++k) {
-      if (i + static_cast<size_t>(k) >= s.size()) return false;
+      if (i + static_cast<size_t>(k) >= s.size()) return i;
       const unsigned char cc = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
-      if (cc < 0x80 || cc > 0xBF) return false;
+      if (cc < 0x80 || cc > 0xBF) return i;
       cp = (cp << 6) | (cc & 0x3F);
     }
-    if (cp < smallest) return false;                 // overlong
-    if (cp >= 0xD800 && cp <= 0xDFFF) return false;  // surrogate
-    if (cp > 0x10FFFF) return false;                 // beyond Unicode
+    if (cp < smallest) return i;                 // overlong
+    if (cp >= 0xD800 && cp <= 0xDFFF) return i;  // surrogate
+    if (cp > 0x10FFFF) return i;                 // beyond Unicode
     i += 1 + static_cast<size_t>(extra);
   }
-  return true;
+  return s.size();
+}
+
+bool IsUtf8(const std::string& s) { return FirstBadUtf8(s) == s.size(); }
+
+// Cassandra's text rule (UTF8Serializer.UTF8Validator), restated as byte ranges per position:
+// which bytes may follow a given lead byte. Returns the index of the lead byte of the first
+// rejected sequence, or s.size().
+size_t FirstBadCassandraText(const std::string& s) {
+  auto in = [](unsigned char b, unsigned lo, unsigned hi) { return b >= lo && b <= hi; };
+  size_t i = 0;
+  while (i < s.size()) {
+    const unsigned char lead = static_cast<unsigned char>(s[i]);
+    if (lead <= 0x7F) {
+      ++i;
+      continue;
+    }
+    // Number of bytes after the lead, and the test each of them must pass.
+    int follow = 0;
+    bool (*second)(unsigned char) = nullptr;
+    if (lead == 0xC0) {
+      follow = 1;
+      second = [](unsigned char b) { return b == 0x80; };  // modified-UTF-8 NUL only
+    } else if (in(lead, 0xC2, 0xDF)) {
+      follow = 1;
+    } else if (lead == 0xE0) {
+      follow = 2;
+      second = [](unsigned char b) { return !(b >= 0x80 && b <= 0x9F); };
+    } else if (in(lead, 0xE1, 0xEF)) {
+      follow = 2;
+    } else if (lead == 0xF0) {
+      follow = 3;
+      // Rejected: 00..0F, 40..4F, 80..8F, C0..CF (bits 4 and 5 both clear).
+      second = [](unsigned char b) { return (b / 16) % 4 != 0; };
+    } else if (in(lead, 0xF1, 0xF7)) {
+      follow = 3;
+    } else {
+      return i;  // 80..BF without a lead, C1, F8..FF
+    }
+    if (s.size() - i - 1 < static_cast<size_t>(follow)) return i;
+    for (int k = 1; k <= follow; ++k) {
+      const unsigned char b = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
+      const bool ok = (k == 1 && second != nullptr) ? second(b) : in(b, 0x80, 0xBF);
+      if (!ok) return i;
+    }
+    i += 1 + static_cast<size_t>(follow);
+  }
+  return s.size();
 }
 
 // Minimal two's complement bytes of a varint: start from 00 + magnitude, negate when
@@ -374,12 +426,8 @@ absl::StatusOr<std::string> EncodePayload(const Type& t, const Value& v, bool sh
     case Kind::kTuple:
     case Kind::kUdt: {
       const std::vector<Value>& items = v.items();
-      if (t.kind == Kind::kTuple && items.size() != t.params.size()) {
-        return EncodeError("tuple item count differs from the type");
-      }
-      if (t.kind == Kind::kUdt && items.size() > t.params.size()) {
-        return EncodeError("more udt items than fields");
-      }
+      // Tuple and UDT values may stop early (missing trailing items read back as null).
+      if (items.size() > t.params.size()) return EncodeError("more items than components");
       std::string out;
       for (size_t i = 0; i < items.size(); ++i) {
         absl::StatusOr<std::string> piece = EncodeItem(t.params[i], items[i], false);
@@ -445,7 +493,8 @@ class Reader {
         // Sign-extend from `width` bytes.
         if (width < 8 && (raw >> (8 * width - 1)) != 0) raw |= ~uint64_t{0} << (8 * width);
         const int64_t x = static_cast<int64_t>(raw);
-        if (t.kind == Kind::kTime && (x < 0 || x > kLastTimeNanos)) {
+        if (t.kind == Kind::kTime && options_.require_time_in_day &&
+            (x < 0 || x > kLastTimeNanos)) {
           return DecodeError(from, "time out of range");
         }
         return Value::Int(x);
@@ -478,19 +527,22 @@ class Reader {
         Uuid u;
         for (size_t i = 0; i < 16; ++i) u[i] = static_cast<uint8_t>(Byte(from + i));
         if (t.kind == Kind::kTimeuuid && (u[6] & 0xF0) != 0x10) {
-          return DecodeError(from, "timeuuid version is not 1");
+          return DecodeError(from + 6, "timeuuid version is not 1");
         }
         return Value::FromUuid(u);
       }
       case Kind::kText: {
         std::string s = Slice(from, to);
-        if (!IsUtf8(s)) return DecodeError(from, "text is not UTF-8");
+        const size_t bad = options_.strict_utf8 ? FirstBadUtf8(s) : FirstBadCassandraText(s);
+        if (bad != s.size()) return DecodeError(from + bad, "text is not UTF-8");
         return Value::Text(std::move(s));
       }
       case Kind::kAscii: {
         std::string s = Slice(from, to);
-        for (char c : s) {
-          if (static_cast<unsigned char>(c) > 127) return DecodeError(from, "ascii above 127");
+        for (size_t i = 0; i < s.size(); ++i) {
+          if (static_cast<unsigned char>(s[i]) > 127) {
+            return DecodeError(from + i, "ascii above 127");
+          }
         }
         return Value::Ascii(std::move(s));
       }
@@ -558,7 +610,9 @@ class Reader {
       }
       at += static_cast<size_t>(1 + extra);
     }
-    if (at != to) return DecodeError(at, "bytes after the duration");
+    if (at != to && options_.reject_duration_trailing_bytes) {
+      return DecodeError(at, "bytes after the duration");
+    }
     const bool all_up = parts[0] >= 0 && parts[1] >= 0 && parts[2] >= 0;
     const bool all_down = parts[0] <= 0 && parts[1] <= 0 && parts[2] <= 0;
     if (!all_up && !all_down) return DecodeError(from, "duration of mixed signs");
@@ -578,7 +632,10 @@ class Reader {
     const size_t start = *at;
     *at += static_cast<size_t>(width);
     if (len == -1) return Value::Null();
-    if (len < 0) return DecodeError(start, "item length below -1");
+    if (len < 0) {
+      if (!options_.reject_negative_lengths) return Value::Null();  // as Cassandra reads it
+      return DecodeError(start, "item length below -1");
+    }
     if (static_cast<uint64_t>(len) > to - *at) return DecodeShort(start, "item runs past the end");
     const size_t end = *at + static_cast<size_t>(len);
     absl::StatusOr<Value> v = Decode(t, *at, end, false);
@@ -594,6 +651,13 @@ class Reader {
     if (!short_form) count = static_cast<int32_t>(static_cast<uint32_t>(count));
     if (count < 0) return DecodeError(from, "negative count");
     const bool is_map = t.kind == Kind::kMap;
+    // The smallest element is a bare length (a null or empty item): the count is wrong as
+    // soon as the remaining bytes cannot hold that many.
+    const uint64_t smallest_entry = static_cast<uint64_t>(width) * (is_map ? 2 : 1);
+    const uint64_t left = to - from - static_cast<size_t>(width);
+    if (static_cast<uint64_t>(count) * smallest_entry > left) {
+      return DecodeShort(from, "the count needs more bytes than remain");
+    }
     std::vector<Value> items;  // grows one item at a time: nothing reserved up front
     size_t at = from + static_cast<size_t>(width);
     for (int64_t i = 0; i < count; ++i) {
@@ -613,8 +677,11 @@ class Reader {
     size_t at = from;
     for (const Type& ft : t.params) {
       if (at == to) {
-        if (t.kind == Kind::kTuple) return DecodeShort(at, "tuple component missing");
-        items.push_back(Value::Null());  // UDT: v4 spec section 7, missing trailing fields
+        if (t.kind == Kind::kTuple && options_.reject_short_tuples) {
+          return DecodeShort(at, "tuple component missing");
+        }
+        // UDT: v4 spec section 7; tuple: Cassandra's TupleSerializer. Missing items are null.
+        items.push_back(Value::Null());
         continue;
       }
       absl::StatusOr<Value> item = ReadItem(ft, &at, to, false);
@@ -631,11 +698,11 @@ class Reader {
 
 absl::Status CheckDecodeSetup(const Type& t, int version, const DecodeOptions& options) {
   absl::Status s = CheckVersion(version);
-  if (!s.ok()) return s;
-  if (options.max_depth < 0 || options.max_depth > kMaxNesting) {
-    return absl::InvalidArgumentError("ref cql: max_depth out of 0..64");
+  if (s.ok() && (options.max_depth < 0 || options.max_depth > kMaxNesting)) {
+    s = absl::InvalidArgumentError("ref cql: max_depth out of 0..64");
   }
-  return CheckType(t, 0, options.max_depth);
+  if (s.ok()) s = CheckType(t, 0, options.max_depth);
+  return serdiff::WithErrorOffset(s, 0);  // nothing read yet: offset 0
 }
 
 }  // namespace
@@ -695,14 +762,15 @@ absl::StatusOr<Value> DeserializeValue(const Type& t, std::string_view framed, i
   if (framed.size() < 4) return DecodeShort(0, "[value] length cut");
   const Reader reader(framed, options);
   const int32_t n = static_cast<int32_t>(static_cast<uint32_t>(reader.Unsigned(0, 4)));
+  if (n == -2 && version < 4) return DecodeError(0, "unset needs protocol v4");
   if (n == -1 || n == -2) {
     if (framed.size() != 4) return DecodeError(4, "bytes after null/unset");
-    if (n == -2 && version < 4) return DecodeError(0, "unset needs protocol v4");
     return n == -1 ? Value::Null() : Value::Unset();
   }
   if (n < 0) return DecodeError(0, "[value] length below -2");
-  if (static_cast<size_t>(n) > framed.size() - 4) return DecodeShort(0, "[value] runs past end");
-  if (static_cast<size_t>(n) < framed.size() - 4) return DecodeError(4, "bytes after [value]");
+  const size_t end = 4 + static_cast<size_t>(n);
+  if (end > framed.size()) return DecodeShort(0, "[value] runs past end");
+  if (end < framed.size()) return DecodeError(end, "bytes after [value]");
   return reader.Decode(t, 4, framed.size(), version <= 2);
 }
 

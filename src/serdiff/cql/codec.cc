@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "serdiff/common/error_offset.h"
 #include "serdiff/varint/varint.h"
 
 namespace serdiff::cql {
@@ -80,6 +81,49 @@ size_t FirstInvalidUtf8(const uint8_t* p, size_t n) {
     } else {
       return i;
     }
+  }
+  return n;
+}
+
+// Index of the first byte of the first sequence that Cassandra's UTF8Serializer.UTF8Validator
+// rejects (the sequence's lead byte, also when the input ends inside the sequence), or n.
+// Its rules: 00..7F alone; C0 80 (modified-UTF-8 NUL); C2..DF + continuation; E0 + any byte
+// outside 80..9F + continuation; E1..EF + 2 continuations (surrogates included); F0 + any byte
+// with bit 4 or 5 set + 2 continuations; F1..F7 + 3 continuations. C1, F8..FF and a stray
+// continuation byte start nothing.
+size_t FirstInvalidCassandraUtf8(const uint8_t* p, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    if (n - i >= 8) {
+      uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      if ((w & 0x8080808080808080ull) == 0) {
+        i += 8;
+        continue;
+      }
+    }
+    const uint8_t c = p[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    if (c < 0xC0 || c == 0xC1 || c >= 0xF8) return i;
+    const size_t len = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    if (n - i < len) return i;
+    const uint8_t second = p[i + 1];
+    bool ok;
+    if (c == 0xC0) {
+      ok = second == 0x80;
+    } else if (c == 0xE0) {
+      ok = (second & 0xE0) != 0x80;
+    } else if (c == 0xF0) {
+      ok = (second & 0x30) != 0;
+    } else {
+      ok = (second & 0xC0) == 0x80;
+    }
+    for (size_t k = 2; k < len; ++k) ok = ok && (p[i + k] & 0xC0) == 0x80;
+    if (!ok) return i;
+    i += len;
   }
   return n;
 }
@@ -403,7 +447,9 @@ class Sizer {
       case Kind::kUdt: {
         const std::vector<Value>& items = v.items();
         const bool tuple = t.kind == Kind::kTuple;
-        if (tuple ? items.size() != t.params.size() : items.size() > t.params.size()) {
+        // A tuple value, like a UDT value, may stop early (Cassandra's TupleSerializer reads
+        // missing trailing components as null); more items than components is an error.
+        if (items.size() > t.params.size()) {
           return Fail(off, absl::StrCat(KindName(t.kind), " of ", t.params.size(),
                                         tuple ? " components" : " fields", " given ", items.size(),
                                         " items"));
@@ -691,7 +737,7 @@ class Decoder {
         return absl::OkStatus();
       case Kind::kTime: {
         const int64_t ns = static_cast<int64_t>(Load64(p));
-        if (ns < 0 || ns > kMaxTimeNanos) {
+        if (options_.require_time_in_day && (ns < 0 || ns > kMaxTimeNanos)) {
           return Invalid(begin, absl::StrCat("time ", ns, " ns is outside 0..", kMaxTimeNanos));
         }
         *out = Value::Int(ns);
@@ -722,7 +768,8 @@ class Decoder {
         return absl::OkStatus();
       }
       case Kind::kText: {
-        const size_t bad = FirstInvalidUtf8(p, len);
+        const size_t bad =
+            options_.strict_utf8 ? FirstInvalidUtf8(p, len) : FirstInvalidCassandraUtf8(p, len);
         if (bad != len) return Invalid(begin + bad, "text is not valid UTF-8");
         *out = Value::Text(std::string(reinterpret_cast<const char*>(p), len));
         return absl::OkStatus();
@@ -778,10 +825,14 @@ class Decoder {
 
  private:
   static absl::Status Invalid(size_t off, absl::string_view what) {
-    return absl::InvalidArgumentError(absl::StrCat("cql decode: offset ", off, ": ", what));
+    return WithErrorOffset(
+        absl::InvalidArgumentError(absl::StrCat("cql decode: offset ", off, ": ", what)),
+        static_cast<int64_t>(off));
   }
   static absl::Status Truncated(size_t off, absl::string_view what) {
-    return absl::OutOfRangeError(absl::StrCat("cql decode: offset ", off, ": ", what));
+    return WithErrorOffset(
+        absl::OutOfRangeError(absl::StrCat("cql decode: offset ", off, ": ", what)),
+        static_cast<int64_t>(off));
   }
 
   absl::Status ReadDuration(size_t begin, size_t end, Value* out) {
@@ -806,7 +857,7 @@ class Decoder {
                        absl::StrCat(i == 0 ? "months " : "days ", parts[i], " exceed int32"));
       }
     }
-    if (off != in.size()) {
+    if (off != in.size() && options_.reject_duration_trailing_bytes) {
       return Invalid(begin + off, "bytes left after the duration's three vints");
     }
     const bool non_negative = parts[0] >= 0 && parts[1] >= 0 && parts[2] >= 0;
@@ -829,7 +880,7 @@ class Decoder {
       n = Load16(data_ + at);
     } else {
       n = static_cast<int32_t>(Load32(data_ + at));
-      if (n == -1) {
+      if (n == -1 || (n < 0 && !options_.reject_negative_lengths)) {
         *pos = at + 4;
         *out = Value::Null();
         return absl::OkStatus();
@@ -892,8 +943,12 @@ class Decoder {
     size_t pos = begin;
     for (size_t i = 0; i < t.params.size(); ++i) {
       if (pos == end) {
-        if (tuple) return Truncated(pos, absl::StrCat("tuple component ", i, " is missing"));
-        break;  // v4 spec section 7: a UDT value may stop early; missing fields are null
+        if (tuple && options_.reject_short_tuples) {
+          return Truncated(pos, absl::StrCat("tuple component ", i, " is missing"));
+        }
+        // v4 spec section 7: a UDT value may stop early; Cassandra's TupleSerializer lets a
+        // tuple value stop early too. Missing trailing items are null.
+        break;
       }
       items.emplace_back();
       absl::Status st = ReadItem(t.params[i], &pos, end, false, &items.back());
@@ -903,7 +958,7 @@ class Decoder {
       return Invalid(pos, absl::StrCat(end - pos, " bytes left after the last ",
                                        tuple ? "component" : "field"));
     }
-    items.resize(t.params.size());  // missing trailing UDT fields read as null
+    items.resize(t.params.size());  // missing trailing fields / components read as null
     *out = Value::Items(std::move(items));
     return absl::OkStatus();
   }
@@ -913,16 +968,15 @@ class Decoder {
 };
 
 absl::Status CheckDecodeSetup(const Type& t, int version, const DecodeOptions& options) {
+  // Setup errors concern no input byte; they carry offset 0 (the decoder read nothing).
   absl::Status st = CheckVersion(version);
-  if (!st.ok()) return st;
+  if (!st.ok()) return WithErrorOffset(st, 0);
   if (options.max_depth < 0 || options.max_depth > kMaxNestingDepth) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("cql decode: max_depth ", options.max_depth, " is not in 0..64"));
+    return InvalidAt(0,
+                     absl::StrCat("cql decode: max_depth ", options.max_depth, " is not in 0..64"));
   }
   st = ValidateType(t, options.max_depth);
-  if (!st.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("cql decode: offset 0: ", st.message()));
-  }
+  if (!st.ok()) return InvalidAt(0, absl::StrCat("cql decode: ", st.message()));
   return absl::OkStatus();
 }
 
@@ -1010,33 +1064,30 @@ absl::StatusOr<Value> DeserializeValue(const Type& t, std::string_view framed, i
   if (!st.ok()) return st;
   const uint8_t* data = reinterpret_cast<const uint8_t*>(framed.data());
   if (framed.size() < 4) {
-    return absl::OutOfRangeError(
-        absl::StrCat("cql decode: offset 0: [value] length needs 4 bytes, got ", framed.size()));
+    return OutOfRangeAt(
+        0, absl::StrCat("cql decode: [value] length needs 4 bytes, got ", framed.size()));
   }
   const int32_t n = static_cast<int32_t>(Load32(data));
   if (n == -1 || n == -2) {
     if (n == -2 && version < 4) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("cql decode: offset 0: unset (-2) needs protocol v4+, not v", version));
+      return InvalidAt(0,
+                       absl::StrCat("cql decode: unset (-2) needs protocol v4+, not v", version));
     }
     if (framed.size() != 4) {
-      return absl::InvalidArgumentError(absl::StrCat("cql decode: offset 4: ", framed.size() - 4,
-                                                     " bytes after a null/unset [value]"));
+      return InvalidAt(
+          4, absl::StrCat("cql decode: ", framed.size() - 4, " bytes after a null/unset [value]"));
     }
     return n == -1 ? Value::Null() : Value::Unset();
   }
-  if (n < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("cql decode: offset 0: [value] length ", n, " is below -2"));
-  }
+  if (n < 0) return InvalidAt(0, absl::StrCat("cql decode: [value] length ", n, " is below -2"));
   const size_t remaining = framed.size() - 4;
   if (static_cast<size_t>(n) > remaining) {
-    return absl::OutOfRangeError(absl::StrCat("cql decode: offset 0: [value] length ", n,
-                                              " exceeds the ", remaining, " bytes that remain"));
+    return OutOfRangeAt(0, absl::StrCat("cql decode: [value] length ", n, " exceeds the ",
+                                        remaining, " bytes that remain"));
   }
   if (static_cast<size_t>(n) < remaining) {
-    return absl::InvalidArgumentError(absl::StrCat("cql decode: offset ", 4 + n, ": ",
-                                                   remaining - n, " bytes after the [value]"));
+    return InvalidAt(4 + n,
+                     absl::StrCat("cql decode: ", remaining - n, " bytes after the [value]"));
   }
   Decoder dec(data, options);
   Value v;

@@ -26,34 +26,45 @@
 // byte offset where the offending value would start): the shape must fit the kind (value.h),
 // integers must fit the width (tinyint -128..127, ...), text must be UTF-8, ascii 0..127,
 // inet 4 or 16 bytes, timeuuid version 1, time 0..86399999999999 ns, date -2^31..2^31-1
-// days, duration components all >= 0 or all <= 0, a tuple exactly one item per component,
-// a UDT at most one item per field (fewer items are written as they are: the spec lets a UDT
-// value stop early), collection counts and item lengths within int32 (uint16 in v1/v2), and
-// the type itself valid and nested at most kMaxNestingDepth levels.
+// days, duration components all >= 0 or all <= 0, a tuple or UDT at most one item per
+// component / field (fewer items are written as they are: a UDT value may stop early, v4
+// section 7, and servers read a short tuple the same way), collection counts and item lengths
+// within int32 (uint16 in v1/v2), and the type itself valid and nested at most kMaxNestingDepth
+// levels.
 //
 // The optimized encoder makes two passes and no intermediate buffers: SerializedSize walks
 // the value once (validating everything) and computes the exact size; the write pass then
 // writes every byte once into a single buffer of that size, back-patching the length prefix
 // of each variable-size item. Peak heap of Serialize = the output string alone.
 //
-// Decoders validate everything and never read outside the input. Errors carry the input byte
-// offset of the offending item:
+// Decoders validate everything and never read outside the input. By default they accept what
+// Apache Cassandra's own validators accept (DecodeOptions in value.h; each strict flag
+// restores one rule of the spec; table in docs/cql.md "Decode rules"). Every error carries
+// its input byte offset as a status payload (serdiff::ErrorOffset, serdiff/common/
+// error_offset.h) and in its message: the offset where the first field that makes the input
+// invalid starts, reading front to back; the reference decoder reports the same offsets.
 //   OutOfRange       the input ends inside a value: a length or count claims more bytes than
 //                    remain (counts are checked against the smallest possible element size —
-//                    4 bytes per element in v3+, 2 in v1/v2, twice that per map entry — before
-//                    anything is reserved), or a tuple component / count is missing
+//                    4 bytes per element in v3+, 2 in v1/v2, twice that per map entry — at the
+//                    count's own offset, before anything is reserved), a truncated duration
+//                    vint, or (DecodeOptions::reject_short_tuples) a missing tuple component
 //   InvalidArgument  a fixed-width type with another length (int needs 4 bytes, ...), a
-//                    length < -1 (or -2 where unset is not allowed), a negative count, bytes
-//                    left over after the last element / component / field, text that is not
-//                    UTF-8, ascii > 127, inet not 4/16 bytes, timeuuid not version 1, time out
-//                    of range, decimal shorter than 5 bytes, a duration component out of range
-//                    or of the wrong sign, a non-minimal varint / vint (when
-//                    DecodeOptions::require_minimal_varint), a type deeper than
-//                    DecodeOptions::max_depth (offset 0), an invalid type or version.
-// Decoded values are canonical: a zero-length payload is Empty for every type; a UDT with
-// fewer items than fields gets Null for the missing trailing fields; boolean is true for any
-// non-zero byte. Peak heap while decoding is at most about (sizeof(Value) / 4 + 1) x input
-// bytes: nothing is reserved before the count has been checked against the remaining bytes.
+//                    negative count, bytes left over after the last element / component /
+//                    field, text rejected by Cassandra's UTF-8 validator (RFC 3629 with
+//                    strict_utf8; offset of the bad sequence's lead byte), ascii > 127 (offset
+//                    of that byte), inet not 4/16 bytes, timeuuid not version 1 (offset of
+//                    byte 6), decimal shorter than 5 bytes, duration months/days beyond int32
+//                    or of mixed signs, a type deeper than DecodeOptions::max_depth (offset 0),
+//                    an invalid type or version (offset 0); with the strict flags also: an
+//                    item length below -1 (reject_negative_lengths), time outside
+//                    0..86399999999999 (require_time_in_day), bytes after a duration's three
+//                    vints (reject_duration_trailing_bytes), a non-minimal varint / vint
+//                    (require_minimal_varint).
+// Decoded values: a zero-length payload is Empty for every type; a negative item length is
+// null; a tuple or UDT with fewer items than its type gets Null for the missing trailing
+// items; boolean is true for any non-zero byte. Peak heap while decoding is at most about
+// (sizeof(Value) / 4 + 1) x input bytes plus the widest tuple/UDT padding: nothing is
+// reserved before the count has been checked against the remaining bytes.
 #pragma once
 
 #include <cstddef>

@@ -65,15 +65,43 @@ inline constexpr int kMaxNestingDepth = 64;
 inline constexpr int kDefaultMaxDepth = 32;
 
 // Decoder settings (both the optimized and the reference decoder honour them).
+//
+// The defaults read what Apache Cassandra's own validators accept (the validate methods of
+// org.apache.cassandra.serializers.*, Cassandra 4.x/5.0), so that a driver tested with serdiff
+// reads every value a server can hand it. Each `true` flag restores a stricter rule that the
+// protocol spec describes but servers do not enforce. docs/cql.md, "Decode rules", has the
+// table: rule, Cassandra, python3-cassandra 3.25, serdiff default, flag.
 struct DecodeOptions {
   // Types nested deeper than this are rejected (offset 0) before any byte is read. 0..64.
   int max_depth = kDefaultMaxDepth;
   // Reject non-shortest integer encodings: a varint (or a decimal's unscaled part) with a
   // redundant leading 00/FF byte, and a duration component whose vint is longer than needed.
   // The CQL spec describes the shortest form (v4 6.23: "pad positive values that have a
-  // MSB >= 0x80 with a leading 0x00 byte" - and only those); Cassandra itself reads the longer
-  // forms too, which is what `false` models.
-  bool require_minimal_varint = true;
+  // MSB >= 0x80 with a leading 0x00 byte" - and only those); Cassandra's IntegerSerializer
+  // accepts any bytes and its vint reader any length, which is what `false` (default) models.
+  bool require_minimal_varint = false;
+  // Reject a tuple payload that ends before its last component (OutOfRange at the offset where
+  // the first missing component would start). Default: like Cassandra's TupleSerializer
+  // ("we allow the input to have less fields than declared") and the python driver, missing
+  // trailing components read as null, exactly as missing trailing UDT fields do.
+  bool reject_short_tuples = false;
+  // Inside a collection, tuple or UDT, reject item lengths below -1 (-2, the unset marker, and
+  // anything lower: InvalidArgument at the length). Default: every negative length is null, as
+  // Cassandra's CollectionSerializer.readValue and Tuple/UserTypeSerializer read it. Applies to
+  // [int] lengths only; v1/v2 [short] lengths are unsigned.
+  bool reject_negative_lengths = false;
+  // Reject a time outside 0..86399999999999 ns (v4 spec 6.16). Default: any 8 bytes, as
+  // Cassandra's TimeSerializer.validate (it checks the length only).
+  bool require_time_in_day = false;
+  // Reject bytes after a duration's three vints. Default: ignored, as Cassandra's
+  // DurationSerializer.validate (it reads three vints and checks their ranges and signs only).
+  bool reject_duration_trailing_bytes = false;
+  // Validate text as RFC 3629 UTF-8 (no surrogates, no overlong forms, nothing above
+  // U+10FFFF). Default: Cassandra's UTF8Serializer.UTF8Validator rules, which also accept the
+  // modified-UTF-8 NUL C0 80, surrogates (ED A0..BF xx), lead bytes F0..F7 up to U+1FFFFF, and
+  // after E0 any second byte outside 80..9F, after F0 any second byte with bit 4 or 5 set
+  // (the byte itself is not checked to be a continuation byte in those two cases).
+  bool strict_utf8 = false;
   friend bool operator==(const DecodeOptions&, const DecodeOptions&) = default;
 };
 
