@@ -1,4 +1,5 @@
 #include "harness/alloc_tracker.h"
+#include "harness/alloc_failure.h"
 
 #include <cstdlib>
 #include <new>
@@ -18,6 +19,24 @@ namespace {
 // Plain-old-data thread locals: safe to touch from operator new during thread start/exit.
 thread_local int64_t t_live = 0;
 thread_local int64_t t_peak = 0;
+// Allocation-failure injection: allocations attempted so far, and a countdown (0 = off) to
+// the one that fails.
+thread_local int64_t t_allocs = 0;
+thread_local int64_t t_fail_countdown = 0;
+thread_local bool t_fail_triggered = false;
+thread_local bool t_fail_inside_only = false;  // count only inside PeakHeapScopes
+thread_local int t_peak_scopes = 0;            // PeakHeapScopes alive on this thread
+
+// True when this allocation must fail (called once per allocation attempt).
+[[maybe_unused]] inline bool InjectFailure() {
+  if (t_fail_inside_only && t_peak_scopes == 0) return false;
+  ++t_allocs;
+  if (t_fail_countdown > 0 && --t_fail_countdown == 0) {
+    t_fail_triggered = true;
+    return true;
+  }
+  return false;
+}
 
 inline void NoteAlloc(size_t n) {
   t_live += static_cast<int64_t>(n);
@@ -29,10 +48,14 @@ inline void NoteFree(size_t n) { t_live -= static_cast<int64_t>(n); }
 
 int64_t ThreadLiveHeapBytes() { return t_live; }
 
-PeakHeapScope::PeakHeapScope() : start_live_(t_live), saved_peak_(t_peak) { t_peak = t_live; }
+PeakHeapScope::PeakHeapScope() : start_live_(t_live), saved_peak_(t_peak) {
+  t_peak = t_live;
+  ++t_peak_scopes;
+}
 
 PeakHeapScope::~PeakHeapScope() {
   if (saved_peak_ > t_peak) t_peak = saved_peak_;
+  --t_peak_scopes;
 }
 
 int64_t PeakHeapScope::PeakBytes() const {
@@ -41,6 +64,26 @@ int64_t PeakHeapScope::PeakBytes() const {
 }
 
 int64_t PeakHeapScope::LiveDeltaBytes() const { return t_live - start_live_; }
+
+AllocationFailureScope::AllocationFailureScope(int64_t k, FailWhere where)
+    : saved_countdown_(t_fail_countdown),
+      saved_triggered_(t_fail_triggered),
+      saved_inside_only_(t_fail_inside_only),
+      start_allocs_(t_allocs) {
+  t_fail_countdown = k > 0 ? k : 0;
+  t_fail_triggered = false;
+  t_fail_inside_only = where == FailWhere::kInsidePeakHeapScopes;
+}
+
+AllocationFailureScope::~AllocationFailureScope() {
+  t_fail_countdown = saved_countdown_;
+  t_fail_triggered = saved_triggered_;
+  t_fail_inside_only = saved_inside_only_;
+}
+
+bool AllocationFailureScope::Triggered() const { return t_fail_triggered; }
+
+int64_t AllocationFailureScope::Allocations() const { return t_allocs - start_allocs_; }
 
 }  // namespace serdiff::harness
 
@@ -59,6 +102,7 @@ const bool g_hooks_installed = [] {
 }();
 }  // namespace
 bool AllocationTrackingActive() { return g_hooks_installed; }
+bool AllocationFailureScope::Supported() { return false; }
 }  // namespace serdiff::harness
 
 #else
@@ -67,12 +111,14 @@ bool AllocationTrackingActive() { return g_hooks_installed; }
 // the block's alignment) stores the requested size so delete can subtract it exactly.
 namespace serdiff::harness {
 bool AllocationTrackingActive() { return true; }
+bool AllocationFailureScope::Supported() { return true; }
 }  // namespace serdiff::harness
 
 namespace {
 constexpr size_t kHeader = alignof(std::max_align_t);
 
 void* TrackedAlloc(size_t n, size_t align) {
+  if (serdiff::harness::InjectFailure()) return nullptr;
   const size_t header = align > kHeader ? align : kHeader;
   if (n > SIZE_MAX - header) return nullptr;
   void* base = align > kHeader ? std::aligned_alloc(align, (n + header + align - 1) / align * align)

@@ -1,3 +1,4 @@
 #!/bin/bash -eu
-# ClusterFuzzLite build: all logic lives in scripts/oss-fuzz-build.
+# OSS-Fuzz build: all logic (dependencies from $SRC, fuzz targets, options, dictionaries,
+# seed corpora) lives in the repository's scripts/oss-fuzz-build.
 "$SRC/serdiff/scripts/oss-fuzz-build"

@@ -7,9 +7,21 @@
 //                                     seconds; --json for a machine-readable report; exit 1
 //                                     on any failure, printing a repro command per failure
 //   serdiff repro <target> <file>     the full differential report for one corpus/crash input;
-//                                     exit 1 when it fails
+//                                     exit 1 when it fails; a failing report ends with
+//                                     copy-paste commands for ctest, the raw fuzz binary and
+//                                     OSS-Fuzz's reproduce helper
+//     --shrink                        first shrink the input to the smallest value that fails
+//                                     with the same `serdiff:` line (harness/shrink.h), print
+//                                     before and after, write it as <out>/<target>/<sha1>
+//     --emit-regression               keep the (shrunk) input as
+//                                     corpus/<target>/regressions/<sha1>; prints the ctest
+//                                     command that replays it
 // Exit status: 0 pass, 1 a differential failure, 2 a usage or I/O error.
 //   serdiff seed <target> --count N   writes N generated inputs into corpus/<target>/
+//   serdiff dict <family>             the family's libFuzzer dictionary, generated from its
+//                                     format tables (checked in as fuzz/<family>.dict)
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -23,8 +35,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/corpus.h"
+#include "harness/report.h"
+#include "harness/shrink.h"
 #include "harness/target.h"
 #include "targets/families.h"
+#include "tools/dicts.h"
 
 namespace {
 
@@ -132,9 +147,28 @@ int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::st
     std::cerr << "serdiff: no target matches --filter " << filter << " (see serdiff list)\n";
     return 2;
   }
+  // Progress on stderr, only when it is a terminal: targets done, cases per second, and an
+  // estimate of the time left from the pace so far.
+  const bool progress = isatty(STDERR_FILENO) == 1;
+  const auto check_start = std::chrono::steady_clock::now();
+  int64_t cases_done = 0;
+  size_t targets_done = 0;
+  auto show_progress = [&](const std::string& current) {
+    if (!progress) return;
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - check_start).count();
+    const double rate = s > 0 ? static_cast<double>(cases_done) / s : 0;
+    const double left = targets_done > 0 ? s / static_cast<double>(targets_done) *
+                                               static_cast<double>(targets.size() - targets_done)
+                                         : 0;
+    std::fprintf(stderr, "\r\033[K[%zu/%zu targets] %.0f cases/s, ~%.0f s left  %s", targets_done,
+                 targets.size(), rate, left, current.c_str());
+    std::fflush(stderr);
+  };
   for (const Target* t : targets) {
     Row row;
     row.target = t->name();
+    show_progress(t->name());
     const auto start = std::chrono::steady_clock::now();
     auto note = [&](const CaseResult& r) {
       if (r.optimized_peak_bytes >= row.peak) {
@@ -151,7 +185,11 @@ int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::st
         }
         failures.push_back({t->name(), r.failure_class, path.ok() ? *path : "(not saved)",
                             t->family() == "selftest"});
-        std::cerr << r.report << "\n";
+        if (progress) std::cerr << "\r\033[K";
+        std::cerr << r.report
+                  << serdiff::harness::ReproCommands(t->name(), failures.back().path,
+                                                     failures.back().selftest)
+                  << "\n";
       }
     };
     for (const std::string& f : serdiff::harness::ListCorpusFiles(corpus_dir + "/" + t->name())) {
@@ -165,15 +203,19 @@ int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::st
       if (!r.passed) r.corpus_bytes = *bytes;  // keep the file as it was
       note(r);
       ++row.corpus;
+      ++cases_done;
     }
     for (int i = 0; i < cases; ++i) {
       // RapidCheck sizes sweep 0..100 so small and large inputs both appear.
       note(t->RunGenerated(seed + static_cast<uint64_t>(i) * 0x9E3779B97F4A7C15ull, i % 101));
       ++row.generated;
+      if (++cases_done % 256 == 0) show_progress(t->name());
     }
     row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     rows.push_back(row);
+    ++targets_done;
   }
+  if (progress) std::fprintf(stderr, "\r\033[K");
 
   size_t w = 6;
   for (const Row& r : rows) w = std::max(w, r.target.size());
@@ -228,7 +270,8 @@ int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::st
   return total_failures == 0 ? 0 : 1;
 }
 
-int Repro(const std::string& name, const std::string& file, bool selftest) {
+int Repro(const std::string& name, const std::string& file, bool selftest, bool shrink,
+          bool emit_regression, const std::string& corpus_dir, const std::string& out_dir) {
   const Target* t = FindTarget(name, selftest);
   if (t == nullptr) {
     std::cerr << "serdiff: no target named " << name
@@ -240,9 +283,48 @@ int Repro(const std::string& name, const std::string& file, bool selftest) {
     std::cerr << "serdiff: " << bytes.status() << "\n";
     return 2;
   }
-  std::cout << "file:   " << file << " (" << bytes->size() << " bytes)\n";
-  const CaseResult r = t->RunBytes(*bytes);
+  std::string input = *bytes;
+  std::string path = file;
+  if (shrink) {
+    auto s = serdiff::harness::Shrink(*t, input);
+    if (!s.ok()) {
+      std::cerr << "serdiff: " << s.status().message() << "\n";
+      return 2;
+    }
+    auto written =
+        serdiff::harness::WriteCorpusFile(absl::StrCat(out_dir, "/", name), s->after_bytes);
+    if (!written.ok()) {
+      std::cerr << "serdiff: " << written.status() << "\n";
+      return 2;
+    }
+    std::cout << "shrink: serdiff: " << name << ": " << s->failure_class << " (" << s->runs
+              << " candidates judged, " << s->steps << " kept)\n"
+              << "  before: " << s->before_value << "\n          "
+              << serdiff::harness::Hex(s->before_bytes, 64) << " (" << s->before_bytes.size()
+              << " bytes)\n"
+              << "  after:  " << s->after_value << "\n          "
+              << serdiff::harness::Hex(s->after_bytes, 64) << " (" << s->after_bytes.size()
+              << " bytes)\n"
+              << "  written: " << *written << "\n";
+    input = s->after_bytes;
+    path = *written;
+  }
+  if (emit_regression) {
+    auto kept = serdiff::harness::WriteCorpusFile(
+        absl::StrCat(corpus_dir, "/", name, "/regressions"), input);
+    if (!kept.ok()) {
+      std::cerr << "serdiff: " << kept.status() << "\n";
+      return 2;
+    }
+    path = *kept;
+    std::cout << "regression: " << *kept << "\n  replay: ctest --preset dev -R '^(" << name
+              << "\\.CorpusReplayPasses|fuzz_replay\\." << name << ")$'\n";
+  }
+  std::cout << "file:   " << path << " (" << input.size() << " bytes)\n";
+  const CaseResult r = t->RunBytes(input);
   std::cout << r.report;
+  if (!r.passed)
+    std::cout << serdiff::harness::ReproCommands(name, path, t->family() == "selftest");
   return r.passed ? 0 : 1;
 }
 
@@ -296,6 +378,16 @@ int main(int argc, char** argv) {
   std::string target_name, file;
   repro->add_option("target", target_name, "target name")->required();
   repro->add_option("file", file, "corpus, crash or counterexample file")->required();
+  bool shrink = false, emit_regression = false;
+  std::string shrink_dir = "serdiff-failures";
+  repro->add_flag("--shrink", shrink,
+                  "shrink to the smallest value failing with the same serdiff: line first");
+  repro->add_flag("--emit-regression", emit_regression,
+                  "keep the (shrunk) input as corpus/<target>/regressions/<sha1>");
+  repro->add_option("--shrink-dir", shrink_dir, "where --shrink writes <target>/<sha1>")
+      ->capture_default_str();
+  repro->add_option("--corpus", corpus_dir, "corpus root for --emit-regression")
+      ->capture_default_str();
 
   auto* seedcmd = app.add_subcommand("seed", "write generated inputs into corpus/<target>/");
   std::string seed_target;
@@ -307,6 +399,10 @@ int main(int argc, char** argv) {
   seedcmd->add_option("--seed", seed, "first seed")->capture_default_str();
   seedcmd->add_option("--corpus", corpus_dir, "corpus root")->capture_default_str();
 
+  auto* dictcmd = app.add_subcommand("dict", "print a family's generated libFuzzer dictionary");
+  std::string dict_family;
+  dictcmd->add_option("family", dict_family, "varint, cql")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -315,7 +411,17 @@ int main(int argc, char** argv) {
   }
   if (*list) return List(selftest);
   if (*check) return Check(cases, seed, corpus_dir, json_path, filter, failures_dir, selftest);
-  if (*repro) return Repro(target_name, file, selftest);
+  if (*repro)
+    return Repro(target_name, file, selftest, shrink, emit_regression, corpus_dir, shrink_dir);
   if (*seedcmd) return Seed(seed_target, count, seed, corpus_dir, selftest);
+  if (*dictcmd) {
+    const std::string d = serdiff::tools::FamilyDictionary(dict_family);
+    if (d.empty()) {
+      std::cerr << "serdiff: no dictionary for family " << dict_family << "\n";
+      return 2;
+    }
+    std::cout << d;
+    return 0;
+  }
   return 2;
 }

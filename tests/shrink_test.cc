@@ -1,0 +1,119 @@
+// `serdiff repro --shrink`: a crash file planted from the deliberately broken self-test target
+// (targets/selftest.cc: ZigZag64 with a logical shift, wrong for every negative int64) shrinks
+// to the smallest failing value, -1, with the same `serdiff:` line.
+#include "harness/shrink.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "absl/strings/str_cat.h"
+#include "harness/corpus.h"
+#include "harness/fuzz_input.h"
+#include "targets/families.h"
+
+namespace serdiff::harness {
+namespace {
+
+const Target& Broken() {
+  const Target* t = targets::SelfTestTargets().Find("selftest_broken_zigzag");
+  EXPECT_NE(t, nullptr);
+  return *t;
+}
+
+std::string Int64Input(int64_t v) {
+  FuzzInputWriter w;
+  w.WriteIntegral<int64_t>(v);
+  return w.Finish();
+}
+
+// -1 in corpus form: its offset from INT64_MIN (0x7fffffffffffffff), most significant byte
+// last (fuzz_input.h).
+const std::string kMinusOne("\xff\xff\xff\xff\xff\xff\xff\x7f", 8);
+
+TEST(Shrink, PlantedCrashShrinksToMinusOneWithTheSameLine) {
+  const std::string planted = Int64Input(-123456789012345);
+  ASSERT_EQ(Int64Input(-1), kMinusOne);
+  auto s = Shrink(Broken(), planted);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->failure_class, "bytes-mismatch:reference");
+  EXPECT_EQ(s->before_value, "-123456789012345");
+  EXPECT_EQ(s->after_value, "-1");
+  EXPECT_EQ(s->after_bytes, kMinusOne);
+  EXPECT_NE(s->after_report.find("\nserdiff: selftest_broken_zigzag: bytes-mismatch:reference\n"),
+            std::string::npos)
+      << s->after_report;
+  // The shrunk input, replayed on its own, fails the same way.
+  const CaseResult r = Broken().RunBytes(s->after_bytes);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.failure_class, "bytes-mismatch:reference");
+}
+
+TEST(Shrink, FromTheFarEndOfTheDomainToo) {
+  // INT64_MIN is all-zero bytes in corpus form: every step has to move the top byte first.
+  auto s = Shrink(Broken(), Int64Input(INT64_MIN));
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->before_value, "-9223372036854775808");
+  EXPECT_EQ(s->after_value, "-1");
+  EXPECT_EQ(s->after_bytes, kMinusOne);
+}
+
+TEST(Shrink, APassingInputIsAnError) {
+  auto s = Shrink(Broken(), Int64Input(5));
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(Shrink, ReproCommandsNameEveryConsumer) {
+  EXPECT_EQ(ReproCommands("varint_zigzag64", "crash-1"),
+            "reproduce:\n"
+            "  build/dev/tools/serdiff repro varint_zigzag64 crash-1   # the report\n"
+            "  build/dev/tools/serdiff repro --shrink --emit-regression varint_zigzag64 crash-1"
+            "   # smallest value, kept in corpus/varint_zigzag64/regressions/\n"
+            "  ctest --preset dev -R '^(varint_zigzag64\\.CorpusReplayPasses|"
+            "fuzz_replay\\.varint_zigzag64)$'   # ctest, once kept as a regression\n"
+            "  build/oss-fuzz-address/out/varint_zigzag64 crash-1"
+            "   # raw libFuzzer binary (or build/fuzz/fuzz/varint_zigzag64)\n"
+            "  python infra/helper.py reproduce serdiff varint_zigzag64 crash-1"
+            "   # OSS-Fuzz checkout\n");
+}
+
+std::pair<int, std::string> RunCli(const std::string& args) {
+  FILE* f = popen(absl::StrCat(SERDIFF_CLI, " ", args, " 2>&1").c_str(), "r");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  const int status = pclose(f);
+  return {WEXITSTATUS(status), out};
+}
+
+TEST(Shrink, CliShrinksAndEmitsARegression) {
+  const auto dir = std::filesystem::temp_directory_path() / "serdiff_shrink_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string crash = (dir / "crash-planted").string();
+  std::ofstream(crash, std::ios::binary) << Int64Input(-987654321);
+  const auto [code, out] = RunCli(absl::StrCat(
+      "--selftest repro --shrink --emit-regression --shrink-dir ", (dir / "shrunk").string(),
+      " --corpus ", (dir / "corpus").string(), " selftest_broken_zigzag ", crash));
+  EXPECT_EQ(code, 1) << out;
+  EXPECT_NE(out.find("  before: -987654321\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("  after:  -1\n          ff ff ff ff ff ff ff 7f (8 bytes)\n"),
+            std::string::npos)
+      << out;
+  const std::string sha = Sha1Hex(kMinusOne);
+  EXPECT_TRUE(std::filesystem::exists(dir / "shrunk" / "selftest_broken_zigzag" / sha));
+  EXPECT_TRUE(
+      std::filesystem::exists(dir / "corpus" / "selftest_broken_zigzag" / "regressions" / sha));
+  EXPECT_NE(out.find("serdiff: selftest_broken_zigzag: bytes-mismatch:reference\nreproduce:\n"),
+            std::string::npos)
+      << out;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace serdiff::harness
