@@ -4,15 +4,19 @@
 //                                              written in corpus-file form and its
 //                                              `serdiff repro` command printed
 //   <target>.DomainDecodeInvertsEncode         decode(encode(v)) == v for the domain
-//   <target>.CorpusReplayPasses                every file in corpus/<target>/ (recursive)
+//   <target>.CorpusReplayPasses                every file in corpus/<target>/ (recursive),
+//                                              and no file of corpus/<target>/regressions/
+//                                              (counted independently) is left out
 // Failing inputs go to $SERDIFF_FAILURES_DIR (default ./serdiff-failures)/<target>/.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "harness/corpus.h"
@@ -57,6 +61,19 @@ class DomainRoundTripTest : public testing::Test {
   const Target* t_;
 };
 
+// Regular, non-hidden files below `dir` (recursive), counted without ListCorpusFiles.
+int CountFilesBelow(const std::string& dir) {
+  namespace fs = std::filesystem;
+  int n = 0;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return 0;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    if (it->is_regular_file(ec) && it->path().filename().string()[0] != '.') ++n;
+  }
+  return n;
+}
+
 class CorpusReplayTest : public testing::Test {
  public:
   explicit CorpusReplayTest(const Target* t) : t_(t) {}
@@ -64,12 +81,16 @@ class CorpusReplayTest : public testing::Test {
     const std::string dir = absl::StrCat(SERDIFF_CORPUS_DIR, "/", t_->name());
     const std::vector<std::string> files = ListCorpusFiles(dir);
     EXPECT_FALSE(files.empty()) << "no seed corpus in " << dir;
+    int regressions = 0;
     for (const std::string& f : files) {
+      if (absl::StrContains(f, "/regressions/")) ++regressions;
       auto bytes = ReadFileBytes(f);
       ASSERT_TRUE(bytes.ok()) << bytes.status();
       CaseResult r = t_->RunBytes(*bytes);
       EXPECT_TRUE(r.passed) << f << "\n" << r.report;
     }
+    EXPECT_EQ(regressions, CountFilesBelow(dir + "/regressions"))
+        << "the replay left out inputs of " << dir << "/regressions/";
   }
 
  private:

@@ -1,26 +1,38 @@
 #include "harness/target.h"
 
+#include "absl/strings/cord.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/report.h"
+#include "serdiff/common/error_offset.h"
 
 namespace serdiff::harness {
 namespace {
 
 constexpr absl::string_view kDeclinedPrefix = "declined: ";
 
+// Equal bytes, or equal statuses: code, message and payloads (the error offset among them).
 bool SameOutput(const Output& a, const Output& b) {
   if (a.ok() != b.ok()) return false;
   if (a.ok()) return *a == *b;
-  return a.status().code() == b.status().code() && a.status().message() == b.status().message();
+  return a.status() == b.status();
+}
+
+bool Rejected(const Output& out) { return !out.ok() && !IsDeclined(out.status()); }
+
+std::string ShowOffset(const std::optional<int64_t>& offset) {
+  return offset.has_value() ? absl::StrCat("offset ", *offset) : "no offset";
 }
 
 std::string DescribeOutput(const Output& out,
                            const std::function<std::string(const std::string&)>& show) {
   if (!out.ok()) {
-    return IsDeclined(out.status()) ? std::string(out.status().message())
-                                    : absl::StrCat("error: ", out.status().ToString());
+    if (IsDeclined(out.status())) return std::string(out.status().message());
+    const std::optional<int64_t> offset = ErrorOffset(out.status());
+    return absl::StrCat("error", offset ? absl::StrCat(" at offset ", *offset) : "", ": ",
+                        absl::StatusCodeToString(out.status().code()), ": ",
+                        out.status().message());
   }
   std::string s = absl::StrCat(out->size(), " bytes: ", Hex(*out));
   if (show) absl::StrAppend(&s, "\n      = ", show(*out));
@@ -30,13 +42,27 @@ std::string DescribeOutput(const Output& out,
 }  // namespace
 
 absl::Status Declined(std::string_view reason) {
-  return absl::UnimplementedError(
+  absl::Status s = absl::UnimplementedError(
       absl::StrCat(kDeclinedPrefix, absl::string_view(reason.data(), reason.size())));
+  s.SetPayload(absl::string_view(kDeclinedUrl.data(), kDeclinedUrl.size()), absl::Cord("1"));
+  return s;
 }
 
 bool IsDeclined(const absl::Status& status) {
-  return status.code() == absl::StatusCode::kUnimplemented &&
-         absl::StartsWith(status.message(), kDeclinedPrefix);
+  return !status.ok() &&
+         status.GetPayload(absl::string_view(kDeclinedUrl.data(), kDeclinedUrl.size())).has_value();
+}
+
+std::string_view OffsetPolicyName(OffsetPolicy p) {
+  switch (p) {
+    case OffsetPolicy::kCompareWhenPresent:
+      return "compare-when-present";
+    case OffsetPolicy::kRequired:
+      return "required";
+    case OffsetPolicy::kNotApplicable:
+      return "not-applicable";
+  }
+  return "unknown";
 }
 
 CaseResult JudgeCase(const JudgeInput& in) {
@@ -44,6 +70,7 @@ CaseResult JudgeCase(const JudgeInput& in) {
   const std::vector<ImplRun>& runs = *in.runs;
   const ImplRun& opt = runs[0];
   result.optimized_peak_bytes = opt.peak_heap_bytes;
+  result.optimized_rejected = !opt.first.ok();
   // The reference peak shown beside the optimized one: the implementation named "reference",
   // else the first other implementation.
   for (size_t i = 1; i < runs.size(); ++i) {
@@ -100,6 +127,38 @@ CaseResult JudgeCase(const JudgeInput& in) {
     }
   }
 
+  // Error offsets, where both sides rejected (after every class and bytes comparison).
+  if (in.offsets != OffsetPolicy::kNotApplicable && Rejected(opt.first)) {
+    const std::optional<int64_t> opt_offset = ErrorOffset(opt.first.status());
+    const bool required = in.offsets == OffsetPolicy::kRequired;
+    if (required && !opt.offset_exempt && !opt_offset) {
+      fail(absl::StrCat("error-offset-missing:", opt.name),
+           absl::StrCat(opt.name, " rejected the input without an error offset: ",
+                        opt.first.status().ToString()));
+    }
+    for (size_t i = 1; i < runs.size(); ++i) {
+      const ImplRun& ref = runs[i];
+      if (!Rejected(ref.first)) continue;
+      const std::optional<int64_t> ref_offset = ErrorOffset(ref.first.status());
+      const bool missing = required && !ref.offset_exempt && !ref_offset;
+      const bool differs = opt_offset && ref_offset && *opt_offset != *ref_offset;
+      if (!missing && !differs) continue;
+      if (!ref.divergence.empty()) {
+        result.accepted.push_back(absl::StrCat(ref.name, ": ", ref.divergence));
+        continue;
+      }
+      if (missing) {
+        fail(absl::StrCat("error-offset-missing:", ref.name),
+             absl::StrCat(ref.name, " rejected the input without an error offset: ",
+                          ref.first.status().ToString()));
+      } else {
+        fail(absl::StrCat("error-offset-mismatch:", ref.name),
+             absl::StrCat("both rejected the input, ", opt.name, " at ", ShowOffset(opt_offset),
+                          ", ", ref.name, " at ", ShowOffset(ref_offset)));
+      }
+    }
+  }
+
   for (const auto& [name, status] : in.checks) {
     if (!status.ok()) {
       fail(absl::StrCat("check-failed:", name), absl::StrCat(name, ": ", status.ToString()));
@@ -107,8 +166,10 @@ CaseResult JudgeCase(const JudgeInput& in) {
   }
 
   if (in.heap_bound >= 0 && opt.peak_heap_bytes > in.heap_bound) {
-    fail("heap-bound", absl::StrFormat("%s peaked at %d heap bytes; the bound is %d bytes",
-                                       opt.name, opt.peak_heap_bytes, in.heap_bound));
+    fail("heap-bound", absl::StrFormat("%s peaked at %d heap bytes (%s the input); the bound is "
+                                       "%d bytes",
+                                       opt.name, opt.peak_heap_bytes,
+                                       opt.first.ok() ? "accepting" : "rejecting", in.heap_bound));
   }
 
   std::string& r = result.report;

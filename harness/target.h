@@ -4,27 +4,38 @@
 // A target compares one OPTIMIZED implementation with one or more REFERENCES (slow spec
 // transcriptions or real oracles such as protobuf) on inputs of one DOMAIN. Every
 // implementation maps an input to absl::StatusOr<std::string>: canonical output bytes, or
-// an error. A reference that cannot handle an input returns Declined(...) and is skipped.
+// an error. A reference that cannot handle an input returns Declined(...) and is skipped; any
+// other error, an ordinary absl::UnimplementedError included, is a rejection.
 //
-// The verdict for one input (JudgeCase in target.cc):
-//   1. every implementation runs twice; a different second result is "nondeterministic";
+// The verdict for one input (JudgeCase in target.cc); the first failure found is reported:
+//   1. every implementation runs twice; a different second result (bytes, status code,
+//      message or payloads such as the error offset) is "nondeterministic:<impl>"; the
+//      optimized side declining is "optimized-declined";
 //   2. error class first: optimized and each reference must both accept or both reject
 //      ("error-class-mismatch:<ref>"); messages are never compared;
-//   3. then output bytes ("bytes-mismatch:<ref>");
-//   4. then the target's extra checks on the optimized output ("check-failed:<check>");
-//   5. then the optimized run's peak heap against the target's bound ("heap-bound").
-// A mismatch covered by an accepted divergence (a named reference, a predicate, a reason)
-// is recorded as accepted, not failed. A failing report ends with one stable line
+//   3. then, when both accepted, the output bytes ("bytes-mismatch:<ref>");
+//   4. then, when both rejected, the error offsets (serdiff/common/error_offset.h) under the
+//      target's OffsetPolicy: a different offset is "error-offset-mismatch:<ref>"; under
+//      kRequired a rejection without an offset is "error-offset-missing:<impl>" unless the
+//      target exempts that implementation (OffsetExemption, shown by `serdiff list`);
+//   5. then the target's extra checks on the optimized output ("check-failed:<check>");
+//   6. then the optimized run's peak heap against the target's bound ("heap-bound"), on
+//      every outcome: accepted or rejected.
+// A mismatch in 2-4 covered by an accepted divergence (naming that very reference, with a
+// predicate and a reason) is recorded as accepted, not failed. A failing report ends with one
+// stable line
 //   serdiff: <target>: <class>
 // which is what fuzzing services deduplicate on.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -41,9 +52,34 @@ namespace serdiff::harness {
 using Output = absl::StatusOr<std::string>;
 
 // The status a reference returns for an input it does not support. Declined results take no
-// part in the comparison.
+// part in the comparison. The decline is an explicit marker (a payload under kDeclinedUrl on
+// an Unimplemented status whose message is "declined: <reason>"), so an ordinary
+// absl::UnimplementedError from a reference is a rejection like any other error.
+inline constexpr std::string_view kDeclinedUrl = "serdiff.dev/declined";
 absl::Status Declined(std::string_view reason);
+// True exactly for statuses made by Declined() (those carrying the kDeclinedUrl payload).
 bool IsDeclined(const absl::Status& status);
+
+// How a target compares the byte offsets its implementations attach to errors
+// (serdiff/common/error_offset.h). Offsets are compared only when both sides rejected.
+enum class OffsetPolicy {
+  // Compare when both sides report an offset; a missing offset is not a failure. The default,
+  // for families not yet made to follow the convention.
+  kCompareWhenPresent,
+  // Every rejection must carry an offset ("error-offset-missing:<impl>"), except from the
+  // implementations in TargetDef::offset_exemptions; offsets are compared.
+  kRequired,
+  // The input is not a byte string (a value such as a civil time), so errors have no byte
+  // offset; nothing is compared. TargetDef::offsets_reason says why.
+  kNotApplicable,
+};
+std::string_view OffsetPolicyName(OffsetPolicy p);  // "compare-when-present", ...
+
+// An implementation that reports no error offsets (an oracle such as protobuf), and why.
+struct OffsetExemption {
+  std::string impl;
+  std::string reason;
+};
 
 // The input type of a target, in its three forms.
 template <typename T>
@@ -76,6 +112,33 @@ struct ExtraCheck {
   std::function<absl::Status(const T& input, const std::string& optimized_output)> check;
 };
 
+// Bound (bytes) on the optimized run's peak heap, from the input and the optimized output,
+// applied on every outcome. Built from a callable of either form:
+//   int64_t(const T& input, const Output& optimized)       sees rejections as such;
+//   int64_t(const T& input, const std::string& output)     older form: on a rejected input it
+//                                                          is called with an empty output.
+template <typename T>
+class HeapBoundFn {
+ public:
+  HeapBoundFn() = default;
+  template <typename F>
+  requires std::is_invocable_r_v<int64_t, F&, const T&, const Output&> HeapBoundFn(F f)
+      : fn_(std::move(f)) {}  // NOLINT: implicit on purpose
+  template <typename F>
+  requires(!std::is_invocable_r_v<int64_t, F&, const T&, const Output&> &&
+           std::is_invocable_r_v<int64_t, F&, const T&, const std::string&>)
+      HeapBoundFn(F f)  // NOLINT: implicit on purpose
+      : fn_([f = std::move(f)](const T& v, const Output& out) -> int64_t {
+          static const std::string kEmpty;
+          return f(v, out.ok() ? *out : kEmpty);
+        }) {}
+  explicit operator bool() const { return static_cast<bool>(fn_); }
+  int64_t operator()(const T& v, const Output& out) const { return fn_(v, out); }
+
+ private:
+  std::function<int64_t(const T&, const Output&)> fn_;
+};
+
 template <typename T>
 struct TargetDef {
   std::string name;         // also the fuzz binary's name and the corpus folder
@@ -86,9 +149,14 @@ struct TargetDef {
   std::vector<Impl<T>> references;  // at least one
   std::vector<ExtraCheck<T>> checks;
   std::vector<Divergence<T>> divergences;
-  // Bound (bytes) on the optimized run's peak heap, from the input and its successful output.
-  std::function<int64_t(const T& input, const std::string& optimized_output)> heap_bound;
+  // Bound (bytes) on the optimized run's peak heap, accepted or rejected (see HeapBoundFn).
+  HeapBoundFn<T> heap_bound;
   std::string heap_bound_text;  // "output + 4096", shown in the table
+  // Error offsets: how they are compared, why not (kNotApplicable), and which
+  // implementations report none (under kRequired).
+  OffsetPolicy offsets = OffsetPolicy::kCompareWhenPresent;
+  std::string offsets_reason;
+  std::vector<OffsetExemption> offset_exemptions;
   // Shows an output for people (default: hex). Called on successful outputs only.
   std::function<std::string(const std::string& output)> show_output;
 };
@@ -100,6 +168,7 @@ struct ImplRun {
   Output second;                // the repeated run (non-determinism check)
   int64_t peak_heap_bytes = 0;  // peak of the first run
   std::string divergence;       // reason, when an accepted divergence covers this reference
+  bool offset_exempt = false;   // reports no error offsets (TargetDef::offset_exemptions)
 };
 
 struct CaseResult {
@@ -108,6 +177,7 @@ struct CaseResult {
   std::string report;         // full report (also written for passing cases)
   std::string corpus_bytes;   // the input in corpus-file form
   int64_t optimized_peak_bytes = 0;
+  bool optimized_rejected = false;    // the optimized side returned an error
   int64_t reference_peak_bytes = -1;  // "reference" (else first other) impl's peak; -1: none
   int64_t heap_bound_bytes = -1;      // -1 when the target has no bound
   std::vector<std::string> accepted;  // "<ref>: <reason>" for each accepted divergence hit
@@ -120,6 +190,7 @@ struct JudgeInput {
   const std::vector<ImplRun>* runs;  // [0] is the optimized implementation
   std::vector<std::pair<std::string, absl::Status>> checks;
   int64_t heap_bound = -1;
+  OffsetPolicy offsets = OffsetPolicy::kCompareWhenPresent;
   std::function<std::string(const std::string&)> show_output;
 };
 CaseResult JudgeCase(const JudgeInput& in);
@@ -136,6 +207,11 @@ class Target {
   virtual const std::string& heap_bound_text() const = 0;
   // (reference, reason) for each accepted divergence.
   virtual std::vector<std::pair<std::string, std::string>> accepted_divergences() const = 0;
+  virtual OffsetPolicy offset_policy() const = 0;
+  // Why offsets are not applicable (kNotApplicable), else empty.
+  virtual const std::string& offsets_reason() const = 0;
+  // (implementation, reason) for each implementation that reports no error offsets.
+  virtual std::vector<std::pair<std::string, std::string>> offset_exemptions() const = 0;
 
   // Decodes corpus or fuzz bytes with FuzzedDataProvider and judges the input.
   virtual CaseResult RunBytes(std::string_view data) const = 0;
@@ -174,6 +250,14 @@ class TypedTarget final : public Target {
     return out;
   }
 
+  OffsetPolicy offset_policy() const override { return def_.offsets; }
+  const std::string& offsets_reason() const override { return def_.offsets_reason; }
+  std::vector<std::pair<std::string, std::string>> offset_exemptions() const override {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& e : def_.offset_exemptions) out.emplace_back(e.impl, e.reason);
+    return out;
+  }
+
   const TargetDef<T>& def() const { return def_; }
 
   std::string Encode(const T& v) const {
@@ -186,6 +270,11 @@ class TypedTarget final : public Target {
     std::vector<ImplRun> runs;
     runs.push_back(RunImpl(def_.optimized, v));
     for (const auto& r : def_.references) runs.push_back(RunImpl(r, v));
+    for (ImplRun& run : runs) {
+      for (const auto& e : def_.offset_exemptions) {
+        if (e.impl == run.name) run.offset_exempt = true;
+      }
+    }
     const Output& opt = runs[0].first;
     for (size_t i = 1; i < runs.size(); ++i) {
       for (const auto& d : def_.divergences) {
@@ -201,8 +290,9 @@ class TypedTarget final : public Target {
     in.runs = &runs;
     if (opt.ok()) {
       for (const auto& c : def_.checks) in.checks.emplace_back(c.name, c.check(v, *opt));
-      if (def_.heap_bound) in.heap_bound = def_.heap_bound(v, *opt);
     }
+    if (def_.heap_bound) in.heap_bound = def_.heap_bound(v, opt);
+    in.offsets = def_.offsets;
     in.show_output = def_.show_output;
     CaseResult result = JudgeCase(in);
     result.corpus_bytes = Encode(v);

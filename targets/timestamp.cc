@@ -89,7 +89,9 @@ uint32_t ReadBe32(const std::string& s) {
 std::string DoubleBytes(double d) { return Be64(std::bit_cast<int64_t>(d)); }
 
 std::string Text(const ts::CivilDateTime& c) { return ts_domains::CivilText(c); }
-std::string Text(const rts::CivilDateTime& c) { return ts_domains::CivilText(ts_domains::FromRef(c)); }
+std::string Text(const rts::CivilDateTime& c) {
+  return ts_domains::CivilText(ts_domains::FromRef(c));
+}
 std::string Text(const ts::CivilDay& d) { return ts_domains::DayText(d); }
 std::string Text(const rts::CivilDay& d) { return ts_domains::DayText(ts_domains::FromRef(d)); }
 std::string Text(const ts::TimeOfDay& t) { return ts_domains::TimeText(t); }
@@ -115,8 +117,8 @@ std::string ShowMillisOutput(const std::string& out) {
 }
 std::string ShowRawOutput(const std::string& out) {
   const uint32_t raw = ReadBe32(out);
-  return absl::StrCat("raw ", raw, " = day ", static_cast<int64_t>(raw) - (int64_t{1} << 31),
-                      " = ", Text(rts::AbseilCivilFromCqlDate(raw)));
+  return absl::StrCat("raw ", raw, " = day ", static_cast<int64_t>(raw) - (int64_t{1} << 31), " = ",
+                      Text(rts::AbseilCivilFromCqlDate(raw)));
 }
 std::string ShowDoubleOutput(const std::string& out) {
   return absl::StrFormat("%.17g", std::bit_cast<double>(ReadBe64(out)));
@@ -138,8 +140,11 @@ harness::TargetDef<T> Base(std::string name, std::string description, harness::D
   def.family = "timestamp";
   def.description = std::move(description);
   def.domain = std::move(domain);
-  def.heap_bound = [](const T&, const std::string&) { return kHeapBound; };
-  def.heap_bound_text = "1 KiB";
+  def.heap_bound = [](const T&, const Output&) { return kHeapBound; };
+  def.heap_bound_text = "1 KiB (accepted or rejected)";
+  def.offsets = harness::OffsetPolicy::kNotApplicable;
+  def.offsets_reason =
+      "the input is a value (civil fields, a count, a double), not bytes: errors name the field";
   def.show_output = std::move(show_output);
   return def;
 }
@@ -162,7 +167,8 @@ harness::TargetDef<ts::CivilDateTime> CivilToMillis(ts::Rounding r) {
                               }});
   }
   def.references.push_back({"slow", [r](const ts::CivilDateTime& c) -> Output {
-                              return AsBe64(rts::SlowToUnixMillis(ts_domains::ToRef(c), RefMode(r)));
+                              return AsBe64(
+                                  rts::SlowToUnixMillis(ts_domains::ToRef(c), RefMode(r)));
                             }});
   return def;
 }
@@ -316,9 +322,8 @@ harness::TargetDef<uint32_t> CqlDateToCivil() {
   def.references.push_back({"abseil", [](const uint32_t& raw) -> Output {
                               return Text(rts::AbseilCivilFromCqlDate(raw));
                             }});
-  def.references.push_back({"slow", [](const uint32_t& raw) -> Output {
-                              return Text(rts::SlowCivilFromCqlDate(raw));
-                            }});
+  def.references.push_back(
+      {"slow", [](const uint32_t& raw) -> Output { return Text(rts::SlowCivilFromCqlDate(raw)); }});
   return def;
 }
 
@@ -326,8 +331,7 @@ harness::TargetDef<int64_t> MillisToCqlDate(ts::Rounding r) {
   auto def = Base<int64_t>(
       absl::StrCat("timestamp_millis_to_cql_date_", ModeName(r)),
       absl::StrCat("int64 ms -> CQL date raw of the day rounded ", ModeName(r),
-                   ": optimized vs slow",
-                   r == ts::Rounding::kFloor ? " vs Abseil ToCivilDay" : "",
+                   ": optimized vs slow", r == ts::Rounding::kFloor ? " vs Abseil ToCivilDay" : "",
                    "; output 4 bytes BE"),
       ts_domains::MillisDomain(), ShowRawOutput);
   def.optimized = {"optimized", [r](const int64_t& ms) -> Output {
@@ -367,8 +371,9 @@ harness::TargetDef<int64_t> CqlTimeToTimeOfDay() {
       "CQL time ns -> TimeOfDay (OutOfRange outside 0..86399999999999, negatives included): "
       "optimized vs slow; output text",
       ts_domains::CqlTimeDomain(), ShowTextOutput);
-  def.optimized = {"optimized",
-                   [](const int64_t& ns) -> Output { return AsText(ts::TimeOfDayFromCqlTime(ns)); }};
+  def.optimized = {"optimized", [](const int64_t& ns) -> Output {
+                     return AsText(ts::TimeOfDayFromCqlTime(ns));
+                   }};
   def.references.push_back({"slow", [](const int64_t& ns) -> Output {
                               return AsText(rts::SlowTimeOfDayFromCqlTime(ns));
                             }});

@@ -255,10 +255,12 @@ harness::TargetDef<std::vector<T>> EncodeTarget(Format f, std::vector<T> edges) 
                           }
                           return absl::OkStatus();
                         }});
-  def.heap_bound = [](const Batch&, const std::string& out) {
-    return static_cast<int64_t>(out.size()) + 4096;
+  def.heap_bound = [](const Batch&, const Output& out) {
+    return static_cast<int64_t>(out.ok() ? out->size() : 0) + 4096;
   };
   def.heap_bound_text = "output + 4 KiB";
+  def.offsets = harness::OffsetPolicy::kNotApplicable;
+  def.offsets_reason = "the input is a batch of integers, not bytes";
   return def;
 }
 
@@ -406,6 +408,20 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
            return !opt.ok() && pb.ok() && absl::StrContains(opt.status().message(), "overflow");
          }});
   }
+  // Every decoder (optimized tiers and reference) reports the failing value's first byte
+  // as its error offset; protobuf reports none.
+  def.offsets = harness::OffsetPolicy::kRequired;
+  if (f == Format::kLeb128) {
+    def.offset_exemptions.push_back(
+        {"protobuf", "CodedInputStream::ReadVarint64 returns only false, with no position"});
+  }
+  // The harness's own copies (the input, the value slots, the output) plus 4 KiB for the
+  // decoder, whether it accepts or rejects: decoding allocates nothing else.
+  def.heap_bound = [](const DecodeInput& in, const Output&) {
+    const int64_t slots = std::min<int64_t>(in.count, kMaxBatch);
+    return static_cast<int64_t>(in.bytes.size()) + 16 * slots + 8 + 4096;
+  };
+  def.heap_bound_text = "input + 16 x count + 4 KiB (accepted or rejected)";
   def.show_output = ShowDecoded;
   return def;
 }
@@ -434,6 +450,8 @@ harness::TargetDef<int64_t> ZigZagTarget() {
                               return le(
                                   google::protobuf::internal::WireFormatLite::ZigZagEncode64(v));
                             }});
+  def.offsets = harness::OffsetPolicy::kNotApplicable;
+  def.offsets_reason = "the input is one integer, not bytes";
   def.checks.push_back({"round-trip", [](const int64_t& v, const std::string& out) {
                           const int64_t back =
                               varint::DecodeZigZag64(harness::ReadLe64(out.data()));

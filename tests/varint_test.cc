@@ -19,6 +19,7 @@
 #include "google/protobuf/wire_format_lite.h"
 #include "gtest/gtest.h"
 #include "reference/varint/varint_ref.h"
+#include "serdiff/common/error_offset.h"
 #include "serdiff/varint/varint.h"
 
 namespace serdiff::varint {
@@ -594,8 +595,12 @@ TYPED_TEST(VarintTest, Leb128OverflowMessageIsExact) {
   const Bytes in = FromHex("05*12 ff*9 02 00*16");
   std::vector<uint64_t> out(13);
   absl::StatusOr<size_t> n = TypeParam::DecodeBatch(Format::kLeb128, in, absl::MakeSpan(out));
-  EXPECT_EQ(n.status(), absl::InvalidArgumentError(
-                            "LEB128 varint at byte offset 12: 10th byte 0x02 overflows 64 bits"));
+  // The offset also travels as data (serdiff/common/error_offset.h).
+  EXPECT_EQ(n.status(),
+            serdiff::WithErrorOffset(
+                absl::InvalidArgumentError(
+                    "LEB128 varint at byte offset 12: 10th byte 0x02 overflows 64 bits"),
+                12));
 }
 
 TYPED_TEST(VarintTest, TruncatedInputAtEveryPosition) {

@@ -108,6 +108,11 @@ int List(bool selftest) {
     std::cout << "\n  " << t->description() << "\n";
     if (!t->heap_bound_text().empty())
       std::cout << "  peak heap bound: " << t->heap_bound_text() << "\n";
+    std::cout << "  error offsets: " << serdiff::harness::OffsetPolicyName(t->offset_policy())
+              << (t->offsets_reason().empty() ? "" : " (" + t->offsets_reason() + ")") << "\n";
+    for (const auto& [impl, reason] : t->offset_exemptions()) {
+      std::cout << "  reports no error offsets (" << impl << "): " << reason << "\n";
+    }
     for (const auto& [impl, reason] : t->accepted_divergences()) {
       std::cout << "  accepted divergence (" << impl << "): " << reason << "\n";
     }
@@ -130,6 +135,8 @@ struct Row {
   int64_t peak = 0;       // largest optimized peak seen
   int64_t bound = -1;     // the bound of that case
   int64_t ref_peak = -1;  // first reference's peak in the same case as `peak`
+  int64_t rej_peak = -1;  // largest optimized peak among rejected inputs (-1: none rejected)
+  int64_t rej_bound = -1;
   double seconds = 0;
 };
 
@@ -176,6 +183,10 @@ int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::st
         row.bound = r.heap_bound_bytes;
         row.ref_peak = r.reference_peak_bytes;
       }
+      if (r.optimized_rejected && r.optimized_peak_bytes >= row.rej_peak) {
+        row.rej_peak = r.optimized_peak_bytes;
+        row.rej_bound = r.heap_bound_bytes;
+      }
       if (!r.passed) {
         ++row.failures;
         auto path = serdiff::harness::WriteCorpusFile(absl::StrCat(failures_dir, "/", t->name()),
@@ -219,15 +230,16 @@ int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::st
 
   size_t w = 6;
   for (const Row& r : rows) w = std::max(w, r.target.size());
-  std::cout << absl::StrFormat("%-*s %7s %9s %8s %12s %12s %12s %8s\n", w, "target", "corpus",
-                               "generated", "failures", "peak heap", "bound", "ref peak",
-                               "seconds");
+  std::cout << absl::StrFormat("%-*s %7s %9s %8s %12s %12s %12s %12s %12s %8s\n", w, "target",
+                               "corpus", "generated", "failures", "peak heap", "bound", "ref peak",
+                               "reject peak", "reject bound", "seconds");
   int total_failures = 0;
   for (const Row& r : rows) {
     total_failures += r.failures;
-    std::cout << absl::StrFormat("%-*s %7d %9d %8d %12s %12s %12s %8.2f\n", w, r.target, r.corpus,
-                                 r.generated, r.failures, Bytes(r.peak), Bytes(r.bound),
-                                 Bytes(r.ref_peak), r.seconds);
+    std::cout << absl::StrFormat("%-*s %7d %9d %8d %12s %12s %12s %12s %12s %8.2f\n", w, r.target,
+                                 r.corpus, r.generated, r.failures, Bytes(r.peak), Bytes(r.bound),
+                                 Bytes(r.ref_peak), Bytes(r.rej_peak), Bytes(r.rej_bound),
+                                 r.seconds);
   }
   std::cout << absl::StrFormat("%d targets, %d failures\n", rows.size(), total_failures);
   for (const Failure& f : failures) {
@@ -244,9 +256,10 @@ int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::st
       absl::StrAppendFormat(&j,
                             "%s\n  {\"target\": \"%s\", \"corpus\": %d, \"generated\": %d, "
                             "\"failures\": %d, \"peak_heap_bytes\": %d, \"heap_bound_bytes\": %d, "
-                            "\"reference_peak_heap_bytes\": %d, \"seconds\": %.3f}",
+                            "\"reference_peak_heap_bytes\": %d, \"rejected_peak_heap_bytes\": %d, "
+                            "\"rejected_heap_bound_bytes\": %d, \"seconds\": %.3f}",
                             i ? "," : "", JsonEscape(r.target), r.corpus, r.generated, r.failures,
-                            r.peak, r.bound, r.ref_peak, r.seconds);
+                            r.peak, r.bound, r.ref_peak, r.rej_peak, r.rej_bound, r.seconds);
     }
     j += "\n], \"failing_inputs\": [";
     for (size_t i = 0; i < failures.size(); ++i) {

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "serdiff/common/error_offset.h"
 
 namespace serdiff::ref::varint {
 namespace {
@@ -27,10 +28,14 @@ std::string ValueName(Format f) {
   return "varint";
 }
 
+// Every error carries the offset of the failing value's first byte as data
+// (serdiff/common/error_offset.h), besides naming it in the message.
 absl::Status Truncated(Format f, size_t start, size_t available) {
-  return absl::OutOfRangeError(absl::StrCat(ValueName(f), " at byte offset ", start,
-                                            ": truncated, the input ends after ", available,
-                                            " of its bytes"));
+  return WithErrorOffset(absl::OutOfRangeError(absl::StrCat(ValueName(f), " at byte offset ", start,
+                                                            ": truncated, the input ends "
+                                                            "after ",
+                                                            available, " of its bytes")),
+                         static_cast<int64_t>(start));
 }
 
 // [LEB] one byte at a time: group i holds bits 7i..7i+6.
@@ -45,14 +50,18 @@ absl::StatusOr<uint64_t> ReadLeb128(absl::Span<const uint8_t> in, size_t* offset
     if (i == 9) {
       // The 10th byte: 63 bits are already filled, only bit 63 is left.
       if (b & 0x80) {
-        return absl::InvalidArgumentError(absl::StrFormat(
-            "LEB128 varint at byte offset %d: longer than 10 bytes (10th byte 0x%02x has the "
-            "continuation bit)",
-            start, b));
+        return WithErrorOffset(
+            absl::InvalidArgumentError(absl::StrFormat(
+                "LEB128 varint at byte offset %d: longer than 10 bytes (10th byte 0x%02x has the "
+                "continuation bit)",
+                start, b)),
+            static_cast<int64_t>(start));
       }
       if (b > 1) {
-        return absl::InvalidArgumentError(absl::StrFormat(
-            "LEB128 varint at byte offset %d: 10th byte 0x%02x overflows 64 bits", start, b));
+        return WithErrorOffset(
+            absl::InvalidArgumentError(absl::StrFormat(
+                "LEB128 varint at byte offset %d: 10th byte 0x%02x overflows 64 bits", start, b)),
+            static_cast<int64_t>(start));
       }
       value |= static_cast<uint64_t>(b) << 63;
       break;

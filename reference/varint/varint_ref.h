@@ -24,7 +24,8 @@
 //          56, 64 value bits) holds the value. 256000 -> c3 e8 00. Signed vint = vint(zz(v)).
 //
 // Decoders accept non-minimal encodings within the format's length limit and reject, with
-// an absl::Status whose message names the byte offset of the failing value's first byte:
+// an absl::Status whose message names the byte offset of the failing value's first byte,
+// and which carries that offset as data (serdiff::ErrorOffset, serdiff/common/error_offset.h):
 //   * the input ends inside a value                                  -> OutOfRange
 //   * [LEB] a 10th byte with the continuation bit (more than 10 bytes) -> InvalidArgument
 //   * [LEB] a 10th byte of 0x02..0x7f (bits past 64)                   -> InvalidArgument

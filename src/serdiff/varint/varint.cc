@@ -39,6 +39,7 @@
 #include "absl/base/optimization.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "serdiff/common/error_offset.h"
 
 namespace serdiff::varint {
 namespace {
@@ -160,19 +161,25 @@ const char* ValueName(Format f) {
 // the input; `last` = the offending byte (10th byte of a LEB128 value) for kTooLong/kOverflow.
 ABSL_ATTRIBUTE_NOINLINE absl::Status MakeDecodeError(Format f, Err e, size_t start,
                                                      size_t available, uint8_t last) {
+  // The offset travels as data too (serdiff/common/error_offset.h): the failing value's start.
+  const int64_t at = static_cast<int64_t>(start);
   switch (e) {
     case Err::kTruncated:
-      return absl::OutOfRangeError(absl::StrCat(ValueName(f), " at byte offset ", start,
-                                                ": truncated, the input ends after ", available,
-                                                " of its bytes"));
+      return WithErrorOffset(absl::OutOfRangeError(absl::StrCat(
+                                 ValueName(f), " at byte offset ", start,
+                                 ": truncated, the input ends after ", available, " of its bytes")),
+                             at);
     case Err::kTooLong:
-      return absl::InvalidArgumentError(
-          absl::StrFormat("%s at byte offset %d: longer than 10 bytes (10th byte 0x%02x has "
-                          "the continuation bit)",
-                          ValueName(f), start, last));
+      return WithErrorOffset(absl::InvalidArgumentError(absl::StrFormat(
+                                 "%s at byte offset %d: longer than 10 bytes (10th byte 0x%02x has "
+                                 "the continuation bit)",
+                                 ValueName(f), start, last)),
+                             at);
     case Err::kOverflow:
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "%s at byte offset %d: 10th byte 0x%02x overflows 64 bits", ValueName(f), start, last));
+      return WithErrorOffset(absl::InvalidArgumentError(absl::StrFormat(
+                                 "%s at byte offset %d: 10th byte 0x%02x overflows 64 bits",
+                                 ValueName(f), start, last)),
+                             at);
     case Err::kOk:
       break;
   }

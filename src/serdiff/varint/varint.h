@@ -27,6 +27,8 @@
 //   * LEB128 with more than 10 bytes (10th byte >= 0x80)           -> InvalidArgument
 //   * LEB128 whose 10th byte is 0x02..0x7f (bits past 64)          -> InvalidArgument
 //   e.g. "LEB128 varint at byte offset 12: 10th byte 0x02 overflows 64 bits".
+// The same N travels as data: serdiff::ErrorOffset(status) == N (serdiff/common/error_offset.h;
+// the value is the field, so N is where it starts, also for an overflowing 10th byte).
 // Fory and Cassandra values cannot overflow (their longest form holds exactly 64 bits), so
 // truncation is their only decode error. Decoders never read outside the given span.
 //

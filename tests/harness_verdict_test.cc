@@ -1,0 +1,370 @@
+// The verdict's truth table (harness/target.h, JudgeCase), row by row, with tiny synthetic
+// targets whose implementations return fixed outputs; and corpus replay of nested folders.
+// Every row names the exact failure class (or a pass), so a harness that stops comparing
+// something (offsets, the reference a divergence names, bounds on rejected inputs, the
+// second run) fails here.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "harness/corpus.h"
+#include "harness/domains.h"
+#include "harness/target.h"
+#include "serdiff/common/error_offset.h"
+#include "targets/families.h"
+
+namespace serdiff::harness {
+namespace {
+
+void* volatile g_sink;
+
+// The outputs a row is built from.
+Output Accept(std::string bytes) { return bytes; }
+Output RejectAt(int64_t offset) { return InvalidAt(offset, "bad field"); }
+Output RejectNoOffset() { return absl::InvalidArgumentError("bad, somewhere"); }
+Output Decline() { return Declined("not supported by this reference"); }
+Output PlainUnimplemented() { return absl::UnimplementedError("feature X is not implemented"); }
+
+TargetDef<int64_t> Def(Output opt, Output ref, OffsetPolicy offsets) {
+  TargetDef<int64_t> def;
+  def.name = "tiny";
+  def.family = "test";
+  def.domain = IntegerDomain<int64_t>("int64", rc::gen::arbitrary<int64_t>());
+  def.optimized = {"optimized", [opt](const int64_t&) { return opt; }};
+  def.references.push_back({"reference", [ref](const int64_t&) { return ref; }});
+  def.offsets = offsets;
+  return def;
+}
+
+struct Row {
+  const char* what;
+  Output opt;
+  Output ref;
+  OffsetPolicy offsets;
+  std::string expected;  // failure class; "" = pass
+};
+
+constexpr OffsetPolicy kWhenPresent = OffsetPolicy::kCompareWhenPresent;
+constexpr OffsetPolicy kRequired = OffsetPolicy::kRequired;
+constexpr OffsetPolicy kNotApplicable = OffsetPolicy::kNotApplicable;
+
+TEST(VerdictTruthTable, EveryRowGivesItsExactClass) {
+  const std::vector<Row> rows = {
+      {"both accept, same bytes", Accept("ab"), Accept("ab"), kWhenPresent, ""},
+      {"both accept, different bytes", Accept("ab"), Accept("ac"), kWhenPresent,
+       "bytes-mismatch:reference"},
+      {"both accept, one a prefix", Accept("ab"), Accept("a"), kWhenPresent,
+       "bytes-mismatch:reference"},
+      {"optimized accepts, reference rejects", Accept("ab"), RejectAt(3), kWhenPresent,
+       "error-class-mismatch:reference"},
+      {"optimized rejects, reference accepts", RejectAt(3), Accept("ab"), kWhenPresent,
+       "error-class-mismatch:reference"},
+      {"optimized rejects without offset, reference accepts", RejectNoOffset(), Accept(""),
+       kRequired, "error-class-mismatch:reference"},
+      {"both reject at the same offset", RejectAt(3), RejectAt(3), kRequired, ""},
+      {"both reject, different codes and messages, same offset", RejectAt(3),
+       OutOfRangeAt(3, "other words"), kRequired, ""},
+      {"both reject at different offsets", RejectAt(0), RejectAt(8), kWhenPresent,
+       "error-offset-mismatch:reference"},
+      {"both reject at different offsets, required", RejectAt(8), RejectAt(0), kRequired,
+       "error-offset-mismatch:reference"},
+      {"different offsets, offsets not applicable", RejectAt(0), RejectAt(8), kNotApplicable, ""},
+      {"reference without offset, compare-when-present", RejectAt(3), RejectNoOffset(),
+       kWhenPresent, ""},
+      {"optimized without offset, compare-when-present", RejectNoOffset(), RejectAt(3),
+       kWhenPresent, ""},
+      {"reference without offset, required", RejectAt(3), RejectNoOffset(), kRequired,
+       "error-offset-missing:reference"},
+      {"optimized without offset, required", RejectNoOffset(), RejectAt(3), kRequired,
+       "error-offset-missing:optimized"},
+      {"neither has an offset, required", RejectNoOffset(), RejectNoOffset(), kRequired,
+       "error-offset-missing:optimized"},
+      {"reference declines, optimized accepts", Accept("ab"), Decline(), kRequired, ""},
+      {"reference declines, optimized rejects", RejectAt(1), Decline(), kRequired, ""},
+      {"reference declines, optimized rejects without offset", RejectNoOffset(), Decline(),
+       kWhenPresent, ""},
+      {"optimized declines", Decline(), Accept("ab"), kWhenPresent, "optimized-declined"},
+      {"plain Unimplemented is an error, not a decline", Accept("ab"), PlainUnimplemented(),
+       kWhenPresent, "error-class-mismatch:reference"},
+      {"a decline-like message without the marker is an error", Accept("ab"),
+       absl::UnimplementedError("declined: no marker"), kWhenPresent,
+       "error-class-mismatch:reference"},
+      {"plain Unimplemented on both sides: both reject", PlainUnimplemented(), PlainUnimplemented(),
+       kWhenPresent, ""},
+      {"plain Unimplemented has no offset, required", RejectAt(2), PlainUnimplemented(), kRequired,
+       "error-offset-missing:reference"},
+  };
+  for (const Row& row : rows) {
+    TypedTarget<int64_t> t(Def(row.opt, row.ref, row.offsets));
+    const CaseResult r = t.Check(0);
+    EXPECT_EQ(r.failure_class, row.expected) << row.what << "\n" << r.report;
+    EXPECT_EQ(r.passed, row.expected.empty()) << row.what;
+    if (!row.expected.empty()) {
+      EXPECT_TRUE(r.report.ends_with(absl::StrCat("serdiff: tiny: ", row.expected, "\n")))
+          << row.what << "\n"
+          << r.report;
+    }
+  }
+}
+
+TEST(VerdictTruthTable, DeclinedIsAMarkerNotAMessage) {
+  const absl::Status d = Declined("why");
+  EXPECT_TRUE(IsDeclined(d));
+  EXPECT_EQ(d.code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(d.message(), "declined: why");
+  EXPECT_FALSE(IsDeclined(absl::UnimplementedError("declined: why")));
+  EXPECT_FALSE(IsDeclined(absl::UnimplementedError("anything")));
+  EXPECT_FALSE(IsDeclined(absl::OkStatus()));
+}
+
+TEST(VerdictTruthTable, OffsetExemptionNamesOneImplementation) {
+  TargetDef<int64_t> def = Def(RejectAt(3), RejectNoOffset(), kRequired);
+  def.references.push_back({"oracle", [](const int64_t&) { return RejectNoOffset(); }});
+  def.offset_exemptions.push_back({"oracle", "reports no position"});
+  TypedTarget<int64_t> t(std::move(def));
+  // The oracle is exempt; "reference" is not.
+  EXPECT_EQ(t.Check(0).failure_class, "error-offset-missing:reference");
+  TargetDef<int64_t> def2 = Def(RejectAt(3), RejectAt(3), kRequired);
+  def2.references.push_back({"oracle", [](const int64_t&) { return RejectNoOffset(); }});
+  def2.offset_exemptions.push_back({"oracle", "reports no position"});
+  TypedTarget<int64_t> t2(std::move(def2));
+  const CaseResult r = t2.Check(0);
+  EXPECT_TRUE(r.passed) << r.report;
+  ASSERT_EQ(t2.offset_exemptions().size(), 1u);
+  EXPECT_EQ(t2.offset_exemptions()[0].first, "oracle");
+  EXPECT_EQ(t2.offset_exemptions()[0].second, "reports no position");
+}
+
+TEST(VerdictTruthTable, ReportShowsEachOffset) {
+  TypedTarget<int64_t> t(Def(RejectAt(0), RejectAt(8), kRequired));
+  const CaseResult r = t.Check(0);
+  EXPECT_NE(r.report.find("optimized  error at offset 0: INVALID_ARGUMENT: offset 0: bad field"),
+            std::string::npos)
+      << r.report;
+  EXPECT_NE(r.report.find("reference  error at offset 8: INVALID_ARGUMENT: offset 8: bad field"),
+            std::string::npos)
+      << r.report;
+  EXPECT_NE(r.report.find("both rejected the input, optimized at offset 0, reference at offset 8"),
+            std::string::npos)
+      << r.report;
+}
+
+// ---- accepted divergences: they cover only the reference they name ----------------------
+
+TargetDef<int64_t> TwoReferences(Output opt, Output a, Output b) {
+  TargetDef<int64_t> def = Def(std::move(opt), std::move(a), kRequired);
+  def.references[0].name = "ref_a";
+  def.references.push_back({"ref_b", [b](const int64_t&) { return b; }});
+  def.divergences.push_back({"ref_a", "A is known to differ",
+                             [](const int64_t&, const Output&, const Output&) { return true; }});
+  return def;
+}
+
+TEST(VerdictDivergence, CoversItsReferenceOnly) {
+  // Bytes: A's difference is accepted, B's is not.
+  TypedTarget<int64_t> bytes(TwoReferences(Accept("x"), Accept("y"), Accept("y")));
+  CaseResult r = bytes.Check(0);
+  EXPECT_EQ(r.failure_class, "bytes-mismatch:ref_b") << r.report;
+  ASSERT_EQ(r.accepted.size(), 1u);
+  EXPECT_EQ(r.accepted[0], "ref_a: A is known to differ");
+  // Class.
+  TypedTarget<int64_t> cls(TwoReferences(Accept("x"), RejectAt(1), RejectAt(1)));
+  EXPECT_EQ(cls.Check(0).failure_class, "error-class-mismatch:ref_b");
+  // Offsets.
+  TypedTarget<int64_t> off(TwoReferences(RejectAt(0), RejectAt(8), RejectAt(8)));
+  r = off.Check(0);
+  EXPECT_EQ(r.failure_class, "error-offset-mismatch:ref_b") << r.report;
+  ASSERT_EQ(r.accepted.size(), 1u);
+  EXPECT_EQ(r.accepted[0], "ref_a: A is known to differ");
+  // Only A differs: covered, a pass with the divergence listed.
+  TypedTarget<int64_t> only_a(TwoReferences(RejectAt(0), RejectAt(8), RejectAt(0)));
+  r = only_a.Check(0);
+  EXPECT_TRUE(r.passed) << r.report;
+  EXPECT_NE(r.report.find("accepted divergence: ref_a: A is known to differ"), std::string::npos);
+}
+
+TEST(VerdictDivergence, PredicateDecides) {
+  TargetDef<int64_t> def = Def(Accept("x"), Accept("y"), kWhenPresent);
+  def.divergences.push_back({"reference", "only for odd inputs",
+                             [](const int64_t& v, const Output& o, const Output& ref) {
+                               return v % 2 != 0 && o.ok() && ref.ok() && *o == "x";
+                             }});
+  TypedTarget<int64_t> t(std::move(def));
+  EXPECT_TRUE(t.Check(1).passed);
+  EXPECT_EQ(t.Check(2).failure_class, "bytes-mismatch:reference");
+}
+
+// ---- nondeterminism -----------------------------------------------------------------------
+
+TEST(VerdictNondeterminism, SecondRunOfEachSideIsCompared) {
+  auto flip = [](Output first, Output second) {
+    auto calls = std::make_shared<int>(0);
+    return [calls, first, second](const int64_t&) { return (*calls)++ % 2 == 0 ? first : second; };
+  };
+  {
+    TargetDef<int64_t> def = Def(Accept("a"), Accept("a"), kRequired);
+    def.optimized.run = flip(Accept("a"), Accept("b"));
+    TypedTarget<int64_t> t(std::move(def));
+    EXPECT_EQ(t.Check(0).failure_class, "nondeterministic:optimized");
+  }
+  {
+    TargetDef<int64_t> def = Def(Accept("a"), Accept("a"), kRequired);
+    def.references[0].run = flip(Accept("a"), RejectAt(0));
+    TypedTarget<int64_t> t(std::move(def));
+    EXPECT_EQ(t.Check(0).failure_class, "nondeterministic:reference");
+  }
+  {  // the same error, once at offset 3 and once at offset 4
+    TargetDef<int64_t> def = Def(RejectAt(3), RejectAt(3), kRequired);
+    def.optimized.run = flip(InvalidAt(3, "x"), WithErrorOffset(InvalidAt(3, "x"), 4));
+    TypedTarget<int64_t> t(std::move(def));
+    EXPECT_EQ(t.Check(0).failure_class, "nondeterministic:optimized");
+  }
+}
+
+// ---- heap bounds on every outcome ---------------------------------------------------------
+
+// The optimized side allocates `scratch` bytes, then accepts or rejects.
+TargetDef<int64_t> Allocating(bool accept, size_t scratch) {
+  TargetDef<int64_t> def = Def(Accept(""), Accept(""), kWhenPresent);
+  def.optimized.run = [accept, scratch](const int64_t&) -> Output {
+    std::unique_ptr<char[]> p(new char[scratch]);
+    g_sink = p.get();
+    if (accept) return std::string("ok");
+    return InvalidAt(0, "no");
+  };
+  def.references[0].run = [accept](const int64_t&) -> Output {
+    if (accept) return std::string("ok");
+    return InvalidAt(0, "no");
+  };
+  return def;
+}
+
+TEST(VerdictHeapBound, AppliesToAcceptedAndRejectedInputs) {
+  for (bool accept : {true, false}) {
+    for (size_t scratch : {size_t{100}, size_t{100000}}) {
+      TargetDef<int64_t> def = Allocating(accept, scratch);
+      std::string seen;
+      def.heap_bound = [&seen](const int64_t&, const Output& out) -> int64_t {
+        seen = out.ok() ? "accepted" : "rejected";
+        return 4096;
+      };
+      TypedTarget<int64_t> t(std::move(def));
+      const CaseResult r = t.Check(0);
+      EXPECT_EQ(seen, accept ? "accepted" : "rejected");
+      EXPECT_EQ(r.heap_bound_bytes, 4096);
+      EXPECT_EQ(r.optimized_rejected, !accept);
+      EXPECT_GE(r.optimized_peak_bytes, static_cast<int64_t>(scratch));
+      EXPECT_EQ(r.failure_class, scratch > 4096 ? "heap-bound" : "")
+          << "accept=" << accept << " scratch=" << scratch << "\n"
+          << r.report;
+      if (scratch > 4096) {
+        EXPECT_NE(r.report.find(accept ? "(accepting the input)" : "(rejecting the input)"),
+                  std::string::npos)
+            << r.report;
+      }
+    }
+  }
+}
+
+TEST(VerdictHeapBound, OlderFormSeesAnEmptyOutputOnRejection) {
+  TargetDef<int64_t> def = Allocating(false, 100000);
+  def.heap_bound = [](const int64_t&, const std::string& out) {
+    return static_cast<int64_t>(out.size()) + 4096;
+  };
+  TypedTarget<int64_t> t(std::move(def));
+  const CaseResult r = t.Check(0);
+  EXPECT_EQ(r.heap_bound_bytes, 4096);
+  EXPECT_EQ(r.failure_class, "heap-bound");
+}
+
+// ---- corpus replay --------------------------------------------------------------------------
+
+void WriteFile(const std::filesystem::path& p, const std::string& bytes) {
+  std::filesystem::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << bytes;
+}
+
+TEST(CorpusReplay, ListsNestedFoldersSortedAndSkipsHiddenFiles) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(::testing::TempDir()) / "serdiff_nested_corpus";
+  fs::remove_all(root);
+  WriteFile(root / "b0", "seed");
+  WriteFile(root / "regressions" / "r1", "regression");
+  WriteFile(root / "regressions" / "deeper" / "r2", "nested regression");
+  WriteFile(root / "regressions" / ".keep", "");
+  WriteFile(root / ".hidden", "x");
+  const std::vector<std::string> files = ListCorpusFiles(root.string());
+  const std::vector<std::string> expected = {(root / "b0").string(),
+                                             (root / "regressions" / "deeper" / "r2").string(),
+                                             (root / "regressions" / "r1").string()};
+  EXPECT_EQ(files, expected);
+  EXPECT_TRUE(ListCorpusFiles((root / "absent").string()).empty());
+}
+
+// A failing input kept under regressions/ makes the target fail through the same path the
+// replay uses (RunBytes on every listed file).
+TEST(CorpusReplay, AFailingRegressionInputFailsTheReplay) {
+  namespace fs = std::filesystem;
+  const Target* t = serdiff::targets::SelfTestTargets().Find("selftest_broken_zigzag");
+  ASSERT_NE(t, nullptr);
+  const fs::path root = fs::path(::testing::TempDir()) / "serdiff_selftest_corpus";
+  fs::remove_all(root);
+  FuzzInputWriter w;
+  w.WriteIntegral<int64_t>(-1);
+  ASSERT_TRUE(WriteCorpusFile((root / "regressions").string(), w.Finish()).ok());
+  int failed = 0;
+  for (const std::string& f : ListCorpusFiles(root.string())) {
+    auto bytes = ReadFileBytes(f);
+    ASSERT_TRUE(bytes.ok());
+    if (!t->RunBytes(*bytes).passed) ++failed;
+  }
+  EXPECT_EQ(failed, 1);
+}
+
+// Regular files directly or deeper below `dir`, counted without ListCorpusFiles.
+std::set<std::string> FilesBelow(const std::filesystem::path& dir) {
+  std::set<std::string> out;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+       !ec && it != std::filesystem::end(it); it.increment(ec)) {
+    if (it->is_regular_file() && it->path().filename().string()[0] != '.') {
+      out.insert(it->path().string());
+    }
+  }
+  return out;
+}
+
+// The replay (ListCorpusFiles of corpus/<target>) sees every file of every existing
+// corpus/<target>/regressions/ folder, and the families whose development failures were kept
+// have such folders.
+TEST(CorpusReplay, SeesEveryRegressionFolder) {
+  namespace fs = std::filesystem;
+  int folders = 0;
+  for (const auto& t : serdiff::targets::AllTargets().targets()) {
+    const fs::path dir = fs::path(SERDIFF_CORPUS_DIR) / t->name();
+    const fs::path reg = dir / "regressions";
+    if (!fs::is_directory(reg)) continue;
+    ++folders;
+    const std::set<std::string> expected = FilesBelow(reg);
+    EXPECT_FALSE(expected.empty()) << reg << " is empty";
+    const std::vector<std::string> listed = ListCorpusFiles(dir.string());
+    const std::set<std::string> seen(listed.begin(), listed.end());
+    for (const std::string& f : expected) EXPECT_TRUE(seen.count(f)) << f << " is not replayed";
+  }
+  for (const char* name :
+       {"varint_leb128_decode", "varint_fory_decode", "varint_vint_decode", "varint_leb128_encode",
+        "varint_zigzag64", "timestamp_civil_to_millis_floor"}) {
+    EXPECT_TRUE(fs::is_directory(fs::path(SERDIFF_CORPUS_DIR) / name / "regressions"))
+        << name << " has no regressions/ folder";
+  }
+  EXPECT_GE(folders, 6);
+}
+
+}  // namespace
+}  // namespace serdiff::harness
