@@ -48,9 +48,13 @@ std::optional<int64_t> OffsetOf(const absl::Status& s) {
   return v;
 }
 
-Verdict DecodeText(const std::string& payload) {
+// Decodes `payload` as `text`. strict: RFC 3629 (DecodeOptions::strict_utf8), the rules iconv
+// applies; otherwise the default, Cassandra's UTF8Validator rules (see codec.h).
+Verdict DecodeText(const std::string& payload, bool strict = true) {
   static const Type kText = Type::Native(Kind::kText);
-  absl::StatusOr<Value> v = Deserialize(kText, payload, 4);
+  DecodeOptions options;
+  options.strict_utf8 = strict;
+  absl::StatusOr<Value> v = Deserialize(kText, payload, 4, options);
   Verdict r;
   r.ok = v.ok();
   if (!v.ok()) {
@@ -97,15 +101,19 @@ std::string Hex(const std::string& s) { return absl::BytesToHexString(s); }
 // ---- exact values (issue 11) ------------------------------------------------------------
 
 TEST(Utf8CqlText, InvalidByteAtTheEndOfTheFirstWordIsRejectedAtOffset7) {
-  const Verdict v = DecodeText(absl::HexStringToBytes("61626364656667ff"));
-  EXPECT_FALSE(v.ok);
-  EXPECT_EQ(v.offset, 7);
+  for (const bool strict : {true, false}) {
+    const Verdict v = DecodeText(absl::HexStringToBytes("61626364656667ff"), strict);
+    EXPECT_FALSE(v.ok) << "strict " << strict;
+    EXPECT_EQ(v.offset, 7) << "strict " << strict;
+  }
 }
 
 TEST(Utf8CqlText, TwoByteSequenceCrossingTheFirstWordIsAccepted) {
-  const Verdict v = DecodeText(absl::HexStringToBytes("61626364656667c3a9"));
-  ASSERT_TRUE(v.ok);
-  EXPECT_EQ(v.text, "abcdefg\xc3\xa9");  // "abcdefgé"
+  for (const bool strict : {true, false}) {
+    const Verdict v = DecodeText(absl::HexStringToBytes("61626364656667c3a9"), strict);
+    ASSERT_TRUE(v.ok) << "strict " << strict;
+    EXPECT_EQ(v.text, "abcdefg\xc3\xa9");  // "abcdefgé"
+  }
 }
 
 // ---- fast-path generator: every position of the word, first and last word ---------------
@@ -121,18 +129,43 @@ std::vector<size_t> Positions(size_t len) {
 }
 
 TEST(Utf8CqlText, InvalidByteAtEveryPositionOfEveryWordIsRejectedThere) {
-  const std::vector<std::string> bad = {
-      "\xff", "\x80", "\xc0\x80", "\xc3", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe1\x80"};
-  for (size_t len : {size_t{8}, size_t{9}, size_t{15}, size_t{16}, size_t{17}, size_t{24},
-                     size_t{40}, size_t{1027}, size_t{4096}}) {
-    for (size_t pos : Positions(len)) {
-      for (const std::string& b : bad) {
+  // Invalid under both rule sets (a never-valid byte, a stray continuation byte, a lead byte
+  // followed by ASCII), and invalid under RFC 3629 only (modified-UTF-8 NUL, a surrogate, a
+  // code point above U+10FFFF), which Cassandra's validator accepts.
+  const std::vector<std::string> bad_everywhere = {"\xff", "\x80", "\xc3", "\xe1\x80"};
+  const std::vector<std::string> bad_strict = {"\xc0\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80"};
+  for (const bool strict : {true, false}) {
+    std::vector<std::string> bad = bad_everywhere;
+    if (strict) bad.insert(bad.end(), bad_strict.begin(), bad_strict.end());
+    for (size_t len : {size_t{8}, size_t{9}, size_t{15}, size_t{16}, size_t{17}, size_t{24},
+                       size_t{40}, size_t{1027}, size_t{4096}}) {
+      for (size_t pos : Positions(len)) {
+        for (const std::string& b : bad) {
+          std::string s(len, 'q');
+          s.replace(pos, std::min(b.size(), len - pos), b.substr(0, len - pos));
+          const Verdict v = DecodeText(s, strict);
+          EXPECT_FALSE(v.ok) << "strict " << strict << " len " << len << " pos " << pos << " "
+                             << Hex(b);
+          EXPECT_EQ(v.offset, static_cast<int64_t>(pos))
+              << "strict " << strict << " len " << len << " pos " << pos << " " << Hex(b);
+        }
+      }
+    }
+  }
+}
+
+// The same positions under Cassandra's rules (the default): what RFC 3629 rejects but the
+// server accepts is accepted at every position of the word, byte for byte.
+TEST(Utf8CqlText, CassandraOnlySequencesAreAcceptedAtEveryPositionByDefault) {
+  for (const std::string& seq :
+       {std::string("\xc0\x80"), std::string("\xed\xa0\x80"), std::string("\xf4\x90\x80\x80")}) {
+    for (size_t len : {size_t{8}, size_t{16}, size_t{17}, size_t{40}}) {
+      for (size_t pos : Positions(len)) {
         std::string s(len, 'q');
-        s.replace(pos, std::min(b.size(), len - pos), b.substr(0, len - pos));
-        const Verdict v = DecodeText(s);
-        EXPECT_FALSE(v.ok) << "len " << len << " pos " << pos << " " << Hex(b);
-        EXPECT_EQ(v.offset, static_cast<int64_t>(pos))
-            << "len " << len << " pos " << pos << " " << Hex(b);
+        s.insert(pos, seq);
+        const Verdict v = DecodeText(s, /*strict=*/false);
+        ASSERT_TRUE(v.ok) << "len " << len << " pos " << pos << " " << Hex(seq);
+        EXPECT_EQ(v.text, s);
       }
     }
   }
@@ -146,9 +179,12 @@ TEST(Utf8CqlText, ValidMultiByteSequenceAtEveryPositionIsAccepted) {
       for (const std::string& g : good) {
         std::string s(len, 'q');
         s.insert(pos, g);
-        const Verdict v = DecodeText(s);
-        ASSERT_TRUE(v.ok) << "len " << len << " pos " << pos << " " << Hex(g);
-        EXPECT_EQ(v.text, s);
+        for (const bool strict : {true, false}) {
+          const Verdict v = DecodeText(s, strict);
+          ASSERT_TRUE(v.ok) << "strict " << strict << " len " << len << " pos " << pos << " "
+                            << Hex(g);
+          EXPECT_EQ(v.text, s);
+        }
       }
     }
   }
