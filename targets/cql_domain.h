@@ -4,11 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <rapidcheck.h>
 
+#include "absl/status/statusor.h"
 #include "harness/target.h"
 #include "serdiff/cql/value.h"
 
@@ -76,6 +78,81 @@ struct LargeInput {
   EncodeInput input;  // BuildLarge(spec)
   friend bool operator==(const LargeInput& a, const LargeInput& b) { return a.spec == b.spec; }
 };
+
+// ---- typed fast path (serdiff/cql/typed.h) ----------------------------------------------------
+
+// The 13 element kinds of the typed path, in the order TypedSpec indexes them.
+inline constexpr Kind kTypedKinds[] = {
+    Kind::kBoolean, Kind::kTinyint, Kind::kSmallint,  Kind::kInt,  Kind::kDate,
+    Kind::kBigint,  Kind::kCounter, Kind::kTimestamp, Kind::kTime, Kind::kFloat,
+    Kind::kDouble,  Kind::kUuid,    Kind::kTimeuuid};
+inline constexpr uint8_t kTypedKindCount = 13;
+inline constexpr uint32_t kTypedMaxCount = 70'000;
+
+// A typed column, or a map's two, built deterministically from a small spec.
+struct TypedSpec {
+  uint8_t container = 0;  // 0 list, 1 set, 2 map
+  uint8_t key = 3;        // index into kTypedKinds (the element kind of a list/set)
+  uint8_t value = 3;      // maps only
+  uint32_t count = 0;     // 0..kTypedMaxCount
+  uint8_t null_pct = 0;   // 0..100 (100: every element null)
+  bool bad = false;       // one element invalid for its kind (time -1 / timeuuid version 4)
+  uint64_t seed = 0;
+  uint8_t version = 4;  // 1..5
+  friend bool operator==(const TypedSpec&, const TypedSpec&) = default;
+};
+
+// One column's storage, one vector per element type (only the kind's own is used).
+struct AnyColumn {
+  Kind kind = Kind::kInt;
+  size_t n = 0;
+  std::shared_ptr<bool[]> b;
+  std::vector<int8_t> i8;
+  std::vector<int16_t> i16;
+  std::vector<int32_t> i32;
+  std::vector<int64_t> i64;
+  std::vector<float> f32;
+  std::vector<double> f64;
+  std::vector<serdiff::cql::Uuid> uuid;
+  std::vector<uint8_t> nulls;  // empty when no element is null
+};
+
+struct TypedBuilt {
+  AnyColumn keys;    // list/set elements, or map keys
+  AnyColumn values;  // map values
+  EncodeInput tree;  // the same collection as a Value tree
+};
+
+struct TypedInput {
+  TypedSpec spec;
+  std::shared_ptr<const TypedBuilt> built;  // BuildTyped(spec)
+  friend bool operator==(const TypedInput& a, const TypedInput& b) { return a.spec == b.spec; }
+};
+TypedInput BuildTyped(const TypedSpec& spec);
+std::string ShowTypedSpec(const TypedSpec& spec);
+// The typed encoder's output for `in` (dispatching on the element types).
+absl::StatusOr<std::string> TypedEncode(const TypedInput& in);
+
+// Bytes to decode with the typed path as list/set/map of fixed-width kinds.
+struct TypedDecodeInput {
+  uint8_t container = 0;
+  uint8_t key = 3;
+  uint8_t value = 3;
+  int version = 4;
+  DecodeOptions options;
+  std::string bytes;
+  friend bool operator==(const TypedDecodeInput&, const TypedDecodeInput&) = default;
+};
+Type TypedType(uint8_t container, uint8_t key, uint8_t value);
+
+// The two sides of cql_typed_decode: the typed decoder's and the Value-tree decoder's
+// canonical dump of the decoded elements, or the error (the Value-tree side is Declined
+// where it reads an Empty payload or element, which has no typed form).
+absl::StatusOr<std::string> TypedDecodeOutput(const TypedDecodeInput& in);
+absl::StatusOr<std::string> TreeDecodeOutput(const TypedDecodeInput& in);
+
+harness::Domain<TypedInput> TypedDomain();
+harness::Domain<TypedDecodeInput> TypedDecodeDomain();
 
 // What decoding the encoding of a valid `v` gives back: zero-length payloads read as Empty
 // (a UDT value with no items, an empty text), a UDT with fewer items than fields gets Null

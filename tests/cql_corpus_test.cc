@@ -139,6 +139,46 @@ std::vector<Seed> HandPickedSeeds() {
   mut("udt<u, f0 int, f1 text>", "{f0: 1, f1: 'x'}", 1, 8, 0);  // drops the last field
   mut("map<int, int>", "{1: 2}", 5, 0, 0);                      // trailing byte
 
+  // Typed fast path: the null shares and the v2 [short] count edges.
+  const auto typed = TypedDomain();
+  auto typ = [&](uint8_t container, uint8_t key, uint8_t value, uint32_t count, uint8_t nulls,
+                 uint8_t version, bool bad = false) {
+    TypedSpec s;
+    s.container = container;
+    s.key = key;
+    s.value = value;
+    s.count = count;
+    s.null_pct = nulls;
+    s.bad = bad;
+    s.seed = 7;
+    s.version = version;
+    seeds.push_back({"cql_typed_encode", CorpusForm(typed, BuildTyped(s))});
+  };
+  for (uint8_t nulls : {0, 1, 33, 99, 100}) typ(0, 3, 3, 1000, nulls, 4);  // list<int>
+  for (uint32_t count : {0u, 1u, 65535u, 65536u}) {
+    typ(0, 5, 3, count, 0, 2);  // list<bigint>, v2 [short] count
+    typ(2, 3, 9, count, 0, 2);  // map<int, float>, v2
+  }
+  typ(1, 8, 3, 50, 33, 4, true);  // set<time> with one time of -1
+  typ(0, 12, 3, 20, 0, 5, true);  // list<timeuuid> with one version 4 uuid
+  typ(2, 11, 0, 30, 33, 3);       // map<uuid, boolean>
+  typ(0, 4, 3, 10, 33, 1);        // list<date>, v1 with nulls: rejected
+
+  const auto typed_decode = TypedDecodeDomain();
+  auto tdec = [&](uint8_t container, uint8_t key, uint8_t value, const std::string& hex,
+                  int version = 4) {
+    TypedDecodeInput in{container, key, value, version, DecodeOptions{}, Unhex(hex)};
+    seeds.push_back({"cql_typed_decode", CorpusForm(typed_decode, in)});
+  };
+  tdec(0, 3, 3, "00000003 00000004 00000001 ffffffff 00000004 00000003");
+  tdec(0, 3, 3, "00000001 00000000");  // an empty element: no typed form
+  tdec(0, 3, 3, "7fffffff 00000004 00000001");
+  tdec(2, 3, 3, "00000001 00000000");  // map count wrong at offset 0
+  tdec(0, 3, 3, "0002 0004 00000001 0004 00000002", 2);
+  tdec(0, 8, 3, "00000001 00000008 ffffffffffffffff");
+  tdec(0, 12, 3, "00000001 00000010 00000000000040000000000000000000");
+  tdec(2, 5, 0, "00000001 00000008 0000000000000001 00000001 02");
+
   const auto large = LargeDomain();
   auto big = [&](uint8_t shape, uint32_t count, uint8_t nulls, uint32_t text_len) {
     LargeSpec s;

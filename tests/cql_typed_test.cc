@@ -1,0 +1,304 @@
+// CQL typed fast path (serdiff/cql/typed.h): exact bytes, exact decoded columns, the v1/v2
+// [short] framing limits, null bitmaps, error parity with the Value path, and peak heap.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "harness/alloc_tracker.h"
+#include "serdiff/common/error_offset.h"
+#include "serdiff/cql/codec.h"
+#include "serdiff/cql/literal.h"
+#include "serdiff/cql/typed.h"
+#include "targets/cql_domain.h"
+
+namespace serdiff::cql {
+namespace {
+
+using targets::cql::Hex;
+using targets::cql::Unhex;
+
+std::vector<uint8_t> Bits(std::initializer_list<int> null_positions, size_t n) {
+  std::vector<uint8_t> bits((n + 7) / 8, 0);
+  for (int i : null_positions) bits[i / 8] = static_cast<uint8_t>(bits[i / 8] | (1 << (i % 8)));
+  return bits;
+}
+
+TEST(CqlTypedEncode, ListOfIntWithNullWritesMinusOne) {
+  const std::vector<int32_t> v = {1, 0, 3};
+  const std::vector<uint8_t> nulls = Bits({1}, 3);
+  absl::StatusOr<std::string> got = SerializeFixedList<int32_t>(Kind::kInt, {v, nulls}, 4);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(Hex(*got),
+            "00000003"
+            "00000004"
+            "00000001"
+            "ffffffff"
+            "00000004"
+            "00000003");
+  // The Value path writes the same bytes.
+  absl::StatusOr<std::string> tree =
+      Serialize(Type::List(Type::Native(Kind::kInt)),
+                Value::Items({Value::Int(1), Value::Null(), Value::Int(3)}), 4);
+  ASSERT_TRUE(tree.ok());
+  EXPECT_EQ(Hex(*tree), Hex(*got));
+  EXPECT_EQ(*FixedListSize<int32_t>(Kind::kInt, {v, nulls}, 4), 24u);
+  // No bitmap: no nulls.
+  got = SerializeFixedList<int32_t>(Kind::kInt, {v, {}}, 4);
+  EXPECT_EQ(Hex(*got),
+            "00000003"
+            "00000004"
+            "00000001"
+            "00000004"
+            "00000000"
+            "00000004"
+            "00000003");
+}
+
+TEST(CqlTypedEncode, EveryKindWritesTheValuePathsBytes) {
+  const std::vector<int32_t> days = {0, -1};
+  EXPECT_EQ(Hex(*SerializeFixedList<int32_t>(Kind::kDate, {days, {}}, 4)),
+            "00000002"
+            "00000004"
+            "80000000"
+            "00000004"
+            "7fffffff");
+  const std::vector<int64_t> big = {-2};
+  EXPECT_EQ(Hex(*SerializeFixedList<int64_t>(Kind::kBigint, {big, {}}, 4)),
+            "00000001"
+            "00000008"
+            "fffffffffffffffe");
+  const std::vector<int16_t> small = {-2};
+  EXPECT_EQ(Hex(*SerializeFixedList<int16_t>(Kind::kSmallint, {small, {}}, 4)),
+            "00000001"
+            "00000002"
+            "fffe");
+  const std::vector<int8_t> tiny = {-128};
+  EXPECT_EQ(Hex(*SerializeFixedList<int8_t>(Kind::kTinyint, {tiny, {}}, 4)),
+            "00000001"
+            "00000001"
+            "80");
+  const bool barr[] = {true, false};
+  EXPECT_EQ(Hex(*SerializeFixedList<bool>(Kind::kBoolean, {barr, {}}, 4)),
+            "00000002"
+            "00000001"
+            "01"
+            "00000001"
+            "00");
+  const float f[] = {1.0f};
+  EXPECT_EQ(Hex(*SerializeFixedList<float>(Kind::kFloat, {f, {}}, 4)),
+            "00000001"
+            "00000004"
+            "3f800000");
+  const double d[] = {-2.0};
+  EXPECT_EQ(Hex(*SerializeFixedList<double>(Kind::kDouble, {d, {}}, 4)),
+            "00000001"
+            "00000008"
+            "c000000000000000");
+  Uuid u{};
+  u[6] = 0x10;
+  const Uuid us[] = {u};
+  EXPECT_EQ(Hex(*SerializeFixedList<Uuid>(Kind::kTimeuuid, {us, {}}, 4)),
+            "00000001"
+            "00000010"
+            "00000000000010000000000000000000");
+  // map<int, bigint> {1: null, null: 7}
+  const int32_t keys[] = {1, 0};
+  const int64_t vals[] = {0, 7};
+  const std::vector<uint8_t> knull = Bits({1}, 2);
+  const std::vector<uint8_t> vnull = Bits({0}, 2);
+  absl::StatusOr<std::string> m = SerializeFixedMap<int32_t, int64_t>(
+      Kind::kInt, {keys, knull}, Kind::kBigint, {vals, vnull}, 4);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(Hex(*m),
+            "00000002"
+            "00000004"
+            "00000001"
+            "ffffffff"
+            "ffffffff"
+            "00000008"
+            "0000000000000007");
+}
+
+TEST(CqlTypedEncode, ShortFramingInV1AndV2) {
+  const int32_t v[] = {1, 2};
+  EXPECT_EQ(Hex(*SerializeFixedList<int32_t>(Kind::kInt, {v, {}}, 2)),
+            "0002"
+            "0004"
+            "00000001"
+            "0004"
+            "00000002");
+  const int32_t k[] = {1};
+  const int64_t x[] = {5};
+  EXPECT_EQ(
+      Hex(*SerializeFixedMap<int32_t, int64_t>(Kind::kInt, {k, {}}, Kind::kBigint, {x, {}}, 1)),
+      "0001"
+      "0004"
+      "00000001"
+      "0008"
+      "0000000000000005");
+  // 2^16 - 1 elements fit the [short] count; 2^16 do not.
+  std::vector<int32_t> max(65535, 7);
+  absl::StatusOr<std::string> got = SerializeFixedList<int32_t>(Kind::kInt, {max, {}}, 2);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(got->size(), 2u + 65535u * 6u);
+  EXPECT_EQ(Hex(got->substr(0, 8)), "ffff000400000007");
+  max.push_back(7);
+  EXPECT_EQ(SerializeFixedList<int32_t>(Kind::kInt, {max, {}}, 2).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(SerializeFixedList<int32_t>(Kind::kInt, {max, {}}, 3).ok());
+  // No null in a [short] collection.
+  const std::vector<uint8_t> nulls = Bits({0}, 2);
+  EXPECT_EQ(SerializeFixedList<int32_t>(Kind::kInt, {v, nulls}, 2).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(CqlTypedEncode, RejectsWhatTheValuePathRejects) {
+  using C = absl::StatusCode;
+  const int64_t t[] = {-1};
+  EXPECT_EQ(SerializeFixedList<int64_t>(Kind::kTime, {t, {}}, 4).status().code(),
+            C::kInvalidArgument);
+  EXPECT_FALSE(
+      Serialize(Type::List(Type::Native(Kind::kTime)), Value::Items({Value::Int(-1)}), 4).ok());
+  // A null time is not checked.
+  const std::vector<uint8_t> nulls = Bits({0}, 1);
+  EXPECT_TRUE(SerializeFixedList<int64_t>(Kind::kTime, {t, nulls}, 4).ok());
+  Uuid v4{};
+  v4[6] = 0x40;
+  const Uuid u[] = {v4};
+  EXPECT_EQ(SerializeFixedList<Uuid>(Kind::kTimeuuid, {u, {}}, 4).status().code(),
+            C::kInvalidArgument);
+  EXPECT_TRUE(SerializeFixedList<Uuid>(Kind::kUuid, {u, {}}, 4).ok());
+  const int32_t i[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+  const uint8_t one_byte[] = {0};
+  EXPECT_EQ(SerializeFixedList<int32_t>(Kind::kInt, {i, one_byte}, 4).status().code(),
+            C::kInvalidArgument);  // 9 elements need 2 bitmap bytes
+  EXPECT_EQ(SerializeFixedList<int32_t>(Kind::kBigint, {i, {}}, 4).status().code(),
+            C::kInvalidArgument);  // kind does not match the element type
+  EXPECT_EQ(SerializeFixedList<int32_t>(Kind::kInt, {i, {}}, 6).status().code(),
+            C::kInvalidArgument);
+  const int32_t k[] = {1, 2};
+  const int32_t v[] = {1};
+  EXPECT_EQ((SerializeFixedMap<int32_t, int32_t>(Kind::kInt, {k, {}}, Kind::kInt, {v, {}}, 4))
+                .status()
+                .code(),
+            C::kInvalidArgument);
+}
+
+TEST(CqlTypedDecode, ReadsValuesAndNullBitmap) {
+  absl::StatusOr<Column<int32_t>> got = DeserializeFixedList<int32_t>(
+      Kind::kInt, Unhex("00000003 00000004 00000001 ffffffff 00000004 00000003"), 4);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(got->values, (std::vector<int32_t>{1, 0, 3}));
+  EXPECT_EQ(got->nulls, (std::vector<uint8_t>{0x02}));
+  EXPECT_TRUE(got->is_null(1));
+  EXPECT_FALSE(got->is_null(0));
+  // No nulls: no bitmap. A negative length other than -1 is null too (server default).
+  got = DeserializeFixedList<int32_t>(Kind::kInt, Unhex("00000002 00000004 0000002a fffffffe"), 4);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(got->values, (std::vector<int32_t>{42, 0}));
+  EXPECT_EQ(got->nulls, (std::vector<uint8_t>{0x02}));
+  got = DeserializeFixedList<int32_t>(Kind::kInt, Unhex("00000001 00000004 0000002a"), 4);
+  EXPECT_TRUE(got->nulls.empty());
+  // v2 [short] framing; date bias.
+  got = DeserializeFixedList<int32_t>(Kind::kDate, Unhex("0002 0004 80000000 0004 7fffffff"), 2);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(got->values, (std::vector<int32_t>{0, -1}));
+  auto map = DeserializeFixedMap<int32_t, int64_t>(Kind::kInt, Kind::kBigint,
+                                                   Unhex("00000001 00000004 00000001 ffffffff"), 4);
+  ASSERT_TRUE(map.ok()) << map.status();
+  EXPECT_EQ(map->first.values, (std::vector<int32_t>{1}));
+  EXPECT_TRUE(map->first.nulls.empty());
+  EXPECT_EQ(map->second.nulls, (std::vector<uint8_t>{0x01}));
+}
+
+// Same code and same ErrorOffset as the Value-tree decoder.
+void ExpectSameErrorAsValuePath(const std::string& hex, absl::StatusCode code, int64_t offset,
+                                int version = 4, DecodeOptions options = {}) {
+  SCOPED_TRACE(hex);
+  const std::string bytes = Unhex(hex);
+  absl::StatusOr<Column<int32_t>> typed =
+      DeserializeFixedList<int32_t>(Kind::kInt, bytes, version, options);
+  absl::StatusOr<Value> tree =
+      Deserialize(Type::List(Type::Native(Kind::kInt)), bytes, version, options);
+  ASSERT_FALSE(typed.ok());
+  ASSERT_FALSE(tree.ok());
+  EXPECT_EQ(typed.status().code(), code) << typed.status();
+  EXPECT_EQ(tree.status().code(), code) << tree.status();
+  EXPECT_EQ(ErrorOffset(typed.status()), std::optional<int64_t>(offset)) << typed.status();
+  EXPECT_EQ(ErrorOffset(tree.status()), std::optional<int64_t>(offset)) << tree.status();
+}
+
+TEST(CqlTypedDecode, RejectsExactlyWhatTheValuePathRejects) {
+  using C = absl::StatusCode;
+  ExpectSameErrorAsValuePath("3b9aca00", C::kOutOfRange, 0);
+  ExpectSameErrorAsValuePath("00000002 00000000", C::kOutOfRange, 0);
+  ExpectSameErrorAsValuePath("ffffffff", C::kInvalidArgument, 0);
+  ExpectSameErrorAsValuePath("00000001 00000003 000001", C::kInvalidArgument, 8);
+  ExpectSameErrorAsValuePath("00000001 00000004 00000001 00", C::kInvalidArgument, 12);
+  ExpectSameErrorAsValuePath("00000001 00000008 00000001", C::kOutOfRange, 4);
+  DecodeOptions strict;
+  strict.reject_negative_lengths = true;
+  ExpectSameErrorAsValuePath("00000001 fffffffe", C::kInvalidArgument, 4, 4, strict);
+  ExpectSameErrorAsValuePath("0001 ffff 00000001", C::kOutOfRange, 2, 2);
+  // An empty element or payload has no typed form.
+  absl::StatusOr<Column<int32_t>> got =
+      DeserializeFixedList<int32_t>(Kind::kInt, Unhex("00000001 00000000"), 4);
+  EXPECT_EQ(got.status().code(), C::kFailedPrecondition);
+  EXPECT_EQ(ErrorOffset(got.status()), std::optional<int64_t>(8));
+  got = DeserializeFixedList<int32_t>(Kind::kInt, "", 4);
+  EXPECT_EQ(got.status().code(), C::kFailedPrecondition);
+  // map<int, int>: one entry needs at least 8 bytes.
+  auto map =
+      DeserializeFixedMap<int32_t, int32_t>(Kind::kInt, Kind::kInt, Unhex("00000001 00000000"), 4);
+  EXPECT_EQ(map.status().code(), C::kOutOfRange);
+  EXPECT_EQ(ErrorOffset(map.status()), std::optional<int64_t>(0));
+  // timeuuid version at byte 6 of the element; time range only with the flag.
+  auto uu = DeserializeFixedList<Uuid>(
+      Kind::kTimeuuid, Unhex("00000001 00000010 00000000000040000000000000000000"), 4);
+  EXPECT_EQ(ErrorOffset(uu.status()), std::optional<int64_t>(14));
+  auto tm =
+      DeserializeFixedList<int64_t>(Kind::kTime, Unhex("00000001 00000008 ffffffffffffffff"), 4);
+  ASSERT_TRUE(tm.ok());
+  EXPECT_EQ(tm->values, (std::vector<int64_t>{-1}));
+  DecodeOptions in_day;
+  in_day.require_time_in_day = true;
+  tm = DeserializeFixedList<int64_t>(Kind::kTime, Unhex("00000001 00000008 ffffffffffffffff"), 4,
+                                     in_day);
+  EXPECT_EQ(ErrorOffset(tm.status()), std::optional<int64_t>(8));
+}
+
+TEST(CqlTypedMemory, EncodeIsOneAllocationDecodeIsTheColumn) {
+  std::vector<int32_t> v(100'000);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<int32_t>(i * 2654435761u);
+  std::vector<uint8_t> nulls((v.size() + 7) / 8, 0x21);
+  std::string bytes;
+  {
+    harness::PeakHeapScope scope;
+    absl::StatusOr<std::string> got = SerializeFixedList<int32_t>(Kind::kInt, {v, nulls}, 4);
+    ASSERT_TRUE(got.ok());
+    EXPECT_LE(scope.PeakBytes(), static_cast<int64_t>(got->size()) + 64);
+    bytes = *got;
+  }
+  {
+    harness::PeakHeapScope scope;
+    absl::StatusOr<Column<int32_t>> got = DeserializeFixedList<int32_t>(Kind::kInt, bytes, 4);
+    ASSERT_TRUE(got.ok());
+    EXPECT_LE(scope.PeakBytes(), static_cast<int64_t>(4 * v.size() + nulls.size()) + 64);
+    EXPECT_EQ(got->nulls, nulls);
+  }
+  {
+    // A huge claimed count: rejected before anything is allocated.
+    harness::PeakHeapScope scope;
+    absl::StatusOr<Column<int32_t>> got =
+        DeserializeFixedList<int32_t>(Kind::kInt, Unhex("7fffffff 00000004 00000001"), 4);
+    EXPECT_EQ(got.status().code(), absl::StatusCode::kOutOfRange);
+    EXPECT_LE(scope.PeakBytes(), 1024);
+  }
+}
+
+}  // namespace
+}  // namespace serdiff::cql
