@@ -27,7 +27,7 @@ Mutation ThreadMutation(int thread, int variant) {
   u.stats.min_timestamp = 1700000000000000 + thread;
   u.clustering_widths = {4};
   u.regular_columns = {Column{"a", -1, false}, Column{"b", 8, false}};
-  const int rows = 1 + thread * 7 + variant * 3;
+  const int rows = 20 + thread * 15 + variant * 5;
   for (int r = 0; r < rows; ++r) {
     Unfiltered un;
     un.row.clustering = {std::string(4, static_cast<char>(r))};
@@ -59,7 +59,7 @@ Mutation ThreadMutation(int thread, int variant) {
 TEST(MutationConcurrency, SmallPathThreadsAgreeWithExactPath) {
   constexpr int kThreads = 6;
   constexpr int kVariants = 3;
-  constexpr int kRounds = 200;
+  constexpr int kRounds = 1000;
   std::vector<std::vector<Mutation>> inputs(kThreads);
   std::vector<std::vector<std::string>> expected(kThreads);
   for (int t = 0; t < kThreads; ++t) {
