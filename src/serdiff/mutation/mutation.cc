@@ -459,16 +459,36 @@ void WriteMutation(Sink& s, const Mutation& m) {
 
 // ---- validation -----------------------------------------------------------------------------
 
-absl::Status Bad(absl::string_view where, absl::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat("mutation: ", where, ": ", what));
+// Where a validation error is; formatted only when there is an error (no allocation on the
+// success path).
+struct Loc {
+  int64_t partition = -1;   // -1: the mutation itself
+  int64_t unfiltered = -2;  // -2: none, -1: the static row
+  int64_t column = -1;
+  int64_t component = -1;
+  const std::string* column_name = nullptr;
+  std::string Str() const {
+    if (partition < 0) return "mutation";
+    std::string out = absl::StrCat("partition ", partition);
+    if (unfiltered == -1) absl::StrAppend(&out, " static row");
+    if (unfiltered >= 0) absl::StrAppend(&out, " unfiltered ", unfiltered);
+    if (column >= 0) absl::StrAppend(&out, " column ", column);
+    if (component >= 0) absl::StrAppend(&out, " component ", component);
+    if (column_name != nullptr) absl::StrAppend(&out, " column ", *column_name);
+    return out;
+  }
+};
+
+absl::Status Bad(const Loc& where, absl::string_view what) {
+  return absl::InvalidArgumentError(absl::StrCat("mutation: ", where.Str(), ": ", what));
 }
 
-absl::Status CheckWidth(int32_t w, absl::string_view where) {
+absl::Status CheckWidth(int32_t w, const Loc& where) {
   if (w == -1 || w > 0) return absl::OkStatus();
   return Bad(where, absl::StrCat("width ", w, " is neither -1 (variable) nor > 0"));
 }
 
-absl::Status CheckValue(int32_t width, const std::string& v, absl::string_view where) {
+absl::Status CheckValue(int32_t width, const std::string& v, const Loc& where) {
   if (width > 0 && !v.empty() && v.size() != static_cast<size_t>(width))
     return Bad(where,
                absl::StrCat("value of ", v.size(), " bytes for a fixed-width ", width, " type"));
@@ -478,18 +498,18 @@ absl::Status CheckValue(int32_t width, const std::string& v, absl::string_view w
 }
 
 absl::Status CheckPrefix(const std::vector<int32_t>& widths, const std::vector<Component>& comps,
-                         absl::string_view where) {
+                         const Loc& where) {
   for (size_t i = 0; i < comps.size(); ++i) {
-    if (comps[i].has_value()) {
-      absl::Status s = CheckValue(widths[i], *comps[i], absl::StrCat(where, " component ", i));
-      if (!s.ok()) return s;
+    if (comps[i].has_value() && !CheckValue(widths[i], *comps[i], where).ok()) {
+      Loc at = where;
+      at.component = static_cast<int64_t>(i);
+      return CheckValue(widths[i], *comps[i], at);
     }
   }
   return absl::OkStatus();
 }
 
-absl::Status CheckRow(const PartitionUpdate& u, const Row& r, bool is_static,
-                      const std::string& where) {
+absl::Status CheckRow(const PartitionUpdate& u, const Row& r, bool is_static, const Loc& where) {
   const std::vector<Column>& cols = is_static ? u.static_columns : u.regular_columns;
   const size_t want = is_static ? 0 : u.clustering_widths.size();
   if (r.clustering.size() != want)
@@ -505,7 +525,8 @@ absl::Status CheckRow(const PartitionUpdate& u, const Row& r, bool is_static,
   if (r.shadowable && r.deletion.IsLive()) return Bad(where, "shadowable without a deletion");
   int64_t prev = -1;
   for (const ColumnData& cd : r.columns) {
-    const std::string cw = absl::StrCat(where, " column ", cd.column);
+    Loc cw = where;
+    cw.column = cd.column;
     if (cd.column >= cols.size() || static_cast<int64_t>(cd.column) <= prev)
       return Bad(cw, absl::StrCat("index not increasing or not below the header's ", cols.size(),
                                   " columns"));
@@ -535,13 +556,15 @@ absl::Status CheckRow(const PartitionUpdate& u, const Row& r, bool is_static,
 }  // namespace
 
 absl::Status Validate(const Mutation& m) {
-  if (m.version > Version::kV51) return Bad("mutation", "unknown version");
-  if (m.updates.empty()) return Bad("mutation", "no partition updates");
+  const Loc top;
+  if (m.version > Version::kV51) return Bad(top, "unknown version");
+  if (m.updates.empty()) return Bad(top, "no partition updates");
   if (!HasEpoch(m.version) && m.allow_out_of_range)
-    return Bad("mutation", "allow_out_of_range needs version 5.1");
+    return Bad(top, "allow_out_of_range needs version 5.1");
   for (size_t p = 0; p < m.updates.size(); ++p) {
     const PartitionUpdate& u = m.updates[p];
-    const std::string pw = absl::StrCat("partition ", p);
+    Loc pw;
+    pw.partition = static_cast<int64_t>(p);
     if (!HasEpoch(m.version) && u.epoch != 0) return Bad(pw, "epoch needs version 5.1");
     if (u.key.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max()))
       return Bad(pw, "key too long");
@@ -552,8 +575,11 @@ absl::Status Validate(const Mutation& m) {
     }
     for (const auto* cols : {&u.static_columns, &u.regular_columns}) {
       for (const Column& c : *cols) {
-        absl::Status s = CheckWidth(c.fixed_width, absl::StrCat(pw, " column ", c.name));
-        if (!s.ok()) return s;
+        if (!CheckWidth(c.fixed_width, pw).ok()) {
+          Loc at = pw;
+          at.column_name = &c.name;
+          return CheckWidth(c.fixed_width, at);
+        }
       }
     }
     if (u.IsEmpty()) {
@@ -565,12 +591,15 @@ absl::Status Validate(const Mutation& m) {
     if (!u.static_row.has_value() && !u.static_columns.empty())
       return Bad(pw, "static columns without a static row are not written");
     if (u.static_row.has_value()) {
-      absl::Status s = CheckRow(u, *u.static_row, true, pw + " static row");
+      Loc at = pw;
+      at.unfiltered = -1;
+      absl::Status s = CheckRow(u, *u.static_row, true, at);
       if (!s.ok()) return s;
     }
     for (size_t i = 0; i < u.unfiltereds.size(); ++i) {
       const Unfiltered& un = u.unfiltereds[i];
-      const std::string w = absl::StrCat(pw, " unfiltered ", i);
+      Loc w = pw;
+      w.unfiltered = static_cast<int64_t>(i);
       if (!un.is_marker) {
         absl::Status s = CheckRow(u, un.row, false, w);
         if (!s.ok()) return s;
