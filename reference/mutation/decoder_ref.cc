@@ -1,0 +1,447 @@
+// Reference mutation decoder (see decoder_ref.h). Style on purpose unlike the optimized one:
+// a cursor that records the first error and turns every later read into a no-op, and a vint
+// reader written from the VIntCoding description (count the leading one bits of the first
+// byte, then read that many more bytes big endian).
+#include "reference/mutation/decoder_ref.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "serdiff/common/error_offset.h"
+#include "serdiff/mutation/model.h"
+
+namespace serdiff::ref::mutation {
+namespace {
+
+using namespace serdiff::mutation;  // NOLINT: the model's plain types
+
+class Cursor {
+ public:
+  explicit Cursor(std::string_view b) : b_(b) {}
+  bool failed() const { return !status_.ok(); }
+  const absl::Status& status() const { return status_; }
+  size_t at() const { return i_; }
+  size_t left() const { return b_.size() - i_; }
+
+  void Invalid(size_t at, const char* why) {
+    if (!failed()) status_ = InvalidAt(static_cast<int64_t>(at), why);
+  }
+  void Short(size_t at, const char* why) {
+    if (!failed()) status_ = OutOfRangeAt(static_cast<int64_t>(at), why);
+  }
+
+  uint8_t U8(const char* what) {
+    if (failed()) return 0;
+    if (left() == 0) {
+      Short(i_, what);
+      return 0;
+    }
+    return static_cast<uint8_t>(b_[i_++]);
+  }
+
+  uint64_t UVInt(const char* what) {
+    if (failed()) return 0;
+    const size_t start = i_;
+    if (left() == 0) {
+      Short(start, what);
+      return 0;
+    }
+    const uint8_t first = static_cast<uint8_t>(b_[i_]);
+    int extra = 0;
+    while (extra < 8 && (first & (0x80 >> extra)) != 0) ++extra;
+    if (left() < static_cast<size_t>(extra) + 1) {
+      Short(start, what);
+      return 0;
+    }
+    uint64_t v = extra == 8 ? 0 : (first & (0xffu >> extra));
+    for (int k = 1; k <= extra; ++k) v = (v << 8) | static_cast<uint8_t>(b_[i_ + k]);
+    i_ += static_cast<size_t>(extra) + 1;
+    return v;
+  }
+
+  // readUnsignedVInt32: the long must equal (long)(int) of itself.
+  int32_t UVInt32(const char* what) {
+    const size_t start = i_;
+    const uint64_t v = UVInt(what);
+    if (failed()) return 0;
+    const uint64_t high = v >> 31;
+    if (high != 0 && high != 0x1ffffffffull) {
+      Invalid(start, what);
+      return 0;
+    }
+    return static_cast<int32_t>(static_cast<uint32_t>(v));
+  }
+
+  // A count of elements of at least `min_each` bytes each.
+  uint64_t Count(size_t min_each, const char* what) {
+    const size_t start = i_;
+    const int32_t n = UVInt32(what);
+    if (failed()) return 0;
+    if (n < 0) {
+      Invalid(start, what);
+      return 0;
+    }
+    if (static_cast<uint64_t>(n) * min_each > left()) {
+      Short(start, what);
+      return 0;
+    }
+    return static_cast<uint64_t>(n);
+  }
+
+  std::string Take(size_t n, size_t err_at, const char* what) {
+    if (failed()) return {};
+    if (left() < n) {
+      Short(err_at, what);
+      return {};
+    }
+    std::string s(b_.substr(i_, n));
+    i_ += n;
+    return s;
+  }
+
+  std::string Sized(const char* what) {
+    const size_t start = i_;
+    const uint64_t n = Count(1, what);
+    return Take(static_cast<size_t>(n), start, what);
+  }
+
+  std::string TypedValue(int32_t width, const char* what) {
+    if (width > 0) return Take(static_cast<size_t>(width), i_, what);
+    return Sized(what);
+  }
+
+ private:
+  std::string_view b_;
+  size_t i_ = 0;
+  absl::Status status_;
+};
+
+int64_t AddTs(int64_t base, uint64_t d) {
+  return static_cast<int64_t>(static_cast<uint64_t>(base) + d);
+}
+
+DeletionTime ReadDeletion(Cursor& c, const EncodingStats& st) {
+  DeletionTime d;
+  d.marked_for_delete_at = AddTs(st.min_timestamp, c.UVInt("deletion timestamp"));
+  d.local_deletion_time =
+      st.min_local_deletion_time + static_cast<uint32_t>(c.UVInt32("deletion time"));
+  return d;
+}
+
+std::vector<Component> ReadPrefix(Cursor& c, const std::vector<int32_t>& widths, size_t size) {
+  std::vector<Component> out;
+  size_t done = 0;
+  while (done < size && !c.failed()) {
+    const size_t in_block = size - done < 32 ? size - done : 32;
+    const size_t header_at = c.at();
+    const uint64_t header = c.UVInt("clustering header");
+    if (c.failed()) break;
+    if (in_block < 32 && (header >> (2 * in_block)) != 0) {
+      c.Invalid(header_at, "clustering header bits past the block");
+      break;
+    }
+    for (size_t j = 0; j < in_block; ++j) {
+      const bool is_null = ((header >> (2 * j + 1)) & 1) != 0;
+      const bool is_empty = ((header >> (2 * j)) & 1) != 0;
+      if (is_null && is_empty) c.Invalid(header_at, "clustering component null and empty");
+    }
+    for (size_t j = 0; j < in_block && !c.failed(); ++j) {
+      const bool is_null = ((header >> (2 * j + 1)) & 1) != 0;
+      const bool is_empty = ((header >> (2 * j)) & 1) != 0;
+      if (is_null) {
+        out.push_back(std::nullopt);
+      } else if (is_empty) {
+        out.push_back(std::string());
+      } else {
+        out.push_back(c.TypedValue(widths[done + j], "clustering value"));
+      }
+    }
+    done += in_block;
+  }
+  return out;
+}
+
+Cell ReadCell(Cursor& c, const EncodingStats& st, const Column& col, const Liveness& row) {
+  Cell cell;
+  const size_t at = c.at();
+  const unsigned f = c.U8("cell flags");
+  if (c.failed()) return cell;
+  const bool deleted = f & 0x01, expiring = f & 0x02, no_value = f & 0x04, row_ts = f & 0x08,
+             row_ttl = f & 0x10;
+  if (f > 0x1f) c.Invalid(at, "cell flags");
+  if (deleted && expiring) c.Invalid(at, "cell flags: tombstone and expiring");
+  if (row_ttl && (!expiring || row.ttl == kNoTtl)) c.Invalid(at, "cell flags: row ttl");
+  if (row_ts && row.timestamp == kNoTimestamp) c.Invalid(at, "cell flags: row timestamp");
+  cell.kind = deleted ? CellKind::kTombstone : expiring ? CellKind::kExpiring : CellKind::kLive;
+  cell.timestamp = row_ts ? row.timestamp : AddTs(st.min_timestamp, c.UVInt("cell timestamp"));
+  if (row_ttl) {
+    cell.local_deletion_time = row.local_expiration_time;
+    cell.ttl = row.ttl;
+  } else {
+    if (deleted || expiring)
+      cell.local_deletion_time =
+          st.min_local_deletion_time + static_cast<uint32_t>(c.UVInt32("cell local deletion time"));
+    if (expiring) {
+      const size_t ttl_at = c.at();
+      cell.ttl = static_cast<int32_t>(static_cast<uint32_t>(st.min_ttl) +
+                                      static_cast<uint32_t>(c.UVInt32("cell ttl")));
+      if (!c.failed() && cell.ttl == kNoTtl) c.Invalid(ttl_at, "cell ttl 0");
+    }
+  }
+  if (col.complex) cell.path = c.Sized("cell path");
+  if (!no_value) {
+    const size_t value_at = c.at();
+    cell.value = c.TypedValue(col.fixed_width, "cell value");
+    if (!c.failed() && cell.value.empty()) c.Invalid(value_at, "cell value empty");
+  }
+  return cell;
+}
+
+std::vector<uint32_t> ReadPresentColumns(Cursor& c, unsigned flags, size_t n) {
+  std::vector<uint32_t> present;
+  if (flags & 0x20) {
+    for (size_t i = 0; i < n; ++i) present.push_back(static_cast<uint32_t>(i));
+    return present;
+  }
+  const size_t at = c.at();
+  if (n < 64) {
+    const uint64_t missing = c.UVInt("column subset bitmap");
+    if (c.failed()) return present;
+    if (n < 64 && (missing >> n) != 0) c.Invalid(at, "subset bitmap past the columns");
+    if (missing == 0) c.Invalid(at, "subset bitmap empty");
+    for (size_t i = 0; i < n; ++i)
+      if (((missing >> i) & 1) == 0) present.push_back(static_cast<uint32_t>(i));
+    return present;
+  }
+  const int32_t missing = c.UVInt32("column subset missing count");
+  if (c.failed()) return present;
+  if (missing < 1 || static_cast<size_t>(missing) > n) {
+    c.Invalid(at, "subset missing count");
+    return present;
+  }
+  const size_t have = n - static_cast<size_t>(missing);
+  const bool lists_present = have < n / 2;
+  const size_t listed = lists_present ? have : static_cast<size_t>(missing);
+  if (listed > c.left()) {
+    c.Short(at, "subset indexes");
+    return present;
+  }
+  std::vector<bool> mark(n, false);
+  int64_t last = -1;
+  for (size_t k = 0; k < listed && !c.failed(); ++k) {
+    const size_t iat = c.at();
+    const int32_t idx = c.UVInt32("subset index");
+    if (c.failed()) break;
+    if (idx <= last || static_cast<size_t>(idx) >= n) {
+      c.Invalid(iat, "subset index");
+      break;
+    }
+    last = idx;
+    mark[static_cast<size_t>(idx)] = true;
+  }
+  for (size_t i = 0; i < n; ++i)
+    if (mark[i] == lists_present) present.push_back(static_cast<uint32_t>(i));
+  return present;
+}
+
+Row ReadRow(Cursor& c, const PartitionUpdate& u, unsigned flags, size_t flags_at, bool is_static) {
+  Row row;
+  unsigned ext = 0;
+  if (flags & 0x80) {
+    const size_t ext_at = c.at();
+    ext = c.U8("row extended flags");
+    if (!c.failed() && (ext == 0 || ext > 0x03)) c.Invalid(ext_at, "row extended flags");
+  }
+  if (c.failed()) return row;
+  if (((ext & 0x01) != 0) != is_static) c.Invalid(flags_at, "static flag");
+  if ((ext & 0x02) && !(flags & 0x10)) c.Invalid(flags_at, "shadowable without deletion");
+  if ((flags & 0x08) && !(flags & 0x04)) c.Invalid(flags_at, "ttl without timestamp");
+  row.shadowable = (ext & 0x02) != 0;
+  const EncodingStats& st = u.stats;
+  if (!is_static) row.clustering = ReadPrefix(c, u.clustering_widths, u.clustering_widths.size());
+  if (flags & 0x04) row.liveness.timestamp = AddTs(st.min_timestamp, c.UVInt("row timestamp"));
+  if (flags & 0x08) {
+    const size_t ttl_at = c.at();
+    row.liveness.ttl = static_cast<int32_t>(static_cast<uint32_t>(st.min_ttl) +
+                                            static_cast<uint32_t>(c.UVInt32("row ttl")));
+    if (!c.failed() && row.liveness.ttl == kNoTtl) c.Invalid(ttl_at, "row ttl 0");
+    row.liveness.local_expiration_time =
+        st.min_local_deletion_time + static_cast<uint32_t>(c.UVInt32("row expiration"));
+  }
+  if (flags & 0x10) {
+    const size_t del_at = c.at();
+    row.deletion = ReadDeletion(c, st);
+    if (!c.failed() && row.deletion.IsLive()) c.Invalid(del_at, "row deletion live");
+  }
+  if (c.failed()) return row;
+  const std::vector<Column>& header = is_static ? u.static_columns : u.regular_columns;
+  const std::vector<uint32_t> present = ReadPresentColumns(c, flags, header.size());
+  for (uint32_t idx : present) {
+    if (c.failed()) break;
+    const Column& col = header[idx];
+    ColumnData cd;
+    cd.column = idx;
+    if (!col.complex) {
+      cd.cells.push_back(ReadCell(c, st, col, row.liveness));
+    } else {
+      if (flags & 0x40) cd.complex_deletion = ReadDeletion(c, st);
+      const uint64_t n = c.Count(2, "complex cell count");
+      for (uint64_t k = 0; k < n && !c.failed(); ++k)
+        cd.cells.push_back(ReadCell(c, st, col, row.liveness));
+    }
+    row.columns.push_back(cd);
+  }
+  return row;
+}
+
+Marker ReadMarker(Cursor& c, const PartitionUpdate& u, unsigned flags, size_t flags_at) {
+  Marker mk;
+  if (flags != 0x02) {
+    c.Invalid(flags_at, "marker flags");
+    return mk;
+  }
+  const size_t kind_at = c.at();
+  const uint8_t kind = c.U8("marker kind");
+  if (c.failed()) return mk;
+  if (!IsValidBoundKind(kind)) {
+    c.Invalid(kind_at, "marker kind");
+    return mk;
+  }
+  mk.kind = static_cast<BoundKind>(kind);
+  const size_t size_at = c.at();
+  const std::string size_bytes = c.Take(2, size_at, "marker bound size");
+  if (c.failed()) return mk;
+  const size_t size = (static_cast<size_t>(static_cast<uint8_t>(size_bytes[0])) << 8) |
+                      static_cast<uint8_t>(size_bytes[1]);
+  if (size > u.clustering_widths.size()) {
+    c.Invalid(size_at, "marker bound size");
+    return mk;
+  }
+  mk.bound = ReadPrefix(c, u.clustering_widths, size);
+  mk.deletion = ReadDeletion(c, u.stats);
+  if (IsBoundary(mk.kind)) mk.start_deletion = ReadDeletion(c, u.stats);
+  return mk;
+}
+
+std::vector<Column> ReadColumns(Cursor& c, const std::vector<Column>& table) {
+  std::vector<Column> out;
+  const uint64_t n = c.Count(1, "column count");
+  for (uint64_t k = 0; k < n && !c.failed(); ++k) {
+    const size_t at = c.at();
+    const std::string name = c.Sized("column name");
+    if (c.failed()) break;
+    bool found = false;
+    for (const Column& col : table) {
+      if (col.name == name) {
+        out.push_back(col);
+        found = true;
+        break;
+      }
+    }
+    if (!found) c.Invalid(at, "unknown column");
+  }
+  return out;
+}
+
+PartitionUpdate ReadUpdate(Cursor& c, Version v, const Schema& schema) {
+  PartitionUpdate u;
+  const size_t id_at = c.at();
+  const std::string id = c.Take(16, id_at, "table id");
+  if (c.failed()) return u;
+  for (size_t k = 0; k < 16; ++k) u.table_id[k] = static_cast<uint8_t>(id[k]);
+  const TableDef* table = nullptr;
+  for (const TableDef& t : schema) {
+    if (t.id == u.table_id) {
+      table = &t;
+      break;
+    }
+  }
+  if (table == nullptr) {
+    c.Invalid(id_at, "unknown table");
+    return u;
+  }
+  u.clustering_widths = table->clustering_widths;
+  if (v == Version::kV51) u.epoch = c.UVInt("epoch");
+  u.key = c.Sized("partition key");
+  const size_t flags_at = c.at();
+  const unsigned flags = c.U8("partition flags");
+  if (c.failed() || flags == 0x01) return u;
+  if ((flags & 0xe3) != 0 || !(flags & 0x10)) {
+    c.Invalid(flags_at, "partition flags");
+    return u;
+  }
+  u.stats.min_timestamp = AddTs(kTimestampEpoch, c.UVInt("stats timestamp"));
+  u.stats.min_local_deletion_time = static_cast<uint32_t>(kDeletionTimeEpoch) +
+                                    static_cast<uint32_t>(c.UVInt32("stats deletion time"));
+  u.stats.min_ttl = c.UVInt32("stats ttl");
+  if (c.failed()) return u;
+  if (flags & 0x08) u.static_columns = ReadColumns(c, table->static_columns);
+  if (c.failed()) return u;
+  u.regular_columns = ReadColumns(c, table->regular_columns);
+  if (c.failed()) return u;
+  if (flags & 0x04) {
+    const size_t del_at = c.at();
+    u.partition_deletion = ReadDeletion(c, u.stats);
+    if (!c.failed() && u.partition_deletion.IsLive()) c.Invalid(del_at, "partition deletion live");
+  }
+  if (c.failed()) return u;
+  if (flags & 0x08) {
+    const size_t at = c.at();
+    const unsigned rf = c.U8("static row flags");
+    if (c.failed()) return u;
+    if (rf & 0x03) {
+      c.Invalid(at, "static row flags");
+      return u;
+    }
+    u.static_row = ReadRow(c, u, rf, at, true);
+  }
+  const size_t est_at = c.at();
+  u.row_estimate = c.UVInt32("row estimate");
+  if (!c.failed() && u.row_estimate < 0) c.Invalid(est_at, "row estimate");
+  while (!c.failed()) {
+    const size_t at = c.at();
+    const unsigned rf = c.U8("unfiltered flags");
+    if (c.failed() || rf == 0x01) break;
+    if (rf & 0x01) {
+      c.Invalid(at, "end of partition with other flags");
+      break;
+    }
+    Unfiltered un;
+    if (rf & 0x02) {
+      un.is_marker = true;
+      un.marker = ReadMarker(c, u, rf, at);
+    } else {
+      un.row = ReadRow(c, u, rf, at, false);
+    }
+    u.unfiltereds.push_back(std::move(un));
+  }
+  if (!c.failed() && u.unfiltereds.empty() && !u.static_row && u.partition_deletion.IsLive())
+    c.Invalid(flags_at, "non-empty form of an empty update");
+  return u;
+}
+
+}  // namespace
+
+absl::StatusOr<Mutation> RefDeserialize(std::string_view bytes, Version version,
+                                        const Schema& schema) {
+  Cursor c(bytes);
+  Mutation m;
+  m.version = version;
+  if (version == Version::kV51) {
+    const unsigned f = c.U8("mutation flags");
+    if (!c.failed() && f > 1) c.Invalid(0, "mutation flags");
+    m.allow_out_of_range = f == 1;
+  }
+  const size_t count_at = c.at();
+  const uint64_t n = c.Count(version == Version::kV51 ? 19 : 18, "partition update count");
+  if (!c.failed() && n == 0) c.Invalid(count_at, "no partition updates");
+  for (uint64_t k = 0; k < n && !c.failed(); ++k)
+    m.updates.push_back(ReadUpdate(c, version, schema));
+  if (!c.failed() && c.left() != 0) c.Invalid(c.at(), "trailing bytes");
+  if (c.failed()) return c.status();
+  return m;
+}
+
+}  // namespace serdiff::ref::mutation

@@ -1,0 +1,429 @@
+// Optimized mutation deserializer. Rules and error offsets: mutation.h and docs/mutation.md
+// ("Decoder rules"); the reference decoder (reference/mutation/decoder_ref.cc) transcribes the
+// same rules independently and must report the same error class at the same offset.
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "serdiff/common/error_offset.h"
+#include "serdiff/mutation/mutation.h"
+#include "serdiff/varint/varint.h"
+
+namespace serdiff::mutation {
+namespace {
+
+#define SERDIFF_TRY(expr)      \
+  do {                         \
+    absl::Status _st = (expr); \
+    if (!_st.ok()) return _st; \
+  } while (0)
+
+class Reader {
+ public:
+  explicit Reader(absl::Span<const uint8_t> in) : in_(in) {}
+
+  size_t pos() const { return pos_; }
+  size_t remaining() const { return in_.size() - pos_; }
+
+  absl::Status Byte(uint8_t* out, const char* what) {
+    if (remaining() < 1) return OutOfRangeAt(pos_, absl::StrCat(what, ": input ends"));
+    *out = in_[pos_++];
+    return absl::OkStatus();
+  }
+  absl::Status VInt(uint64_t* out, const char* what) {
+    const size_t start = pos_;
+    absl::StatusOr<uint64_t> v = varint::Read(varint::Format::kVInt, in_, &pos_);
+    if (!v.ok()) return OutOfRangeAt(start, absl::StrCat(what, ": input ends inside a vint"));
+    *out = *v;
+    return absl::OkStatus();
+  }
+  // A uvint32: Cassandra's readUnsignedVInt32 accepts only a sign-extended int32.
+  absl::Status VInt32(int32_t* out, const char* what) {
+    const size_t start = pos_;
+    uint64_t v = 0;
+    SERDIFF_TRY(VInt(&v, what));
+    const int64_t s = static_cast<int64_t>(v);
+    if (s < std::numeric_limits<int32_t>::min() || s > std::numeric_limits<int32_t>::max())
+      return InvalidAt(start, absl::StrCat(what, ": ", v, " is not a sign-extended int32"));
+    *out = static_cast<int32_t>(s);
+    return absl::OkStatus();
+  }
+  // A non-negative uvint32 length or count, each element at least `min_bytes` long, all of
+  // which must fit in what remains after it.
+  absl::Status Count(uint64_t* out, size_t min_bytes, const char* what) {
+    const size_t start = pos_;
+    int32_t v = 0;
+    SERDIFF_TRY(VInt32(&v, what));
+    if (v < 0) return InvalidAt(start, absl::StrCat(what, ": negative ", v));
+    if (static_cast<uint64_t>(v) > remaining() / min_bytes)
+      return OutOfRangeAt(
+          start, absl::StrCat(what, " ", v, " exceeds the ", remaining(), " bytes that remain"));
+    *out = static_cast<uint64_t>(v);
+    return absl::OkStatus();
+  }
+  absl::Status Raw(size_t n, std::string* out, size_t err_at, const char* what) {
+    if (remaining() < n) return OutOfRangeAt(err_at, absl::StrCat(what, ": input ends"));
+    out->assign(reinterpret_cast<const char*>(in_.data() + pos_), n);
+    pos_ += n;
+    return absl::OkStatus();
+  }
+  // Length-prefixed bytes (writeWithVIntLength).
+  absl::Status LenBytes(std::string* out, const char* what) {
+    const size_t start = pos_;
+    uint64_t n = 0;
+    SERDIFF_TRY(Count(&n, 1, what));
+    return Raw(n, out, start, what);
+  }
+  absl::Status Value(int32_t width, std::string* out, const char* what) {
+    if (width < 0) return LenBytes(out, what);
+    return Raw(static_cast<size_t>(width), out, pos_, what);
+  }
+
+ private:
+  absl::Span<const uint8_t> in_;
+  size_t pos_ = 0;
+};
+
+struct Ctx {
+  Reader* r;
+  const PartitionUpdate* u;
+};
+
+absl::Status ReadTs(Reader& r, int64_t base, int64_t* out, const char* what) {
+  uint64_t d = 0;
+  SERDIFF_TRY(r.VInt(&d, what));
+  *out = static_cast<int64_t>(static_cast<uint64_t>(base) + d);
+  return absl::OkStatus();
+}
+absl::Status ReadLdt(Reader& r, uint32_t base, uint32_t* out, const char* what) {
+  int32_t d = 0;
+  SERDIFF_TRY(r.VInt32(&d, what));
+  *out = base + static_cast<uint32_t>(d);
+  return absl::OkStatus();
+}
+absl::Status ReadTtl(Reader& r, int32_t base, int32_t* out, const char* what) {
+  int32_t d = 0;
+  SERDIFF_TRY(r.VInt32(&d, what));
+  *out = static_cast<int32_t>(static_cast<uint32_t>(base) + static_cast<uint32_t>(d));
+  return absl::OkStatus();
+}
+absl::Status ReadDeletion(Reader& r, const EncodingStats& st, DeletionTime* d) {
+  SERDIFF_TRY(ReadTs(r, st.min_timestamp, &d->marked_for_delete_at, "deletion timestamp"));
+  return ReadLdt(r, st.min_local_deletion_time, &d->local_deletion_time, "deletion time");
+}
+
+absl::Status ReadPrefix(Reader& r, const std::vector<int32_t>& widths, size_t n,
+                        std::vector<Component>* out) {
+  out->clear();
+  for (size_t off = 0; off < n; off += 32) {
+    const size_t lim = std::min(n, off + 32);
+    const size_t header_at = r.pos();
+    uint64_t header = 0;
+    SERDIFF_TRY(r.VInt(&header, "clustering header"));
+    const size_t k = lim - off;
+    if (k < 32 && (header >> (2 * k)) != 0)
+      return InvalidAt(header_at, "clustering header: bits past the block's components");
+    for (size_t i = 0; i < k; ++i) {
+      if (((header >> (2 * i)) & 3) == 3)
+        return InvalidAt(header_at, "clustering header: a component both null and empty");
+    }
+    for (size_t i = 0; i < k; ++i) {
+      const uint64_t bits = (header >> (2 * i)) & 3;
+      if (bits == 2) {
+        out->emplace_back(std::nullopt);
+      } else if (bits == 1) {
+        out->emplace_back(std::string());
+      } else {
+        std::string v;
+        SERDIFF_TRY(r.Value(widths[off + i], &v, "clustering value"));
+        out->emplace_back(std::move(v));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadCell(Reader& r, const EncodingStats& st, const Column& col, const Liveness& l,
+                      Cell* c) {
+  const size_t at = r.pos();
+  uint8_t f = 0;
+  SERDIFF_TRY(r.Byte(&f, "cell flags"));
+  if ((f & ~0x1f) != 0) return InvalidAt(at, "cell flags: unknown bits");
+  if ((f & 0x03) == 0x03) return InvalidAt(at, "cell flags: both tombstone and expiring");
+  if ((f & 0x10) != 0 && ((f & 0x02) == 0 || l.ttl == kNoTtl))
+    return InvalidAt(at, "cell flags: row TTL without an expiring cell and row");
+  if ((f & 0x08) != 0 && l.timestamp == kNoTimestamp)
+    return InvalidAt(at, "cell flags: row timestamp without a row timestamp");
+  c->kind = (f & 0x01) ? CellKind::kTombstone : (f & 0x02) ? CellKind::kExpiring : CellKind::kLive;
+  if ((f & 0x08) != 0) {
+    c->timestamp = l.timestamp;
+  } else {
+    SERDIFF_TRY(ReadTs(r, st.min_timestamp, &c->timestamp, "cell timestamp"));
+  }
+  c->local_deletion_time = kNoDeletionTime;
+  c->ttl = kNoTtl;
+  if ((f & 0x10) != 0) {
+    c->local_deletion_time = l.local_expiration_time;
+    c->ttl = l.ttl;
+  } else {
+    if ((f & 0x03) != 0) {
+      SERDIFF_TRY(ReadLdt(r, st.min_local_deletion_time, &c->local_deletion_time,
+                          "cell local deletion time"));
+    }
+    if ((f & 0x02) != 0) {
+      const size_t ttl_at = r.pos();
+      SERDIFF_TRY(ReadTtl(r, st.min_ttl, &c->ttl, "cell ttl"));
+      if (c->ttl == kNoTtl) return InvalidAt(ttl_at, "cell ttl: an expiring cell with TTL 0");
+    }
+  }
+  c->path.clear();
+  if (col.complex) SERDIFF_TRY(r.LenBytes(&c->path, "cell path"));
+  c->value.clear();
+  if ((f & 0x04) == 0) {
+    const size_t value_at = r.pos();
+    SERDIFF_TRY(r.Value(col.fixed_width, &c->value, "cell value"));
+    if (c->value.empty()) return InvalidAt(value_at, "cell value: empty without the empty flag");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadRowBody(Reader& r, const PartitionUpdate& u, uint8_t flags, bool is_static,
+                         Row* row) {
+  const std::vector<Column>& cols = is_static ? u.static_columns : u.regular_columns;
+  const EncodingStats& st = u.stats;
+  if (!is_static)
+    SERDIFF_TRY(ReadPrefix(r, u.clustering_widths, u.clustering_widths.size(), &row->clustering));
+  if ((flags & 0x04) != 0)
+    SERDIFF_TRY(ReadTs(r, st.min_timestamp, &row->liveness.timestamp, "row timestamp"));
+  if ((flags & 0x08) != 0) {
+    const size_t ttl_at = r.pos();
+    SERDIFF_TRY(ReadTtl(r, st.min_ttl, &row->liveness.ttl, "row ttl"));
+    if (row->liveness.ttl == kNoTtl) return InvalidAt(ttl_at, "row ttl: TTL 0 with the TTL flag");
+    SERDIFF_TRY(ReadLdt(r, st.min_local_deletion_time, &row->liveness.local_expiration_time,
+                        "row local expiration time"));
+  }
+  if ((flags & 0x10) != 0) {
+    const size_t del_at = r.pos();
+    SERDIFF_TRY(ReadDeletion(r, st, &row->deletion));
+    if (row->deletion.IsLive()) return InvalidAt(del_at, "row deletion: live with the flag");
+  }
+  const size_t n = cols.size();
+  std::vector<uint32_t> present;
+  if ((flags & 0x20) != 0) {
+    for (size_t i = 0; i < n; ++i) present.push_back(static_cast<uint32_t>(i));
+  } else if (n < 64) {
+    const size_t at = r.pos();
+    uint64_t missing = 0;
+    SERDIFF_TRY(r.VInt(&missing, "column subset bitmap"));
+    if ((missing >> n) != 0) return InvalidAt(at, "column subset bitmap: bits past the columns");
+    if (missing == 0) return InvalidAt(at, "column subset bitmap: every column present");
+    for (size_t i = 0; i < n; ++i)
+      if (((missing >> i) & 1) == 0) present.push_back(static_cast<uint32_t>(i));
+  } else {
+    const size_t at = r.pos();
+    int32_t missing = 0;
+    SERDIFF_TRY(r.VInt32(&missing, "column subset missing count"));
+    if (missing <= 0 || static_cast<size_t>(missing) > n)
+      return InvalidAt(at, "column subset missing count: not in 1..columns");
+    const size_t have = n - static_cast<size_t>(missing);
+    const bool list_present = have < n / 2;
+    const size_t listed = list_present ? have : static_cast<size_t>(missing);
+    if (listed > r.remaining())
+      return OutOfRangeAt(at, "column subset: more indexes than bytes remain");
+    std::vector<uint32_t> idx;
+    int64_t prev = -1;
+    for (size_t i = 0; i < listed; ++i) {
+      const size_t iat = r.pos();
+      int32_t v = 0;
+      SERDIFF_TRY(r.VInt32(&v, "column subset index"));
+      if (v <= prev || static_cast<size_t>(v) >= n)
+        return InvalidAt(iat, "column subset index: out of range or not increasing");
+      prev = v;
+      idx.push_back(static_cast<uint32_t>(v));
+    }
+    if (list_present) {
+      present = std::move(idx);
+    } else {
+      size_t j = 0;
+      for (size_t i = 0; i < n; ++i) {
+        if (j < idx.size() && idx[j] == i) {
+          ++j;
+        } else {
+          present.push_back(static_cast<uint32_t>(i));
+        }
+      }
+    }
+  }
+  row->columns.clear();
+  for (uint32_t ci : present) {
+    const Column& col = cols[ci];
+    ColumnData cd;
+    cd.column = ci;
+    if (!col.complex) {
+      cd.cells.emplace_back();
+      SERDIFF_TRY(ReadCell(r, st, col, row->liveness, &cd.cells.back()));
+    } else {
+      if ((flags & 0x40) != 0) SERDIFF_TRY(ReadDeletion(r, st, &cd.complex_deletion));
+      uint64_t count = 0;
+      SERDIFF_TRY(r.Count(&count, 2, "complex cell count"));
+      for (uint64_t i = 0; i < count; ++i) {
+        cd.cells.emplace_back();
+        SERDIFF_TRY(ReadCell(r, st, col, row->liveness, &cd.cells.back()));
+      }
+    }
+    row->columns.push_back(std::move(cd));
+  }
+  return absl::OkStatus();
+}
+
+// Reads a row's flags (and extended flags) and its body.
+absl::Status ReadRow(Reader& r, const PartitionUpdate& u, uint8_t flags, size_t flags_at,
+                     bool is_static, Row* row) {
+  uint8_t ext = 0;
+  if ((flags & 0x80) != 0) {
+    const size_t ext_at = r.pos();
+    SERDIFF_TRY(r.Byte(&ext, "row extended flags"));
+    if ((ext & ~0x03) != 0 || ext == 0) return InvalidAt(ext_at, "row extended flags: bad bits");
+  }
+  if (((ext & 0x01) != 0) != is_static)
+    return InvalidAt(flags_at, is_static ? "static row without the static flag"
+                                         : "static flag on a non-static row");
+  row->shadowable = (ext & 0x02) != 0;
+  if (row->shadowable && (flags & 0x10) == 0)
+    return InvalidAt(flags_at, "row flags: shadowable without a deletion");
+  if ((flags & 0x08) != 0 && (flags & 0x04) == 0)
+    return InvalidAt(flags_at, "row flags: TTL without a timestamp");
+  return ReadRowBody(r, u, flags, is_static, row);
+}
+
+absl::Status ReadMarker(Reader& r, const PartitionUpdate& u, size_t flags_at, uint8_t flags,
+                        Marker* mk) {
+  if (flags != 0x02) return InvalidAt(flags_at, "marker flags: bits besides 0x02");
+  const size_t kind_at = r.pos();
+  uint8_t kind = 0;
+  SERDIFF_TRY(r.Byte(&kind, "marker kind"));
+  if (!IsValidBoundKind(kind)) return InvalidAt(kind_at, "marker kind: not a bound or boundary");
+  mk->kind = static_cast<BoundKind>(kind);
+  const size_t size_at = r.pos();
+  uint8_t hi = 0, lo = 0;
+  if (r.remaining() < 2) return OutOfRangeAt(size_at, "marker bound size: input ends");
+  SERDIFF_TRY(r.Byte(&hi, "marker bound size"));
+  SERDIFF_TRY(r.Byte(&lo, "marker bound size"));
+  const size_t size = (size_t{hi} << 8) | lo;
+  if (size > u.clustering_widths.size())
+    return InvalidAt(size_at, "marker bound size: more components than clustering columns");
+  SERDIFF_TRY(ReadPrefix(r, u.clustering_widths, size, &mk->bound));
+  SERDIFF_TRY(ReadDeletion(r, u.stats, &mk->deletion));
+  if (IsBoundary(mk->kind)) SERDIFF_TRY(ReadDeletion(r, u.stats, &mk->start_deletion));
+  return absl::OkStatus();
+}
+
+absl::Status ReadColumns(Reader& r, const std::vector<Column>& table, std::vector<Column>* out) {
+  uint64_t n = 0;
+  SERDIFF_TRY(r.Count(&n, 1, "column count"));
+  for (uint64_t i = 0; i < n; ++i) {
+    const size_t at = r.pos();
+    std::string name;
+    SERDIFF_TRY(r.LenBytes(&name, "column name"));
+    const Column* found = nullptr;
+    for (const Column& c : table)
+      if (c.name == name) found = &c;
+    if (found == nullptr) return InvalidAt(at, "column name: not in the table");
+    out->push_back(*found);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadUpdate(Reader& r, Version v, const Schema& schema, PartitionUpdate* u) {
+  const size_t id_at = r.pos();
+  std::string id;
+  SERDIFF_TRY(r.Raw(16, &id, id_at, "table id"));
+  std::copy(id.begin(), id.end(), u->table_id.begin());
+  const TableDef* table = FindTable(schema, u->table_id);
+  if (table == nullptr) return InvalidAt(id_at, "table id: not in the schema");
+  u->clustering_widths = table->clustering_widths;
+  if (HasEpoch(v)) SERDIFF_TRY(r.VInt(&u->epoch, "epoch"));
+  SERDIFF_TRY(r.LenBytes(&u->key, "partition key"));
+  const size_t flags_at = r.pos();
+  uint8_t flags = 0;
+  SERDIFF_TRY(r.Byte(&flags, "partition flags"));
+  if (flags == 0x01) return absl::OkStatus();  // empty
+  if ((flags & ~0x1c) != 0 || (flags & 0x10) == 0)
+    return InvalidAt(flags_at, "partition flags: unknown bits, or no row estimate");
+  uint64_t d = 0;
+  SERDIFF_TRY(r.VInt(&d, "stats min timestamp"));
+  u->stats.min_timestamp = static_cast<int64_t>(static_cast<uint64_t>(kTimestampEpoch) + d);
+  int32_t d32 = 0;
+  SERDIFF_TRY(r.VInt32(&d32, "stats min local deletion time"));
+  u->stats.min_local_deletion_time =
+      static_cast<uint32_t>(kDeletionTimeEpoch) + static_cast<uint32_t>(d32);
+  SERDIFF_TRY(r.VInt32(&u->stats.min_ttl, "stats min ttl"));
+  const bool has_static = (flags & 0x08) != 0;
+  if (has_static) SERDIFF_TRY(ReadColumns(r, table->static_columns, &u->static_columns));
+  SERDIFF_TRY(ReadColumns(r, table->regular_columns, &u->regular_columns));
+  if ((flags & 0x04) != 0) {
+    const size_t del_at = r.pos();
+    SERDIFF_TRY(ReadDeletion(r, u->stats, &u->partition_deletion));
+    if (u->partition_deletion.IsLive())
+      return InvalidAt(del_at, "partition deletion: live with the flag");
+  }
+  if (has_static) {
+    const size_t at = r.pos();
+    uint8_t rf = 0;
+    SERDIFF_TRY(r.Byte(&rf, "static row flags"));
+    if ((rf & 0x03) != 0) return InvalidAt(at, "static row flags: marker or end of partition");
+    u->static_row.emplace();
+    SERDIFF_TRY(ReadRow(r, *u, rf, at, true, &*u->static_row));
+  }
+  const size_t est_at = r.pos();
+  SERDIFF_TRY(r.VInt32(&u->row_estimate, "row estimate"));
+  if (u->row_estimate < 0) return InvalidAt(est_at, "row estimate: negative");
+  for (;;) {
+    const size_t at = r.pos();
+    uint8_t rf = 0;
+    SERDIFF_TRY(r.Byte(&rf, "unfiltered flags"));
+    if (rf == 0x01) break;
+    if ((rf & 0x01) != 0) return InvalidAt(at, "unfiltered flags: end of partition with others");
+    u->unfiltereds.emplace_back();
+    Unfiltered& un = u->unfiltereds.back();
+    if ((rf & 0x02) != 0) {
+      un.is_marker = true;
+      SERDIFF_TRY(ReadMarker(r, *u, at, rf, &un.marker));
+    } else {
+      SERDIFF_TRY(ReadRow(r, *u, rf, at, false, &un.row));
+    }
+  }
+  if (u->IsEmpty())
+    return InvalidAt(flags_at, "partition flags: non-empty form of an empty update");
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Mutation> Deserialize(absl::Span<const uint8_t> bytes, Version version,
+                                     const Schema& schema) {
+  Reader r(bytes);
+  Mutation m;
+  m.version = version;
+  if (HasEpoch(version)) {
+    uint8_t f = 0;
+    SERDIFF_TRY(r.Byte(&f, "mutation flags"));
+    if ((f & ~0x01) != 0) return InvalidAt(0, "mutation flags: unknown bits");
+    m.allow_out_of_range = f == 0x01;
+  }
+  const size_t count_at = r.pos();
+  uint64_t count = 0;
+  SERDIFF_TRY(r.Count(&count, HasEpoch(version) ? 19 : 18, "partition update count"));
+  if (count == 0) return InvalidAt(count_at, "partition update count: zero");
+  for (uint64_t i = 0; i < count; ++i) {
+    m.updates.emplace_back();
+    SERDIFF_TRY(ReadUpdate(r, version, schema, &m.updates.back()));
+  }
+  if (r.remaining() != 0) return InvalidAt(r.pos(), "trailing bytes after the last update");
+  return m;
+}
+
+}  // namespace serdiff::mutation
