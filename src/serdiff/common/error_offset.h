@@ -37,7 +37,8 @@ inline absl::Status WithErrorOffset(absl::Status status, int64_t offset) {
 // The byte offset a status carries, or nullopt when it carries none (an OK status, an error
 // from code that reports no offset, such as a third-party oracle).
 inline std::optional<int64_t> ErrorOffset(const absl::Status& status) {
-  const std::optional<absl::Cord> payload = status.GetPayload(kErrorOffsetUrl);
+  // auto: absl::optional, which is not std::optional in Debian's C++14-built Abseil.
+  const auto payload = status.GetPayload(kErrorOffsetUrl);
   if (!payload.has_value()) return std::nullopt;
   int64_t offset = 0;
   if (!absl::SimpleAtoi(std::string(*payload), &offset)) return std::nullopt;
