@@ -1009,14 +1009,6 @@ bool HasNonCanonicalRegex(const std::vector<serdiff::bson::Element>& els) {
   return false;
 }
 
-bool KeysAreUtf8(const std::vector<serdiff::bson::Element>& els) {
-  for (const serdiff::bson::Element& e : els) {
-    if (serdiff::bson::FirstInvalidUtf8(e.key) >= 0) return false;
-    if (!KeysAreUtf8(e.value.children)) return false;
-  }
-  return true;
-}
-
 // Deep enough for any input a fuzzer sends (7 bytes per level), shallow enough for the stack.
 constexpr int kUnlimitedDepth = 1000;
 
@@ -1047,15 +1039,33 @@ std::vector<harness::Divergence<std::string>> DecodeDivergences() {
   std::vector<harness::Divergence<std::string>> out;
   out.push_back(
       {"libbson",
-       "ill-formed UTF-8 in a string value (string, code, symbol, regex, DBPointer namespace, "
-       "code_w_scope code): the spec makes these UTF-8 and serdiff checks them by default; "
-       "libbson 1.23's bson_validate with BSON_VALIDATE_UTF8 checks keys only",
+       "ill-formed UTF-8 before any other fault: the spec makes keys and string values UTF-8 "
+       "and serdiff checks them by default; libbson 1.23's bson_validate with "
+       "BSON_VALIDATE_UTF8 never checks string values (string, code, symbol, regex, DBPointer "
+       "namespace, code_w_scope code), after such a value may stop and report success without "
+       "checking the rest, and then misses bad keys further on too",
        [](const std::string& in, const harness::Output& opt, const harness::Output& other) {
          if (opt.ok() || !other.ok()) return false;
-         absl::StatusOr<Document> lax =
-             sb::Decode(in, sb::DecodeOptions{false, false, kUnlimitedDepth});
-         return lax.ok() && KeysAreUtf8(lax->elements) &&
-                !sb::Validate(in, sb::DecodeOptions{true, false, kUnlimitedDepth}).ok();
+         const std::optional<int64_t> at = ErrorOffset(opt.status());
+         if (!at) return false;
+         const absl::Status rest =
+             sb::Validate(in, sb::DecodeOptions{false, false, kUnlimitedDepth});
+         if (rest.ok()) return true;
+         const std::optional<int64_t> later = ErrorOffset(rest);
+         return later && *later > *at;  // the first fault is ill-formed UTF-8
+       }});
+  out.push_back(
+      {"libbson",
+       "structural checks libbson 1.23's bson_validate skips (both found by the bson_decode "
+       "property): it stops after the first code_w_scope element and reports success (a bool "
+       "2 after it is accepted), and it never checks that an embedded document or array ends "
+       "with 0x00",
+       [](const std::string& in, const harness::Output& opt, const harness::Output& other) {
+         if (opt.ok() || !other.ok()) return false;
+         sb::DecodeOptions lax{false, false, kUnlimitedDepth};
+         if (sb::Validate(in, lax).ok()) return false;  // the fault is UTF-8 or depth only
+         lax.libbson_quirks = true;
+         return sb::Validate(in, lax).ok();
        }});
   out.push_back(
       {"libbson",

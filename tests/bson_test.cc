@@ -283,6 +283,10 @@ TEST(BsonDecode, Utf8IsAFlag) {
   lax.check_utf8 = false;
   EXPECT_TRUE(Validate(bytes, lax).ok());
   EXPECT_FALSE(Validate(bytes).ok());
+  DecodeOptions keys_only;
+  keys_only.check_utf8_values = false;
+  EXPECT_TRUE(Validate(bytes, keys_only).ok());
+  EXPECT_EQ(OffsetOf(Validate(Hex("08000000 0a e9 00 00"), keys_only)), 5);
 }
 
 Document Nested(int levels) {  // depth levels + 1
@@ -337,11 +341,19 @@ TEST(BsonLibbson, NonUtf8StringValueIsAnAcceptedDivergenceOnly) {
   const std::string good = Hex("0f000000 02 6100 03000000 c3a9 00 00");
   EXPECT_TRUE(Validate(good).ok());
   EXPECT_TRUE(targets::bson::LibbsonValidate(good).ok());
-  // Nearby input with the bad byte in a key: libbson rejects too, and a libbson acceptance
-  // there would not be covered.
-  const std::string bad_key = Hex("0c000000 0a e9 00 00");
+  // Nearby input with the bad byte in a key: libbson rejects it too (no divergence to cover).
+  const std::string bad_key = Hex("08000000 0a e9 00 00");
   EXPECT_FALSE(targets::bson::LibbsonValidate(bad_key).ok());
-  EXPECT_EQ(Covering(divergences, bad_key, Accept(bad_key, Validate(bad_key)), bad_key), "");
+  // libbson stops after a bad regex pattern and reports success even though a NUL type byte
+  // follows before the end: covered (the first fault is the pattern's UTF-8) ...
+  const std::string stops = Hex("0c000000 0b 6400 9d 00 00 00 00");
+  ASSERT_TRUE(targets::bson::LibbsonValidate(stops).ok());
+  EXPECT_NE(Covering(divergences, stops, Accept(stops, Validate(stops)), stops), "");
+  // ... but with a valid pattern the same structural fault is not covered (libbson rejects it).
+  const std::string structural = Hex("0c000000 0b 6400 61 00 00 00 00");
+  EXPECT_FALSE(targets::bson::LibbsonValidate(structural).ok());
+  EXPECT_EQ(Covering(divergences, structural, Accept(structural, Validate(structural)), structural),
+            "");
   // A non-UTF-8 string that is also cut short is a real error: not covered.
   const std::string cut = Hex("0e000000 02 6100 03000000 e9 00 00");
   EXPECT_EQ(Covering(divergences, cut, Accept(cut, Validate(cut)), cut), "");
@@ -384,6 +396,29 @@ TEST(BsonLibbson, DepthIsAnAcceptedDivergenceOnlyPastTheLimit) {
   const Document ok_doc = Nested(kDefaultMaxDepth - 1);
   EXPECT_EQ(*Encode(ok_doc), *targets::bson::LibbsonEncode(ok_doc));
   EXPECT_EQ(Covering(enc, ok_doc, Encode(ok_doc), targets::bson::LibbsonEncode(ok_doc)), "");
+}
+
+TEST(BsonLibbson, FaultAfterCodeWithScopeIsAnAcceptedDivergenceOnlyAfterIt) {
+  const auto divergences = targets::bson::DecodeDivergences();
+  // {c: code_w_scope("x", {}), b: bool 2}: libbson accepts, serdiff rejects at the bool (25).
+  const std::string after =
+      Hex("1b000000 0f 6300 0f000000 02000000 7800 05000000 00 08 6200 02 00");
+  ASSERT_TRUE(targets::bson::LibbsonValidate(after).ok());
+  EXPECT_EQ(OffsetOf(Validate(after)), 25);
+  EXPECT_NE(Covering(divergences, after, Accept(after, Validate(after)), after), "");
+  // The same bool 2 before the code_w_scope: libbson rejects; not covered.
+  const std::string before =
+      Hex("1b000000 08 6200 02 0f 6300 0f000000 02000000 7800 05000000 00 00");
+  EXPECT_FALSE(targets::bson::LibbsonValidate(before).ok());
+  EXPECT_EQ(Covering(divergences, before, Accept(before, Validate(before)), before), "");
+  // An embedded document ending in 0x01: libbson accepts, covered; the top-level document
+  // ending in 0x01 is rejected by libbson and not covered.
+  const std::string embedded = Hex("0d000000 03 6400 05000000 01 00");
+  ASSERT_TRUE(targets::bson::LibbsonValidate(embedded).ok());
+  EXPECT_NE(Covering(divergences, embedded, Accept(embedded, Validate(embedded)), embedded), "");
+  const std::string top = Hex("0d000000 03 6400 05000000 00 01");
+  EXPECT_FALSE(targets::bson::LibbsonValidate(top).ok());
+  EXPECT_EQ(Covering(divergences, top, Accept(top, Validate(top)), top), "");
 }
 
 TEST(BsonLibbson, RegexOptionOrderIsAnAcceptedDivergenceOnlyWhenNotCanonical) {

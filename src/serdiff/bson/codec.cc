@@ -335,7 +335,7 @@ class Parser {
       if (nul == nullptr) return InvalidAt(key, "element name not NUL-terminated");
       const size_t key_len = static_cast<const unsigned char*>(nul) - (b_ + key);
       const std::string_view key_view(reinterpret_cast<const char*>(b_ + key), key_len);
-      if (absl::Status st = CheckUtf8(key, key_view); !st.ok()) return st;
+      if (absl::Status st = CheckUtf8(key, key_view, /*is_key=*/true); !st.ok()) return st;
       if (is_array && opt_.check_array_keys) {
         if (key_view != index.key()) {
           return InvalidAt(key,
@@ -355,16 +355,25 @@ class Parser {
           !st.ok()) {
         return st;
       }
+      if (type == static_cast<unsigned char>(Type::kCodeWithScope) && opt_.libbson_quirks) {
+        stopped_ = true;
+      }
+      if (stopped_) {
+        *end = last + 1;
+        return absl::OkStatus();
+      }
       p = q;
     }
-    if (b_[last] != 0) return InvalidAt(last, "document not terminated by NUL");
+    if (b_[last] != 0 && !(opt_.libbson_quirks && depth > 1)) {
+      return InvalidAt(last, "document not terminated by NUL");
+    }
     *end = last + 1;
     return absl::OkStatus();
   }
 
  private:
-  absl::Status CheckUtf8(size_t offset, std::string_view s) {
-    if (!opt_.check_utf8) return absl::OkStatus();
+  absl::Status CheckUtf8(size_t offset, std::string_view s, bool is_key = false) {
+    if (!opt_.check_utf8 || (!is_key && !opt_.check_utf8_values)) return absl::OkStatus();
     const int64_t bad = FirstInvalidUtf8(s);
     if (bad < 0) return absl::OkStatus();
     return InvalidAt(static_cast<int64_t>(offset) + bad, "ill-formed UTF-8");
@@ -522,6 +531,7 @@ class Parser {
 
   const unsigned char* b_;
   const DecodeOptions& opt_;
+  bool stopped_ = false;  // libbson_quirks: a code_w_scope was seen
 };
 
 template <bool Build>

@@ -61,6 +61,15 @@ struct DecodeOptions {
   bool check_array_keys = false;
   // Deepest nesting accepted (levels; the top-level document is level 1).
   int max_depth = kDefaultMaxDepth;
+  // With check_utf8: also check values (on by default). Off, only keys are checked, which is
+  // what libbson 1.23's bson_validate(BSON_VALIDATE_UTF8) does (used by the target's
+  // accepted-divergence predicate).
+  bool check_utf8_values = true;
+  // libbson 1.23 emulation, for the target's accepted-divergence predicate only (off by
+  // default, never on in real use): accept as soon as a code-with-scope element has been
+  // checked, ignoring everything after it, and do not check the last byte of embedded documents
+  // (libbson's bson_validate does both).
+  bool libbson_quirks = false;
 };
 
 // OK when `bytes` is exactly one valid BSON document. Every error is InvalidArgument with its
