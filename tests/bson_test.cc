@@ -194,6 +194,8 @@ TEST(BsonEncode, MillionElementArrayHeapIsOutputPlus4KiB) {
   EXPECT_EQ(out->size(), 4 + 3 + 4 + 5000000 + ArrayKeyBytes(1000000) + 2);
   EXPECT_LE(peak, static_cast<int64_t>(out->size()) + 4096);
   EXPECT_GE(peak, static_cast<int64_t>(out->size()));
+  EXPECT_TRUE(Validate(*out).ok()) << Validate(*out);
+  EXPECT_TRUE(targets::bson::LibbsonValidate(*out).ok());
 }
 
 // ---- decoder -----------------------------------------------------------------------------
