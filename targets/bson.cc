@@ -430,8 +430,9 @@ rc::Gen<Value> GenLargeArray() {
     v.children.resize(n);
     const int64_t seed = *GenInt64();
     for (uint32_t i = 0; i < n; ++i) {
-      v.children[i].value = wide ? sb::Int64(seed + static_cast<int64_t>(i) * 7919)
-                                 : sb::Int32(static_cast<int32_t>(i));
+      // Unsigned arithmetic: wraps at the int64 extremes instead of overflowing.
+      const auto step = static_cast<int64_t>(static_cast<uint64_t>(seed) + uint64_t{i} * 7919);
+      v.children[i].value = wide ? sb::Int64(step) : sb::Int32(static_cast<int32_t>(i));
     }
     return v;
   });
