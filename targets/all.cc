@@ -14,6 +14,9 @@ const harness::Registry& AllTargets() {
 #ifdef SERDIFF_HAS_CQL
     RegisterCqlTargets(*r);
 #endif
+#ifdef SERDIFF_HAS_BSON
+    RegisterBsonTargets(*r);
+#endif
 #ifdef SERDIFF_HAS_MUTATION
     RegisterMutationTargets(*r);
 #endif

@@ -8,6 +8,7 @@ namespace serdiff::targets {
 void RegisterVarintTargets(harness::Registry& registry);
 void RegisterTimestampTargets(harness::Registry& registry);
 void RegisterCqlTargets(harness::Registry& registry);
+void RegisterBsonTargets(harness::Registry& registry);
 void RegisterMutationTargets(harness::Registry& registry);
 // Test-only targets whose optimized side is deliberately wrong (see selftest.cc); never part
 // of AllTargets().

@@ -1,0 +1,247 @@
+// BSON benchmark (issue 8): integer formatting, encoding a large array, decoding + validating.
+//
+//   cmake --preset bench && cmake --build --preset bench --target bson_benchmark
+//   build/bench/bench/bson_benchmark --benchmark_repetitions=3
+//       --benchmark_report_aggregates_only=true
+//
+// Names:
+//   format/<workload>/<impl>     workload: small (0..999), uniform (uniform random int64,
+//                                4096 values, fixed seed), keys (0..999,999); one iteration
+//                                formats the whole workload; items_per_second = integers.
+//                                impl: optimized (serdiff::bson::FormatInt64), snprintf
+//                                ("%lld"), to_chars (std::to_chars), absl (absl::AlphaNum, the
+//                                formatting behind absl::StrCat, no allocation), fmt
+//                                (fmt::format_to with a compiled "{}"), counter (keys only:
+//                                ArrayKeyCounter::Next + write, what the encoder uses)
+//   encode/<int32|int64>/<impl>  {a: [0, 1, ..., 999999]}; impl: optimized (serdiff::bson::
+//                                Encode), reference (serdiff::ref::bson::Encode), libbson
+//                                (bson_append_array_begin, bson_append_int32/int64 with keys
+//                                from bson_uint32_to_string, bson_append_array_end; the bson_t
+//                                is initialized and destroyed each iteration), memcpy (a
+//                                std::string copy of the output bytes: allocation + memcpy)
+//   validate/int32/<impl>        the encoded bytes of the same document; impl: optimized
+//                                (serdiff::bson::Validate, UTF-8 checked), libbson
+//                                (bson_init_static + bson_validate with BSON_VALIDATE_UTF8),
+//                                decode (serdiff::bson::Decode, builds the document model)
+#include <benchmark/benchmark.h>
+#include <bson/bson.h>
+#include <fmt/compile.h>
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "reference/bson/bson_ref.h"
+#include "serdiff/bson/codec.h"
+#include "serdiff/bson/int_format.h"
+
+namespace {
+
+namespace sb = serdiff::bson;
+
+constexpr int64_t kKeys = 1000000;
+
+const std::vector<int64_t>& Workload(int which) {
+  static const auto* small = [] {
+    auto* v = new std::vector<int64_t>;
+    for (int64_t i = 0; i < 1000; ++i) v->push_back(i);
+    return v;
+  }();
+  static const auto* uniform = [] {
+    auto* v = new std::vector<int64_t>;
+    std::mt19937_64 rng(42);
+    for (int i = 0; i < 4096; ++i) v->push_back(static_cast<int64_t>(rng()));
+    return v;
+  }();
+  static const auto* keys = [] {
+    auto* v = new std::vector<int64_t>;
+    for (int64_t i = 0; i < kKeys; ++i) v->push_back(i);
+    return v;
+  }();
+  return which == 0 ? *small : which == 1 ? *uniform : *keys;
+}
+
+template <typename Fn>
+void RunFormat(benchmark::State& state, Fn format) {
+  const std::vector<int64_t>& values = Workload(static_cast<int>(state.range(0)));
+  char buf[32];
+  for (auto _ : state) {
+    size_t total = 0;
+    for (int64_t v : values) {
+      total += format(v, buf);
+      benchmark::DoNotOptimize(buf);
+    }
+    benchmark::DoNotOptimize(total);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(values.size()));
+}
+
+void BM_FormatOptimized(benchmark::State& state) {
+  RunFormat(state, [](int64_t v, char* buf) { return sb::FormatInt64(v, buf); });
+}
+void BM_FormatSnprintf(benchmark::State& state) {
+  RunFormat(state, [](int64_t v, char* buf) {
+    return static_cast<size_t>(std::snprintf(buf, 32, "%lld", static_cast<long long>(v)));
+  });
+}
+void BM_FormatToChars(benchmark::State& state) {
+  RunFormat(state, [](int64_t v, char* buf) {
+    return static_cast<size_t>(std::to_chars(buf, buf + 32, v).ptr - buf);
+  });
+}
+void BM_FormatAbsl(benchmark::State& state) {
+  RunFormat(state, [](int64_t v, char* buf) {
+    const absl::AlphaNum a(v);
+    std::memcpy(buf, a.data(), a.size());
+    return a.size();
+  });
+}
+void BM_FormatFmt(benchmark::State& state) {
+  RunFormat(state, [](int64_t v, char* buf) {
+    return static_cast<size_t>(fmt::format_to(buf, FMT_COMPILE("{}"), v) - buf);
+  });
+}
+void BM_KeysCounter(benchmark::State& state) {
+  char buf[32];
+  for (auto _ : state) {
+    sb::ArrayKeyCounter key;
+    size_t total = 0;
+    for (int64_t i = 0; i < kKeys; ++i, key.Next()) {
+      total += key.WriteKeyWithNul(buf);
+      benchmark::DoNotOptimize(buf);
+    }
+    benchmark::DoNotOptimize(total);
+  }
+  state.SetItemsProcessed(state.iterations() * kKeys);
+}
+
+#define FORMAT_ARGS ->ArgNames({"workload"})->Arg(0)->Arg(1)->Arg(2)
+BENCHMARK(BM_FormatOptimized) FORMAT_ARGS;
+BENCHMARK(BM_FormatSnprintf) FORMAT_ARGS;
+BENCHMARK(BM_FormatToChars) FORMAT_ARGS;
+BENCHMARK(BM_FormatAbsl) FORMAT_ARGS;
+BENCHMARK(BM_FormatFmt) FORMAT_ARGS;
+BENCHMARK(BM_KeysCounter);
+
+// ---- encode ------------------------------------------------------------------------------
+
+const sb::Document& BigArray(bool wide) {
+  static const sb::Document* docs[2] = {nullptr, nullptr};
+  const sb::Document*& d = docs[wide ? 1 : 0];
+  if (d == nullptr) {
+    auto* doc = new sb::Document;
+    sb::Value arr = sb::OfType(sb::Type::kArray);
+    arr.children.resize(kKeys);
+    for (int64_t i = 0; i < kKeys; ++i) {
+      arr.children[i].value = wide ? sb::Int64(i) : sb::Int32(static_cast<int32_t>(i));
+    }
+    doc->elements.push_back(sb::Element{"a", std::move(arr)});
+    d = doc;
+  }
+  return *d;
+}
+
+void BM_EncodeOptimized(benchmark::State& state) {
+  const sb::Document& doc = BigArray(state.range(0) == 64);
+  int64_t bytes = 0;
+  for (auto _ : state) {
+    absl::StatusOr<std::string> out = sb::Encode(doc);
+    bytes = static_cast<int64_t>(out->size());
+    benchmark::DoNotOptimize(out->data());
+  }
+  state.SetBytesProcessed(state.iterations() * bytes);
+}
+void BM_EncodeReference(benchmark::State& state) {
+  const sb::Document& doc = BigArray(state.range(0) == 64);
+  int64_t bytes = 0;
+  for (auto _ : state) {
+    absl::StatusOr<std::string> out = serdiff::ref::bson::Encode(doc);
+    bytes = static_cast<int64_t>(out->size());
+    benchmark::DoNotOptimize(out->data());
+  }
+  state.SetBytesProcessed(state.iterations() * bytes);
+}
+void BM_EncodeLibbson(benchmark::State& state) {
+  const bool wide = state.range(0) == 64;
+  int64_t bytes = 0;
+  for (auto _ : state) {
+    bson_t b;
+    bson_init(&b);
+    bson_t child;
+    bson_append_array_begin(&b, "a", 1, &child);
+    char buf[16];
+    for (int64_t i = 0; i < kKeys; ++i) {
+      const char* key;
+      const size_t len = bson_uint32_to_string(static_cast<uint32_t>(i), &key, buf, sizeof buf);
+      if (wide) {
+        bson_append_int64(&child, key, static_cast<int>(len), i);
+      } else {
+        bson_append_int32(&child, key, static_cast<int>(len), static_cast<int32_t>(i));
+      }
+    }
+    bson_append_array_end(&b, &child);
+    bytes = b.len;
+    benchmark::DoNotOptimize(bson_get_data(&b));
+    bson_destroy(&b);
+  }
+  state.SetBytesProcessed(state.iterations() * bytes);
+}
+void BM_EncodeMemcpy(benchmark::State& state) {
+  const std::string encoded = *sb::Encode(BigArray(state.range(0) == 64));
+  for (auto _ : state) {
+    std::string copy(encoded);
+    benchmark::DoNotOptimize(copy.data());
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(encoded.size()));
+}
+#define ENCODE_ARGS ->ArgNames({"bits"})->Arg(32)->Arg(64)->Unit(benchmark::kMillisecond)
+BENCHMARK(BM_EncodeOptimized) ENCODE_ARGS;
+BENCHMARK(BM_EncodeReference) ENCODE_ARGS;
+BENCHMARK(BM_EncodeLibbson) ENCODE_ARGS;
+BENCHMARK(BM_EncodeMemcpy) ENCODE_ARGS;
+
+// ---- validate ----------------------------------------------------------------------------
+
+const std::string& Encoded32() {
+  static const std::string* s = new std::string(*sb::Encode(BigArray(false)));
+  return *s;
+}
+
+void BM_ValidateOptimized(benchmark::State& state) {
+  const std::string& in = Encoded32();
+  for (auto _ : state) {
+    absl::Status st = sb::Validate(in);
+    if (!st.ok()) state.SkipWithError("rejected");
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(in.size()));
+}
+void BM_ValidateLibbson(benchmark::State& state) {
+  const std::string& in = Encoded32();
+  for (auto _ : state) {
+    bson_t b;
+    bson_init_static(&b, reinterpret_cast<const uint8_t*>(in.data()), in.size());
+    size_t offset = 0;
+    if (!bson_validate(&b, BSON_VALIDATE_UTF8, &offset)) state.SkipWithError("rejected");
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(in.size()));
+}
+void BM_DecodeOptimized(benchmark::State& state) {
+  const std::string& in = Encoded32();
+  for (auto _ : state) {
+    absl::StatusOr<sb::Document> doc = sb::Decode(in);
+    benchmark::DoNotOptimize(doc->elements.data());
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(in.size()));
+}
+BENCHMARK(BM_ValidateOptimized)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ValidateLibbson)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DecodeOptimized)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,564 @@
+#include "serdiff/bson/codec.h"
+
+#include <bit>
+#include <cstring>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "serdiff/bson/int_format.h"
+#include "serdiff/common/error_offset.h"
+#include "serdiff/timestamp/timestamp.h"
+
+namespace serdiff::bson {
+
+static_assert(std::endian::native == std::endian::little, "the codec assumes a little-endian host");
+
+namespace {
+
+constexpr uint64_t kMaxInt32 = static_cast<uint64_t>(std::numeric_limits<int32_t>::max());
+
+// ---- size pass ----------------------------------------------------------------------------
+
+absl::Status CheckedLength(uint64_t n, const char* what) {
+  if (n > kMaxInt32) return absl::OutOfRangeError(absl::StrCat(what, " longer than INT32_MAX"));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<uint64_t> ElementsSize(const std::vector<Element>& elements, bool is_array,
+                                      int depth);
+
+// Payload size of v (after its type byte and key).
+absl::StatusOr<uint64_t> ValueSize(const Value& v, int depth) {
+  switch (v.type) {
+    case Type::kDouble:
+    case Type::kTimestamp:
+    case Type::kInt64:
+      return 8;
+    case Type::kString:
+    case Type::kCode:
+    case Type::kSymbol: {
+      const uint64_t n = uint64_t{v.s.size()} + 1;
+      if (absl::Status st = CheckedLength(n, "string"); !st.ok()) return st;
+      return 4 + n;
+    }
+    case Type::kDocument:
+    case Type::kArray:
+      return ElementsSize(v.children, v.type == Type::kArray, depth + 1);
+    case Type::kBinary: {
+      const uint64_t n = v.s.size() + (v.subtype == kBinarySubtypeOld ? 4 : 0);
+      if (absl::Status st = CheckedLength(n, "binary"); !st.ok()) return st;
+      return 5 + n;
+    }
+    case Type::kUndefined:
+    case Type::kNull:
+    case Type::kMinKey:
+    case Type::kMaxKey:
+      return 0;
+    case Type::kObjectId:
+      if (v.s.size() != 12) return absl::InvalidArgumentError("ObjectId must be 12 bytes");
+      return 12;
+    case Type::kBool:
+      if (v.i != 0 && v.i != 1) return absl::InvalidArgumentError("bool must be 0 or 1");
+      return 1;
+    case Type::kDateTime: {
+      absl::StatusOr<int64_t> ms = DateTimeMillisOf(v);
+      if (!ms.ok()) return ms.status();
+      return 8;
+    }
+    case Type::kRegex:
+      if (v.s.find('\0') != std::string::npos || v.s2.find('\0') != std::string::npos) {
+        return absl::InvalidArgumentError("regex pattern or options contain NUL");
+      }
+      return uint64_t{v.s.size()} + 1 + v.s2.size() + 1;
+    case Type::kDbPointer: {
+      if (v.s2.size() != 12) return absl::InvalidArgumentError("DBPointer id must be 12 bytes");
+      const uint64_t n = uint64_t{v.s.size()} + 1;
+      if (absl::Status st = CheckedLength(n, "string"); !st.ok()) return st;
+      return 4 + n + 12;
+    }
+    case Type::kCodeWithScope: {
+      const uint64_t n = uint64_t{v.s.size()} + 1;
+      absl::StatusOr<uint64_t> scope = ElementsSize(v.children, false, depth + 1);
+      if (!scope.ok()) return scope.status();
+      const uint64_t total = 4 + 4 + n + *scope;
+      if (absl::Status st = CheckedLength(total, "code_w_scope"); !st.ok()) return st;
+      return total;
+    }
+    case Type::kInt32:
+      if (v.i < std::numeric_limits<int32_t>::min() || v.i > std::numeric_limits<int32_t>::max()) {
+        return absl::InvalidArgumentError("int32 value out of range");
+      }
+      return 4;
+    case Type::kDecimal128:
+      if (v.s.size() != 16) return absl::InvalidArgumentError("decimal128 must be 16 bytes");
+      return 16;
+  }
+  return absl::InvalidArgumentError("unknown element type");
+}
+
+// Size of a whole (embedded) document: length + elements + NUL.
+absl::StatusOr<uint64_t> ElementsSize(const std::vector<Element>& elements, bool is_array,
+                                      int depth) {
+  if (depth > kDefaultMaxDepth) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("nesting deeper than ", kDefaultMaxDepth, " levels"));
+  }
+  uint64_t total = 4 + 1;
+  if (is_array) total += ArrayKeyBytes(elements.size());
+  for (const Element& e : elements) {
+    if (!is_array) {
+      if (e.key.find('\0') != std::string::npos) {
+        return absl::InvalidArgumentError("key contains NUL");
+      }
+      total += e.key.size() + 1;
+    }
+    absl::StatusOr<uint64_t> n = ValueSize(e.value, depth);
+    if (!n.ok()) return n.status();
+    total += 1 + *n;
+    if (total > kMaxInt32) return absl::OutOfRangeError("document longer than INT32_MAX");
+  }
+  return total;
+}
+
+// ---- write pass (input already checked by the size pass) -----------------------------------
+
+inline char* Put32(char* p, int32_t v) {
+  std::memcpy(p, &v, 4);
+  return p + 4;
+}
+inline char* Put64(char* p, int64_t v) {
+  std::memcpy(p, &v, 8);
+  return p + 8;
+}
+inline char* PutBytes(char* p, const std::string& s) {
+  std::memcpy(p, s.data(), s.size());
+  return p + s.size();
+}
+inline char* PutCString(char* p, const std::string& s) {
+  p = PutBytes(p, s);
+  *p = '\0';
+  return p + 1;
+}
+inline char* PutString(char* p, const std::string& s) {
+  p = Put32(p, static_cast<int32_t>(s.size() + 1));
+  return PutCString(p, s);
+}
+
+char* WriteElements(const std::vector<Element>& elements, bool is_array, char* p);
+
+char* WriteValue(const Value& v, char* p) {
+  switch (v.type) {
+    case Type::kDouble:
+      std::memcpy(p, &v.d, 8);
+      return p + 8;
+    case Type::kString:
+    case Type::kCode:
+    case Type::kSymbol:
+      return PutString(p, v.s);
+    case Type::kDocument:
+    case Type::kArray:
+      return WriteElements(v.children, v.type == Type::kArray, p);
+    case Type::kBinary:
+      if (v.subtype == kBinarySubtypeOld) {
+        p = Put32(p, static_cast<int32_t>(v.s.size() + 4));
+        *p++ = static_cast<char>(v.subtype);
+        p = Put32(p, static_cast<int32_t>(v.s.size()));
+      } else {
+        p = Put32(p, static_cast<int32_t>(v.s.size()));
+        *p++ = static_cast<char>(v.subtype);
+      }
+      return PutBytes(p, v.s);
+    case Type::kUndefined:
+    case Type::kNull:
+    case Type::kMinKey:
+    case Type::kMaxKey:
+      return p;
+    case Type::kObjectId:
+    case Type::kDecimal128:
+      return PutBytes(p, v.s);
+    case Type::kBool:
+      *p = static_cast<char>(v.i);
+      return p + 1;
+    case Type::kDateTime:
+      return Put64(p, *DateTimeMillisOf(v));  // checked by the size pass
+    case Type::kRegex:
+      return PutCString(PutCString(p, v.s), v.s2);
+    case Type::kDbPointer:
+      return PutBytes(PutString(p, v.s), v.s2);
+    case Type::kCodeWithScope: {
+      char* start = p;
+      p = PutString(p + 4, v.s);
+      p = WriteElements(v.children, false, p);
+      Put32(start, static_cast<int32_t>(p - start));
+      return p;
+    }
+    case Type::kInt32:
+      return Put32(p, static_cast<int32_t>(v.i));
+    case Type::kTimestamp:
+    case Type::kInt64:
+      return Put64(p, v.i);
+  }
+  return p;
+}
+
+char* WriteElements(const std::vector<Element>& elements, bool is_array, char* p) {
+  char* start = p;
+  p += 4;
+  if (is_array) {
+    ArrayKeyCounter key;
+    for (const Element& e : elements) {
+      *p++ = static_cast<char>(e.value.type);
+      p += key.WriteKeyWithNul(p);
+      key.Next();
+      p = WriteValue(e.value, p);
+    }
+  } else {
+    for (const Element& e : elements) {
+      *p++ = static_cast<char>(e.value.type);
+      p = PutCString(p, e.key);
+      p = WriteValue(e.value, p);
+    }
+  }
+  *p++ = '\0';
+  Put32(start, static_cast<int32_t>(p - start));
+  return p;
+}
+
+}  // namespace
+
+absl::StatusOr<int64_t> DateTimeMillisOf(const Value& v) {
+  if (!v.civil.has_value()) return v.i;
+  return timestamp::ToUnixMillis(*v.civil, timestamp::Rounding::kFloor);
+}
+
+absl::StatusOr<uint64_t> EncodedSize(const Document& doc) {
+  return ElementsSize(doc.elements, false, 1);
+}
+
+absl::StatusOr<std::string> Encode(const Document& doc) {
+  absl::StatusOr<uint64_t> size = EncodedSize(doc);
+  if (!size.ok()) return size.status();
+  std::string out(static_cast<size_t>(*size), '\0');
+  WriteElements(doc.elements, false, out.data());
+  return out;
+}
+
+// ---- decoder --------------------------------------------------------------------------------
+
+int64_t FirstInvalidUtf8(std::string_view s) {
+  const auto* b = reinterpret_cast<const unsigned char*>(s.data());
+  const size_t n = s.size();
+  size_t i = 0;
+  while (i < n) {
+    // ASCII fast path, 8 bytes at a time.
+    if (i + 8 <= n) {
+      uint64_t w;
+      std::memcpy(&w, b + i, 8);
+      if ((w & 0x8080808080808080ull) == 0) {
+        i += 8;
+        continue;
+      }
+    }
+    const unsigned char c = b[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    } else {
+      return static_cast<int64_t>(i);
+    }
+    if (i + len > n) return static_cast<int64_t>(i);
+    if (b[i + 1] < lo || b[i + 1] > hi) return static_cast<int64_t>(i);
+    for (size_t k = 2; k < len; ++k) {
+      if (b[i + k] < 0x80 || b[i + k] > 0xBF) return static_cast<int64_t>(i);
+    }
+    i += len;
+  }
+  return -1;
+}
+
+namespace {
+
+inline int32_t Get32(const unsigned char* p) {
+  int32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+inline int64_t Get64(const unsigned char* p) {
+  int64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+// One pass over the bytes; builds elements when `Build` is true.
+template <bool Build>
+class Parser {
+ public:
+  Parser(std::string_view bytes, const DecodeOptions& options)
+      : b_(reinterpret_cast<const unsigned char*>(bytes.data())), opt_(options) {}
+
+  // The document whose length field is at `start`; it may use bytes up to `limit` (exclusive).
+  // On success *end is one past its terminating NUL.
+  absl::Status ParseDocument(size_t start, size_t limit, int depth, bool is_array,
+                             std::vector<Element>* out, size_t* end) {
+    if (limit - start < 4) return InvalidAt(start, "document length needs 4 bytes");
+    const int32_t len = Get32(b_ + start);
+    if (len < kMinDocumentSize) return InvalidAt(start, "document length below 5");
+    if (static_cast<uint64_t>(len) > limit - start) {
+      return InvalidAt(start, absl::StrCat("document length ", len, " exceeds the ", limit - start,
+                                           " bytes that remain"));
+    }
+    if (depth > opt_.max_depth) {
+      return InvalidAt(start, absl::StrCat("nesting deeper than ", opt_.max_depth, " levels"));
+    }
+    const size_t last = start + static_cast<size_t>(len) - 1;  // the terminator's offset
+    size_t p = start + 4;
+    ArrayKeyCounter index;
+    while (p < last) {
+      const unsigned char type = b_[p];
+      if (type == 0) return InvalidAt(p, "NUL type byte before the end of the document");
+      if (!IsKnownType(type)) return InvalidAt(p, absl::StrCat("unknown element type ", type));
+      const size_t key = p + 1;
+      const void* nul = std::memchr(b_ + key, 0, last - key);
+      if (nul == nullptr) return InvalidAt(key, "element name not NUL-terminated");
+      const size_t key_len = static_cast<const unsigned char*>(nul) - (b_ + key);
+      const std::string_view key_view(reinterpret_cast<const char*>(b_ + key), key_len);
+      if (absl::Status st = CheckUtf8(key, key_view, /*is_key=*/true); !st.ok()) return st;
+      if (is_array && opt_.check_array_keys) {
+        if (key_view != index.key()) {
+          return InvalidAt(key,
+                           absl::StrCat("array key \"", std::string(index.key()), "\" expected"));
+        }
+        index.Next();
+      }
+      Element* element = nullptr;
+      if constexpr (Build) {
+        element = &out->emplace_back();
+        element->key.assign(key_view);
+        element->value.type = static_cast<Type>(type);
+      }
+      size_t q = key + key_len + 1;
+      if (absl::Status st = Payload(static_cast<Type>(type), q, last, depth,
+                                    element ? &element->value : nullptr, &q);
+          !st.ok()) {
+        return st;
+      }
+      if (type == static_cast<unsigned char>(Type::kCodeWithScope) && opt_.libbson_quirks) {
+        stopped_ = true;
+      }
+      if (stopped_) {
+        *end = last + 1;
+        return absl::OkStatus();
+      }
+      p = q;
+    }
+    if (b_[last] != 0 && !(opt_.libbson_quirks && depth > 1)) {
+      return InvalidAt(last, "document not terminated by NUL");
+    }
+    *end = last + 1;
+    return absl::OkStatus();
+  }
+
+ private:
+  absl::Status CheckUtf8(size_t offset, std::string_view s, bool is_key = false) {
+    if (!opt_.check_utf8 || (!is_key && !opt_.check_utf8_values)) return absl::OkStatus();
+    const int64_t bad = FirstInvalidUtf8(s);
+    if (bad < 0) return absl::OkStatus();
+    return InvalidAt(static_cast<int64_t>(offset) + bad, "ill-formed UTF-8");
+  }
+
+  absl::Status Fixed(size_t q, size_t n, size_t limit) {
+    if (limit - q < n) return InvalidAt(q, absl::StrCat("value needs ", n, " bytes"));
+    return absl::OkStatus();
+  }
+
+  // int32 length + content + NUL, ending before limit.
+  absl::Status ParseString(size_t q, size_t limit, std::string* out, size_t* end) {
+    if (limit - q < 4) return InvalidAt(q, "string length needs 4 bytes");
+    const int32_t len = Get32(b_ + q);
+    if (len < 1) return InvalidAt(q, "string length below 1");
+    if (static_cast<uint64_t>(len) > limit - q - 4) {
+      return InvalidAt(q, absl::StrCat("string length ", len, " exceeds the ", limit - q - 4,
+                                       " bytes that remain"));
+    }
+    const size_t content = q + 4;
+    const size_t nul = content + static_cast<size_t>(len) - 1;
+    const std::string_view s(reinterpret_cast<const char*>(b_ + content), nul - content);
+    if (absl::Status st = CheckUtf8(content, s); !st.ok()) return st;
+    if (b_[nul] != 0) return InvalidAt(nul, "string not terminated by NUL");
+    if constexpr (Build) out->assign(s);
+    *end = nul + 1;
+    return absl::OkStatus();
+  }
+
+  absl::Status CString(size_t q, size_t limit, std::string* out, size_t* end) {
+    const void* nul = std::memchr(b_ + q, 0, limit - q);
+    if (nul == nullptr) return InvalidAt(q, "cstring not NUL-terminated");
+    const size_t len = static_cast<const unsigned char*>(nul) - (b_ + q);
+    const std::string_view s(reinterpret_cast<const char*>(b_ + q), len);
+    if (absl::Status st = CheckUtf8(q, s); !st.ok()) return st;
+    if constexpr (Build) out->assign(s);
+    *end = q + len + 1;
+    return absl::OkStatus();
+  }
+
+  absl::Status Payload(Type type, size_t q, size_t limit, int depth, Value* v, size_t* end) {
+    std::string* s = v ? &v->s : nullptr;
+    std::string* s2 = v ? &v->s2 : nullptr;
+    std::vector<Element>* children = v ? &v->children : nullptr;
+    switch (type) {
+      case Type::kDouble:
+      case Type::kDateTime:
+      case Type::kTimestamp:
+      case Type::kInt64:
+        if (absl::Status st = Fixed(q, 8, limit); !st.ok()) return st;
+        if constexpr (Build) {
+          if (type == Type::kDouble) {
+            std::memcpy(&v->d, b_ + q, 8);
+          } else {
+            v->i = Get64(b_ + q);
+          }
+        }
+        *end = q + 8;
+        return absl::OkStatus();
+      case Type::kInt32:
+        if (absl::Status st = Fixed(q, 4, limit); !st.ok()) return st;
+        if constexpr (Build) v->i = Get32(b_ + q);
+        *end = q + 4;
+        return absl::OkStatus();
+      case Type::kObjectId:
+      case Type::kDecimal128: {
+        const size_t n = type == Type::kObjectId ? 12 : 16;
+        if (absl::Status st = Fixed(q, n, limit); !st.ok()) return st;
+        if constexpr (Build) s->assign(reinterpret_cast<const char*>(b_ + q), n);
+        *end = q + n;
+        return absl::OkStatus();
+      }
+      case Type::kBool:
+        if (absl::Status st = Fixed(q, 1, limit); !st.ok()) return st;
+        if (b_[q] > 1) return InvalidAt(q, absl::StrCat("bool byte ", b_[q], " is not 0 or 1"));
+        if constexpr (Build) v->i = b_[q];
+        *end = q + 1;
+        return absl::OkStatus();
+      case Type::kUndefined:
+      case Type::kNull:
+      case Type::kMinKey:
+      case Type::kMaxKey:
+        *end = q;
+        return absl::OkStatus();
+      case Type::kString:
+      case Type::kCode:
+      case Type::kSymbol:
+        return ParseString(q, limit, s, end);
+      case Type::kDocument:
+      case Type::kArray:
+        return ParseDocument(q, limit, depth + 1, type == Type::kArray, children, end);
+      case Type::kBinary: {
+        if (limit - q < 4) return InvalidAt(q, "binary length needs 4 bytes");
+        const int32_t len = Get32(b_ + q);
+        if (len < 0) return InvalidAt(q, "binary length negative");
+        if (static_cast<uint64_t>(len) + 1 > limit - q - 4) {
+          return InvalidAt(q,
+                           absl::StrCat("binary length ", len, " exceeds the bytes that remain"));
+        }
+        const uint8_t subtype = b_[q + 4];
+        size_t data = q + 5;
+        size_t data_len = static_cast<size_t>(len);
+        if (subtype == kBinarySubtypeOld) {
+          if (len < 4 || Get32(b_ + q + 5) != len - 4) {
+            return InvalidAt(q + 5, "binary subtype 2 inner length is not the length minus 4");
+          }
+          data += 4;
+          data_len -= 4;
+        }
+        if constexpr (Build) {
+          v->subtype = subtype;
+          s->assign(reinterpret_cast<const char*>(b_ + data), data_len);
+        }
+        *end = data + data_len;
+        return absl::OkStatus();
+      }
+      case Type::kRegex: {
+        size_t mid = 0;
+        if (absl::Status st = CString(q, limit, s, &mid); !st.ok()) return st;
+        return CString(mid, limit, s2, end);
+      }
+      case Type::kDbPointer: {
+        size_t mid = 0;
+        if (absl::Status st = ParseString(q, limit, s, &mid); !st.ok()) return st;
+        if (absl::Status st = Fixed(mid, 12, limit); !st.ok()) return st;
+        if constexpr (Build) s2->assign(reinterpret_cast<const char*>(b_ + mid), 12);
+        *end = mid + 12;
+        return absl::OkStatus();
+      }
+      case Type::kCodeWithScope: {
+        if (limit - q < 4) return InvalidAt(q, "code_w_scope length needs 4 bytes");
+        const int32_t total = Get32(b_ + q);
+        if (total < 14) return InvalidAt(q, "code_w_scope length below 14");
+        if (static_cast<uint64_t>(total) > limit - q) {
+          return InvalidAt(
+              q, absl::StrCat("code_w_scope length ", total, " exceeds the bytes that remain"));
+        }
+        const size_t cws_end = q + static_cast<size_t>(total);
+        size_t scope = 0;
+        if (absl::Status st = ParseString(q + 4, cws_end, s, &scope); !st.ok()) return st;
+        size_t scope_end = 0;
+        if (absl::Status st = ParseDocument(scope, cws_end, depth + 1, false, children, &scope_end);
+            !st.ok()) {
+          return st;
+        }
+        if (scope_end != cws_end) {
+          return InvalidAt(scope, "code_w_scope scope does not end at the code_w_scope length");
+        }
+        *end = cws_end;
+        return absl::OkStatus();
+      }
+    }
+    return InvalidAt(q, "unknown element type");
+  }
+
+  const unsigned char* b_;
+  const DecodeOptions& opt_;
+  bool stopped_ = false;  // libbson_quirks: a code_w_scope was seen
+};
+
+template <bool Build>
+absl::Status Run(std::string_view bytes, const DecodeOptions& options, std::vector<Element>* out) {
+  if (bytes.size() < 4) return InvalidAt(0, "document length needs 4 bytes");
+  int32_t len;
+  std::memcpy(&len, bytes.data(), 4);
+  if (len < kMinDocumentSize) return InvalidAt(0, "document length below 5");
+  if (static_cast<uint64_t>(len) != bytes.size()) {
+    return InvalidAt(0,
+                     absl::StrCat("document length ", len, " but ", bytes.size(), " bytes given"));
+  }
+  Parser<Build> parser(bytes, options);
+  size_t end = 0;
+  return parser.ParseDocument(0, bytes.size(), 1, false, out, &end);
+}
+
+}  // namespace
+
+absl::Status Validate(std::string_view bytes, const DecodeOptions& options) {
+  return Run<false>(bytes, options, nullptr);
+}
+
+absl::StatusOr<Document> Decode(std::string_view bytes, const DecodeOptions& options) {
+  Document doc;
+  if (absl::Status st = Run<true>(bytes, options, &doc.elements); !st.ok()) return st;
+  return doc;
+}
+
+}  // namespace serdiff::bson

@@ -1,0 +1,218 @@
+#include "serdiff/bson/document.h"
+
+#include <cstring>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "serdiff/timestamp/timestamp.h"
+
+namespace serdiff::bson {
+
+bool IsKnownType(uint8_t byte) {
+  return (byte >= 0x01 && byte <= 0x13) || byte == 0x7F || byte == 0xFF;
+}
+
+std::string_view TypeName(Type t) {
+  switch (t) {
+    case Type::kDouble:
+      return "double";
+    case Type::kString:
+      return "string";
+    case Type::kDocument:
+      return "document";
+    case Type::kArray:
+      return "array";
+    case Type::kBinary:
+      return "binary";
+    case Type::kUndefined:
+      return "undefined";
+    case Type::kObjectId:
+      return "objectid";
+    case Type::kBool:
+      return "bool";
+    case Type::kDateTime:
+      return "datetime";
+    case Type::kNull:
+      return "null";
+    case Type::kRegex:
+      return "regex";
+    case Type::kDbPointer:
+      return "dbpointer";
+    case Type::kCode:
+      return "code";
+    case Type::kSymbol:
+      return "symbol";
+    case Type::kCodeWithScope:
+      return "code_w_scope";
+    case Type::kInt32:
+      return "int32";
+    case Type::kTimestamp:
+      return "timestamp";
+    case Type::kInt64:
+      return "int64";
+    case Type::kDecimal128:
+      return "decimal128";
+    case Type::kMinKey:
+      return "minkey";
+    case Type::kMaxKey:
+      return "maxkey";
+  }
+  return "unknown";
+}
+
+bool operator==(const Value& a, const Value& b) {
+  return a.type == b.type && a.subtype == b.subtype && a.i == b.i &&
+         std::memcmp(&a.d, &b.d, sizeof(double)) == 0 && a.s == b.s && a.s2 == b.s2 &&
+         a.civil == b.civil && a.children == b.children;
+}
+bool operator==(const Element& a, const Element& b) { return a.key == b.key && a.value == b.value; }
+bool operator==(const Document& a, const Document& b) { return a.elements == b.elements; }
+
+Value OfType(Type t) {
+  Value v;
+  v.type = t;
+  if (t == Type::kObjectId) v.s.assign(12, '\0');
+  if (t == Type::kDecimal128) v.s.assign(16, '\0');
+  if (t == Type::kDbPointer) v.s2.assign(12, '\0');
+  return v;
+}
+Value Double(double d) {
+  Value v = OfType(Type::kDouble);
+  v.d = d;
+  return v;
+}
+Value String(std::string s) {
+  Value v = OfType(Type::kString);
+  v.s = std::move(s);
+  return v;
+}
+Value Int32(int32_t x) {
+  Value v = OfType(Type::kInt32);
+  v.i = x;
+  return v;
+}
+Value Int64(int64_t x) {
+  Value v = OfType(Type::kInt64);
+  v.i = x;
+  return v;
+}
+Value Bool(bool b) {
+  Value v = OfType(Type::kBool);
+  v.i = b ? 1 : 0;
+  return v;
+}
+Value Null() { return OfType(Type::kNull); }
+Value DateTimeMillis(int64_t ms) {
+  Value v = OfType(Type::kDateTime);
+  v.i = ms;
+  return v;
+}
+Value DateTimeCivil(const timestamp::CivilDateTime& c) {
+  Value v = OfType(Type::kDateTime);
+  v.civil = c;
+  return v;
+}
+Value SubDocument(std::vector<Element> elements) {
+  Value v = OfType(Type::kDocument);
+  v.children = std::move(elements);
+  return v;
+}
+Value Array(std::vector<Value> items) {
+  Value v = OfType(Type::kArray);
+  v.children.reserve(items.size());
+  for (Value& item : items) v.children.push_back(Element{"", std::move(item)});
+  return v;
+}
+
+int Depth(const Value& v) {
+  if (v.type != Type::kDocument && v.type != Type::kArray && v.type != Type::kCodeWithScope) {
+    return 0;
+  }
+  int deepest = 0;
+  for (const Element& e : v.children) deepest = std::max(deepest, Depth(e.value));
+  return 1 + deepest;
+}
+int Depth(const Document& doc) {
+  int deepest = 0;
+  for (const Element& e : doc.elements) deepest = std::max(deepest, Depth(e.value));
+  return 1 + deepest;
+}
+
+namespace {
+
+void ShowElements(const std::vector<Element>& elements, bool is_array, size_t max_items,
+                  std::string* out);
+
+void ShowValue(const Value& v, size_t max_items, std::string* out) {
+  out->append(TypeName(v.type));
+  switch (v.type) {
+    case Type::kDouble:
+      absl::StrAppend(out, " ", v.d);
+      break;
+    case Type::kString:
+    case Type::kCode:
+    case Type::kSymbol:
+      absl::StrAppend(out, " \"", absl::CHexEscape(v.s), "\"");
+      break;
+    case Type::kBinary:
+      absl::StrAppend(out, " subtype ", v.subtype, " ", absl::BytesToHexString(v.s));
+      break;
+    case Type::kObjectId:
+    case Type::kDecimal128:
+      absl::StrAppend(out, " ", absl::BytesToHexString(v.s));
+      break;
+    case Type::kBool:
+    case Type::kInt32:
+    case Type::kInt64:
+    case Type::kTimestamp:
+      absl::StrAppend(out, " ", v.i);
+      break;
+    case Type::kDateTime:
+      if (v.civil) {
+        absl::StrAppend(out, " ", timestamp::FormatCivil(*v.civil));
+      } else {
+        absl::StrAppend(out, " ", v.i, " ms");
+      }
+      break;
+    case Type::kRegex:
+      absl::StrAppend(out, " /", absl::CHexEscape(v.s), "/", absl::CHexEscape(v.s2));
+      break;
+    case Type::kDbPointer:
+      absl::StrAppend(out, " \"", absl::CHexEscape(v.s), "\" ", absl::BytesToHexString(v.s2));
+      break;
+    case Type::kCodeWithScope:
+      absl::StrAppend(out, " \"", absl::CHexEscape(v.s), "\" ");
+      ShowElements(v.children, false, max_items, out);
+      break;
+    case Type::kDocument:
+      ShowElements(v.children, false, max_items, out);
+      break;
+    case Type::kArray:
+      ShowElements(v.children, true, max_items, out);
+      break;
+    default:
+      break;
+  }
+}
+
+void ShowElements(const std::vector<Element>& elements, bool is_array, size_t max_items,
+                  std::string* out) {
+  out->push_back(is_array ? '[' : '{');
+  for (size_t i = 0; i < elements.size() && i < max_items; ++i) {
+    if (i) out->append(", ");
+    if (!is_array) absl::StrAppend(out, "\"", absl::CHexEscape(elements[i].key), "\": ");
+    ShowValue(elements[i].value, max_items, out);
+  }
+  if (elements.size() > max_items) absl::StrAppend(out, ", ... (", elements.size(), " in all)");
+  out->push_back(is_array ? ']' : '}');
+}
+
+}  // namespace
+
+std::string Show(const Document& doc, size_t max_items) {
+  std::string out;
+  ShowElements(doc.elements, false, max_items, &out);
+  return out;
+}
+
+}  // namespace serdiff::bson

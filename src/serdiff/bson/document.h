@@ -1,0 +1,131 @@
+// serdiff::bson document model: every BSON 1.1 element type (docs/bson.md, "Layout").
+//
+// Plain data, shared by the optimized codec (codec.h) and the reference (reference/bson).
+// One Value struct holds any element; which fields are meaningful depends on `type`:
+//
+//   type                  fields used
+//   kDouble        0x01   d (compared bit for bit, so NaN payloads and -0.0 are kept)
+//   kString        0x02   s (UTF-8; may contain NUL bytes)
+//   kDocument      0x03   children (keys as given)
+//   kArray         0x04   children (keys ignored by the encoders: "0", "1", ... are written)
+//   kBinary        0x05   subtype, s (payload; subtype 0x02 adds its inner length on the wire)
+//   kUndefined     0x06   -
+//   kObjectId      0x07   s (exactly 12 bytes)
+//   kBool          0x08   i (0 or 1)
+//   kDateTime      0x09   civil set: the encoders convert it to ms with the timestamp family
+//                         (floor); civil unset: i is the int64 ms since the epoch
+//   kNull          0x0A   -
+//   kRegex         0x0B   s (pattern), s2 (options); neither may contain NUL
+//   kDbPointer     0x0C   s (namespace string), s2 (exactly 12 bytes of ObjectId)
+//   kCode          0x0D   s
+//   kSymbol        0x0E   s
+//   kCodeWithScope 0x0F   s (code), children (scope document)
+//   kInt32         0x10   i (in int32 range)
+//   kTimestamp     0x11   i (the uint64 bit pattern: increment low 32 bits, seconds high)
+//   kInt64         0x12   i
+//   kDecimal128    0x13   s (exactly 16 bytes, opaque, as on the wire: low 64 bits first)
+//   kMinKey        0xFF   -
+//   kMaxKey        0x7F   -
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "serdiff/timestamp/timestamp.h"
+
+namespace serdiff::bson {
+
+enum class Type : uint8_t {
+  kDouble = 0x01,
+  kString = 0x02,
+  kDocument = 0x03,
+  kArray = 0x04,
+  kBinary = 0x05,
+  kUndefined = 0x06,
+  kObjectId = 0x07,
+  kBool = 0x08,
+  kDateTime = 0x09,
+  kNull = 0x0A,
+  kRegex = 0x0B,
+  kDbPointer = 0x0C,
+  kCode = 0x0D,
+  kSymbol = 0x0E,
+  kCodeWithScope = 0x0F,
+  kInt32 = 0x10,
+  kTimestamp = 0x11,
+  kInt64 = 0x12,
+  kDecimal128 = 0x13,
+  kMinKey = 0xFF,
+  kMaxKey = 0x7F,
+};
+
+// All 21 element types, in type-byte order (min key last).
+inline constexpr Type kAllTypes[] = {
+    Type::kDouble,    Type::kString,    Type::kDocument, Type::kArray,      Type::kBinary,
+    Type::kUndefined, Type::kObjectId,  Type::kBool,     Type::kDateTime,   Type::kNull,
+    Type::kRegex,     Type::kDbPointer, Type::kCode,     Type::kSymbol,     Type::kCodeWithScope,
+    Type::kInt32,     Type::kTimestamp, Type::kInt64,    Type::kDecimal128, Type::kMaxKey,
+    Type::kMinKey};
+
+// True for the type bytes BSON 1.1 defines (kAllTypes).
+bool IsKnownType(uint8_t byte);
+// "double", "string", ..., "maxkey"; "unknown" for other bytes.
+std::string_view TypeName(Type t);
+
+// Binary subtype 0x02 ("binary, old"): the payload is preceded by its own int32 length.
+inline constexpr uint8_t kBinarySubtypeOld = 0x02;
+
+struct Element;
+
+struct Value {
+  Type type = Type::kNull;
+  uint8_t subtype = 0;  // kBinary only
+  int64_t i = 0;
+  double d = 0;
+  std::string s;
+  std::string s2;
+  std::optional<timestamp::CivilDateTime> civil;  // kDateTime only
+  std::vector<Element> children;
+};
+
+struct Element {
+  std::string key;
+  Value value;
+};
+
+// A top-level document: its elements in order.
+struct Document {
+  std::vector<Element> elements;
+};
+
+// Exact equality: doubles bit for bit, every field compared whatever the type.
+bool operator==(const Value& a, const Value& b);
+bool operator==(const Element& a, const Element& b);
+bool operator==(const Document& a, const Document& b);
+
+// Convenience constructors.
+Value Double(double d);
+Value String(std::string s);
+Value Int32(int32_t v);
+Value Int64(int64_t v);
+Value Bool(bool b);
+Value Null();
+Value DateTimeMillis(int64_t ms);
+Value DateTimeCivil(const timestamp::CivilDateTime& c);
+Value SubDocument(std::vector<Element> elements);
+Value Array(std::vector<Value> items);  // keys left empty
+Value OfType(Type t);                   // a value with default fields of that type
+
+// Nesting depth: a document with no document-valued elements is 1; each embedded document,
+// array or code-with-scope scope adds one level.
+int Depth(const Document& doc);
+int Depth(const Value& v);  // 0 for non-container values
+
+// Human-readable form for reports: {"a": [int32 1, string "x"], ...}; at most `max_items`
+// elements per container are shown.
+std::string Show(const Document& doc, size_t max_items = 8);
+
+}  // namespace serdiff::bson

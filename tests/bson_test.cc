@@ -1,0 +1,464 @@
+// BSON family: exact values and exact bytes (docs/bson.md). Bytes marked [pymongo] were
+// produced by python3-bson 3.11 (Debian); the rest are derived by hand from the BSON spec.
+#include <bson/bson.h>
+
+#include <charconv>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "harness/alloc_tracker.h"
+#include "harness/target.h"
+#include "reference/bson/bson_ref.h"
+#include "serdiff/bson/codec.h"
+#include "serdiff/bson/int_format.h"
+#include "serdiff/common/error_offset.h"
+#include "targets/bson_divergences.h"
+#include "targets/bson_domain.h"
+#include "targets/bson_libbson.h"
+
+namespace serdiff::bson {
+namespace {
+
+std::string Fmt64(int64_t v) {
+  char buf[kMaxDecimalChars];
+  return std::string(buf, FormatInt64(v, buf));
+}
+std::string FmtU64(uint64_t v) {
+  char buf[kMaxDecimalChars];
+  return std::string(buf, FormatUint64(v, buf));
+}
+std::string Hex(std::string_view hex_with_spaces) {
+  std::string compact;
+  for (char c : hex_with_spaces) {
+    if (c != ' ') compact.push_back(c);
+  }
+  return absl::HexStringToBytes(compact);
+}
+std::string ToHex(const absl::StatusOr<std::string>& s) {
+  return s.ok() ? absl::BytesToHexString(*s) : s.status().ToString();
+}
+int64_t OffsetOf(const absl::Status& st) { return ErrorOffset(st).value_or(-1); }
+
+// ---- integer formatting ------------------------------------------------------------------
+
+TEST(BsonIntFormat, Extremes) {
+  EXPECT_EQ(Fmt64(std::numeric_limits<int64_t>::min()), "-9223372036854775808");
+  EXPECT_EQ(Fmt64(std::numeric_limits<int64_t>::min()).size(), kMaxDecimalChars);
+  EXPECT_EQ(Fmt64(std::numeric_limits<int64_t>::max()), "9223372036854775807");
+  EXPECT_EQ(FmtU64(std::numeric_limits<uint64_t>::max()), "18446744073709551615");
+  EXPECT_EQ(FmtU64(std::numeric_limits<uint64_t>::max()).size(), kMaxDecimalChars);
+  EXPECT_EQ(Fmt64(0), "0");
+  EXPECT_EQ(FmtU64(0), "0");
+  EXPECT_EQ(Fmt64(-1), "-1");
+  EXPECT_EQ(Fmt64(std::numeric_limits<int64_t>::min() + 1), "-9223372036854775807");
+}
+
+TEST(BsonIntFormat, PowersOfTenAndTwoAgainstReference) {
+  std::vector<uint64_t> bases;
+  for (uint64_t p = 1;; p *= 10) {
+    bases.push_back(p);
+    if (p > std::numeric_limits<uint64_t>::max() / 10) break;
+  }
+  for (int k = 0; k < 64; ++k) bases.push_back(uint64_t{1} << k);
+  for (uint64_t b : bases) {
+    for (int64_t d = -1; d <= 1; ++d) {
+      const uint64_t u = b + static_cast<uint64_t>(d);
+      EXPECT_EQ(FmtU64(u), ref::bson::FormatUint64(u)) << u;
+      const auto s = static_cast<int64_t>(u);
+      EXPECT_EQ(Fmt64(s), ref::bson::FormatInt64(s)) << s;
+      const auto neg = static_cast<int64_t>(0 - u);  // unsigned: no overflow at INT64_MIN
+      EXPECT_EQ(Fmt64(neg), ref::bson::FormatInt64(neg)) << neg;
+    }
+  }
+}
+
+TEST(BsonIntFormat, EveryIntegerInPlusMinusOneMillion) {
+  for (int64_t v = -1000000; v <= 1000000; ++v) {
+    const std::string ref = ref::bson::FormatInt64(v);
+    ASSERT_EQ(Fmt64(v), ref);
+    if (v >= 0) {
+      ASSERT_EQ(FmtU64(static_cast<uint64_t>(v)), ref);
+      ASSERT_EQ(DecimalDigits(static_cast<uint64_t>(v)), static_cast<int>(ref.size()));
+    }
+  }
+}
+
+TEST(BsonArrayKeys, CounterMatchesSnprintf) {
+  ArrayKeyCounter key;
+  uint64_t bytes = 0;
+  for (uint64_t i = 0; i <= 1000001; ++i, key.Next()) {
+    ASSERT_EQ(key.key(), ref::bson::ArrayKey(i));
+    bytes += key.size() + 1;
+    ASSERT_EQ(ArrayKeyBytes(i + 1), bytes);
+  }
+  EXPECT_EQ(ArrayKeyBytes(0), 0u);
+  EXPECT_EQ(ArrayKeyBytes(10), 20u);
+  EXPECT_EQ(ArrayKeyBytes(11), 23u);  // key "10" takes 3 bytes with its NUL
+}
+
+// ---- encoder -----------------------------------------------------------------------------
+
+Document One(std::string key, Value v) {
+  Document d;
+  d.elements.push_back(Element{std::move(key), std::move(v)});
+  return d;
+}
+
+TEST(BsonEncode, ArrayOfTwoStrings) {
+  const Document doc = One("a", Array({String("x"), String("y")}));
+  const std::string want =
+      Hex("1f000000 04 6100 17000000 02 3000 02000000 7800 02 3100 02000000 7900 00 00");
+  EXPECT_EQ(ToHex(Encode(doc)), absl::BytesToHexString(want));
+  EXPECT_EQ(ToHex(ref::bson::Encode(doc)), absl::BytesToHexString(want));
+  EXPECT_EQ(ToHex(targets::bson::LibbsonEncode(doc)), absl::BytesToHexString(want));
+  EXPECT_EQ(*EncodedSize(doc), want.size());
+}
+
+TEST(BsonEncode, Int64Extremes) {
+  const Document doc = One("a", Array({Int64(std::numeric_limits<int64_t>::min()),
+                                       Int64(std::numeric_limits<int64_t>::max())}));
+  const std::string want =
+      Hex("23000000 04 6100 1b000000 12 3000 0000000000000080 12 3100 ffffffffffffff7f 00 00");
+  EXPECT_EQ(ToHex(Encode(doc)), absl::BytesToHexString(want));
+  EXPECT_EQ(ToHex(ref::bson::Encode(doc)), absl::BytesToHexString(want));
+}
+
+TEST(BsonEncode, EleventhAndHundredFirstKeys) {
+  std::vector<Value> items;
+  for (int i = 0; i < 101; ++i) items.push_back(Int32(i));
+  const absl::StatusOr<std::string> bytes = Encode(One("a", Array(items)));
+  ASSERT_TRUE(bytes.ok());
+  // elements 0..9: 1 + 2 + 4 = 7 bytes; the 11th starts at 4 + 1 + 2 + 4 + 10 * 7.
+  const size_t eleventh = 4 + 1 + 2 + 4 + 10 * 7;
+  EXPECT_EQ(absl::BytesToHexString(bytes->substr(eleventh, 8)), "103130000a000000");
+  // elements 10..99 take 8 bytes each; the 101st has key "100".
+  const size_t hundred_first = eleventh + 90 * 8;
+  EXPECT_EQ(absl::BytesToHexString(bytes->substr(hundred_first, 9)),
+            "1031303000"
+            "64000000");
+  EXPECT_EQ(*bytes, *ref::bson::Encode(One("a", Array(items))));
+}
+
+TEST(BsonEncode, DateTimesFromTheTimestampFamily) {
+  EXPECT_EQ(*DateTimeMillisOf(DateTimeCivil({9999, 1, 1, 1, 1, 1, 999999})), 253370768461999);
+  EXPECT_EQ(*DateTimeMillisOf(DateTimeCivil({1969, 12, 31, 23, 59, 59, 999500})), -1);
+  const Document doc = One("t", DateTimeCivil({1969, 12, 31, 23, 59, 59, 999500}));
+  const std::string want = Hex("10000000 09 7400 ffffffffffffffff 00");
+  EXPECT_EQ(ToHex(Encode(doc)), absl::BytesToHexString(want));
+  EXPECT_EQ(ToHex(ref::bson::Encode(doc)), absl::BytesToHexString(want));
+  const Document late = One("t", DateTimeCivil({9999, 1, 1, 1, 1, 1, 999999}));
+  // 253370768461999 = 0x0000E6707AA690AF
+  EXPECT_EQ(ToHex(Encode(late)),
+            absl::BytesToHexString(Hex("10000000 09 7400 af90a67a70e60000 00")));
+  EXPECT_FALSE(Encode(One("t", DateTimeCivil({2001, 2, 29, 0, 0, 0, 0}))).ok());
+}
+
+TEST(BsonEncode, OldBinaryCarriesItsInnerLength) {
+  Value bin = OfType(Type::kBinary);
+  bin.subtype = kBinarySubtypeOld;
+  bin.s = "\x01\x02";
+  const std::string want = Hex("13000000 05 7800 06000000 02 02000000 0102 00");
+  EXPECT_EQ(ToHex(Encode(One("x", bin))), absl::BytesToHexString(want));
+  EXPECT_EQ(ToHex(ref::bson::Encode(One("x", bin))), absl::BytesToHexString(want));
+  EXPECT_EQ(ToHex(targets::bson::LibbsonEncode(One("x", bin))), absl::BytesToHexString(want));
+}
+
+TEST(BsonEncode, Errors) {
+  EXPECT_EQ(Encode(One(std::string("a\0b", 3), Null())).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  Value b = Bool(true);
+  b.i = 2;
+  EXPECT_FALSE(Encode(One("b", b)).ok());
+  Value oid = OfType(Type::kObjectId);
+  oid.s = "short";
+  EXPECT_FALSE(Encode(One("o", oid)).ok());
+  EXPECT_FALSE(ref::bson::Encode(One("o", oid)).ok());
+}
+
+// Peak heap of the optimized encoder on {a: [0, 1, ..., 999999]}: the output and nothing else
+// (the document model is built before the scope).
+TEST(BsonEncode, MillionElementArrayHeapIsOutputPlus4KiB) {
+  Value arr = OfType(Type::kArray);
+  arr.children.resize(1000000);
+  for (int i = 0; i < 1000000; ++i) arr.children[i].value = Int32(i);
+  const Document doc = One("a", std::move(arr));
+  harness::PeakHeapScope scope;
+  const absl::StatusOr<std::string> out = Encode(doc);
+  const int64_t peak = scope.PeakBytes();
+  ASSERT_TRUE(out.ok());
+  // 4 + (1 + 2) + 4 + 10^6 * (1 + 4) + key bytes + 1 + 1
+  EXPECT_EQ(out->size(), 4 + 3 + 4 + 5000000 + ArrayKeyBytes(1000000) + 2);
+  EXPECT_LE(peak, static_cast<int64_t>(out->size()) + 4096);
+  EXPECT_GE(peak, static_cast<int64_t>(out->size()));
+  EXPECT_TRUE(Validate(*out).ok()) << Validate(*out);
+  EXPECT_TRUE(targets::bson::LibbsonValidate(*out).ok());
+}
+
+// ---- decoder -----------------------------------------------------------------------------
+
+TEST(BsonDecode, RoundTripOfEveryType) {
+  Document doc;
+  for (Type t : kAllTypes) {
+    Value v = OfType(t);
+    if (t == Type::kString) v.s = "h\xC3\xA9";
+    doc.elements.push_back(Element{std::string(TypeName(t)), v});
+  }
+  const absl::StatusOr<std::string> bytes = Encode(doc);
+  ASSERT_TRUE(bytes.ok());
+  EXPECT_TRUE(Validate(*bytes).ok());
+  EXPECT_TRUE(ref::bson::Validate(*bytes).ok());
+  EXPECT_TRUE(targets::bson::LibbsonValidate(*bytes).ok());
+  const absl::StatusOr<Document> back = Decode(*bytes);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*Encode(*back), *bytes);
+}
+
+struct OffsetCase {
+  const char* name;
+  std::string bytes;
+  int64_t offset;  // -1: valid
+};
+
+TEST(BsonDecode, ExactOffsetsOptimizedAndReference) {
+  const std::vector<OffsetCase> cases = {
+      {"minimal", Hex("05000000 00"), -1},
+      {"too short", Hex("0500"), 0},
+      {"length 2^31-1, 5 bytes", Hex("ffffff7f 00"), 0},
+      {"length below 5", Hex("04000000 00"), 0},
+      {"no final NUL", Hex("05000000 01"), 4},
+      {"NUL type before end", Hex("07000000 00 00 00"), 4},
+      {"unknown type", Hex("08000000 14 6100 00"), 4},
+      {"key not terminated", Hex("08000000 0a 6161 00"), 5},
+      {"string length 0", Hex("0d000000 02 6100 00000000 00 00"), 7},
+      {"string not NUL-terminated", Hex("0e000000 02 6100 02000000 78 79 00"), 12},
+      {"string not UTF-8", Hex("0e000000 02 6100 02000000 e9 00 00"), 11},
+      {"string longer than the document", Hex("0e000000 02 6100 03000000 78 00 00"), 7},
+      {"bool 2", Hex("09000000 08 6200 02 00"), 7},
+      {"int32 cut", Hex("0a000000 10 6100 0100 00"), 7},
+      {"embedded length past parent", Hex("0d000000 03 6400 06000000 00 00"), 7},
+      {"embedded not terminated", Hex("0d000000 03 6400 05000000 01 00"), 11},
+      {"old binary inner length", Hex("13000000 05 7800 06000000 02 03000000 0102 00"), 12},
+      {"code_w_scope scope shorter than its total",
+       Hex("18000000 0f 6300 10000000 02000000 7800 05000000 00 00 00"), 17},
+      {"key not UTF-8", Hex("08000000 0a c300 00"), 5},
+  };
+  for (const OffsetCase& c : cases) {
+    const absl::Status opt = Validate(c.bytes);
+    const absl::Status ref = ref::bson::Validate(c.bytes);
+    EXPECT_EQ(opt.ok() ? -1 : OffsetOf(opt), c.offset) << c.name << ": " << opt;
+    EXPECT_EQ(ref.ok() ? -1 : OffsetOf(ref), c.offset) << c.name << ": " << ref;
+    if (!opt.ok()) {
+      EXPECT_EQ(opt.code(), absl::StatusCode::kInvalidArgument) << c.name;
+    }
+  }
+}
+
+TEST(BsonDecode, HugeClaimedLengthAllocatesOnlyTheError) {
+  const std::string bytes = Hex("ffffff7f 00");
+  harness::PeakHeapScope scope;
+  absl::StatusOr<Document> doc = Decode(bytes);
+  const int64_t peak = scope.PeakBytes();
+  ASSERT_FALSE(doc.ok());
+  EXPECT_EQ(OffsetOf(doc.status()), 0);
+  EXPECT_LT(peak, 1024);  // the status message and payload only
+}
+
+TEST(BsonDecode, ArrayKeyOrderIsAFlag) {
+  // {a: {"1": 1}} as an array: key "1" where "0" is expected.
+  const std::string bytes = Hex("14000000 04 6100 0c000000 10 3100 01000000 00 00");
+  EXPECT_TRUE(Validate(bytes).ok());
+  DecodeOptions strict;
+  strict.check_array_keys = true;
+  EXPECT_EQ(OffsetOf(Validate(bytes, strict)), 12);
+  ref::bson::ValidateOptions rstrict;
+  rstrict.check_array_keys = true;
+  EXPECT_EQ(OffsetOf(ref::bson::Validate(bytes, rstrict)), 12);
+}
+
+TEST(BsonDecode, Utf8IsAFlag) {
+  const std::string bytes = Hex("0e000000 02 6100 02000000 e9 00 00");
+  DecodeOptions lax;
+  lax.check_utf8 = false;
+  EXPECT_TRUE(Validate(bytes, lax).ok());
+  EXPECT_FALSE(Validate(bytes).ok());
+  DecodeOptions keys_only;
+  keys_only.check_utf8_values = false;
+  EXPECT_TRUE(Validate(bytes, keys_only).ok());
+  EXPECT_EQ(OffsetOf(Validate(Hex("08000000 0a e9 00 00"), keys_only)), 5);
+}
+
+Document Nested(int levels) {  // depth levels + 1
+  Value v = SubDocument({});
+  for (int i = 1; i < levels; ++i) v = SubDocument({Element{"d", std::move(v)}});
+  return One("d", std::move(v));
+}
+
+TEST(BsonDecode, DepthLimit) {
+  const Document ok_doc = Nested(kDefaultMaxDepth - 1);
+  ASSERT_EQ(Depth(ok_doc), kDefaultMaxDepth);
+  const absl::StatusOr<std::string> ok_bytes = Encode(ok_doc);
+  ASSERT_TRUE(ok_bytes.ok());
+  EXPECT_TRUE(Validate(*ok_bytes).ok());
+  EXPECT_TRUE(ref::bson::Validate(*ok_bytes).ok());
+  const Document deep = Nested(kDefaultMaxDepth);
+  EXPECT_FALSE(Encode(deep).ok());
+  EXPECT_FALSE(ref::bson::Encode(deep).ok());
+  std::string deep_bytes = *ref::bson::Encode(Nested(kDefaultMaxDepth - 1));
+  DecodeOptions shallow;
+  shallow.max_depth = kDefaultMaxDepth - 1;
+  // the innermost document {} starts at 4 + 98 * (1 + 2 + 4) + 3
+  EXPECT_EQ(OffsetOf(Validate(deep_bytes, shallow)), 4 + 98 * 7 + 3);
+}
+
+// ---- libbson: accepted divergences and real results -------------------------------------
+
+// The first divergence of `list` whose predicate covers (input, optimized, libbson), or "".
+template <typename T>
+std::string Covering(const std::vector<harness::Divergence<T>>& list, const T& in,
+                     const harness::Output& opt, const harness::Output& lib) {
+  for (const auto& d : list) {
+    if (d.impl == "libbson" && d.applies(in, opt, lib)) return d.reason;
+  }
+  return "";
+}
+
+harness::Output Accept(const std::string& in, const absl::Status& st) {
+  if (!st.ok()) return st;
+  return in;
+}
+
+TEST(BsonLibbson, NonUtf8StringValueIsAnAcceptedDivergenceOnly) {
+  const auto divergences = targets::bson::DecodeDivergences();
+  const std::string bad = Hex("0e000000 02 6100 02000000 e9 00 00");
+  const harness::Output opt = Accept(bad, Validate(bad));
+  const harness::Output lib = Accept(bad, targets::bson::LibbsonValidate(bad));
+  ASSERT_FALSE(opt.ok());
+  ASSERT_TRUE(lib.ok());  // libbson 1.23 accepts it: the reason for the divergence
+  EXPECT_NE(Covering(divergences, bad, opt, lib), "");
+  // Nearby valid input: "\xC3\xA9" (é) -> both accept, nothing to cover.
+  const std::string good = Hex("0f000000 02 6100 03000000 c3a9 00 00");
+  EXPECT_TRUE(Validate(good).ok());
+  EXPECT_TRUE(targets::bson::LibbsonValidate(good).ok());
+  // Nearby input with the bad byte in a key: libbson rejects it too (no divergence to cover).
+  const std::string bad_key = Hex("08000000 0a e9 00 00");
+  EXPECT_FALSE(targets::bson::LibbsonValidate(bad_key).ok());
+  // libbson stops after a bad regex pattern and reports success even though a NUL type byte
+  // follows before the end: covered (the first fault is the pattern's UTF-8) ...
+  const std::string stops = Hex("0c000000 0b 6400 9d 00 00 00 00");
+  ASSERT_TRUE(targets::bson::LibbsonValidate(stops).ok());
+  EXPECT_NE(Covering(divergences, stops, Accept(stops, Validate(stops)), stops), "");
+  // ... but with a valid pattern the same structural fault is not covered (libbson rejects it).
+  const std::string structural = Hex("0c000000 0b 6400 61 00 00 00 00");
+  EXPECT_FALSE(targets::bson::LibbsonValidate(structural).ok());
+  EXPECT_EQ(Covering(divergences, structural, Accept(structural, Validate(structural)), structural),
+            "");
+  // A non-UTF-8 string that is also cut short is a real error: not covered.
+  const std::string cut = Hex("0e000000 02 6100 03000000 e9 00 00");
+  EXPECT_EQ(Covering(divergences, cut, Accept(cut, Validate(cut)), cut), "");
+}
+
+std::string NestedBytes(int levels) { return *ref::bson::Encode(Nested(levels)); }
+
+TEST(BsonLibbson, DepthIsAnAcceptedDivergenceOnlyPastTheLimit) {
+  const auto divergences = targets::bson::DecodeDivergences();
+  // Nested(100) has depth 101: rejected by serdiff, accepted by libbson.
+  Document deep = Nested(kDefaultMaxDepth);
+  std::string bytes;
+  {
+    // Build the bytes by hand: the encoders refuse this depth.
+    std::string inner = Hex("05000000 00");
+    for (int i = 0; i < kDefaultMaxDepth; ++i) {
+      std::string body = std::string(
+                             "\x03"
+                             "d",
+                             2) +
+                         std::string(1, '\0') + inner;
+      const uint32_t len = static_cast<uint32_t>(4 + body.size() + 1);
+      inner = std::string(reinterpret_cast<const char*>(&len), 4) + body + std::string(1, '\0');
+    }
+    bytes = inner;
+  }
+  const harness::Output opt = Accept(bytes, Validate(bytes));
+  const harness::Output lib = Accept(bytes, targets::bson::LibbsonValidate(bytes));
+  EXPECT_FALSE(opt.ok());
+  EXPECT_TRUE(lib.ok());
+  EXPECT_NE(Covering(divergences, bytes, opt, lib), "");
+  // Depth exactly 100: both accept, not covered (opt is OK).
+  const std::string at_limit = NestedBytes(kDefaultMaxDepth - 1);
+  EXPECT_TRUE(Validate(at_limit).ok());
+  EXPECT_TRUE(targets::bson::LibbsonValidate(at_limit).ok());
+  EXPECT_EQ(Covering(divergences, at_limit, Accept(at_limit, Validate(at_limit)), at_limit), "");
+  // Encoder side: depth 101 covered, depth 100 encodes identically in all three.
+  const auto enc = targets::bson::EncodeDivergences();
+  EXPECT_NE(Covering(enc, deep, Encode(deep), targets::bson::LibbsonEncode(deep)), "");
+  const Document ok_doc = Nested(kDefaultMaxDepth - 1);
+  EXPECT_EQ(*Encode(ok_doc), *targets::bson::LibbsonEncode(ok_doc));
+  EXPECT_EQ(Covering(enc, ok_doc, Encode(ok_doc), targets::bson::LibbsonEncode(ok_doc)), "");
+}
+
+TEST(BsonLibbson, FaultAfterCodeWithScopeIsAnAcceptedDivergenceOnlyAfterIt) {
+  const auto divergences = targets::bson::DecodeDivergences();
+  // {c: code_w_scope("x", {}), b: bool 2}: libbson accepts, serdiff rejects at the bool (25).
+  const std::string after =
+      Hex("1b000000 0f 6300 0f000000 02000000 7800 05000000 00 08 6200 02 00");
+  ASSERT_TRUE(targets::bson::LibbsonValidate(after).ok());
+  EXPECT_EQ(OffsetOf(Validate(after)), 25);
+  EXPECT_NE(Covering(divergences, after, Accept(after, Validate(after)), after), "");
+  // The same bool 2 before the code_w_scope: libbson rejects; not covered.
+  const std::string before =
+      Hex("1b000000 08 6200 02 0f 6300 0f000000 02000000 7800 05000000 00 00");
+  EXPECT_FALSE(targets::bson::LibbsonValidate(before).ok());
+  EXPECT_EQ(Covering(divergences, before, Accept(before, Validate(before)), before), "");
+  // An embedded document ending in 0x01: libbson accepts, covered; the top-level document
+  // ending in 0x01 is rejected by libbson and not covered.
+  const std::string embedded = Hex("0d000000 03 6400 05000000 01 00");
+  ASSERT_TRUE(targets::bson::LibbsonValidate(embedded).ok());
+  EXPECT_NE(Covering(divergences, embedded, Accept(embedded, Validate(embedded)), embedded), "");
+  const std::string top = Hex("0d000000 03 6400 05000000 00 01");
+  EXPECT_FALSE(targets::bson::LibbsonValidate(top).ok());
+  EXPECT_EQ(Covering(divergences, top, Accept(top, Validate(top)), top), "");
+}
+
+TEST(BsonLibbson, RegexOptionOrderIsAnAcceptedDivergenceOnlyWhenNotCanonical) {
+  const auto enc = targets::bson::EncodeDivergences();
+  Value re = OfType(Type::kRegex);
+  re.s = "a";
+  re.s2 = "xi";
+  const Document unsorted = One("r", re);
+  const absl::StatusOr<std::string> lib = targets::bson::LibbsonEncode(unsorted);
+  ASSERT_TRUE(lib.ok());
+  EXPECT_EQ(absl::BytesToHexString(*lib), "0d0000000b7200610069780000");  // libbson: "ix"
+  EXPECT_EQ(ToHex(Encode(unsorted)), "0d0000000b7200610078690000");       // serdiff: as given
+  EXPECT_NE(Covering(enc, unsorted, Encode(unsorted), lib), "");
+  re.s2 = "imx";
+  const Document sorted = One("r", re);
+  EXPECT_EQ(*Encode(sorted), *targets::bson::LibbsonEncode(sorted));
+  // Sorted options with libbson producing different bytes would not be covered.
+  EXPECT_EQ(Covering(enc, sorted, Encode(sorted), harness::Output(std::string("x"))), "");
+}
+
+TEST(BsonLibbson, RealResultOnAtLeast90PercentOfGeneratedDocuments) {
+  const rc::Gen<Document> gen = targets::bson::GenDocument();
+  int declined = 0;
+  constexpr int kCases = 400;
+  for (int seed = 1; seed <= kCases; ++seed) {
+    const Document doc = gen(rc::Random(seed), seed % 100).value();
+    const absl::StatusOr<std::string> lib = targets::bson::LibbsonEncode(doc);
+    if (!lib.ok() && harness::IsDeclined(lib.status())) ++declined;
+  }
+  EXPECT_LE(declined * 10, kCases) << declined << " of " << kCases << " declined";
+}
+
+TEST(BsonLibbson, KeyWithNulIsRefusedByLibbsonToo) {
+  const Document doc = One(std::string("a\0b", 3), Int32(1));
+  const absl::StatusOr<std::string> lib = targets::bson::LibbsonEncode(doc);
+  EXPECT_EQ(lib.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(Encode(doc).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace serdiff::bson
