@@ -2030,6 +2030,9 @@ void RegisterCqlTargets(harness::Registry& registry) {
       return DecodeHeapBound(in.type, in.bytes.size(), out.size());
     };
     def.heap_bound_text = "DecodePeakBound(type, input) + 3 x output + 64 KiB";
+    // Both decoders report where the first invalid field starts (docs/architecture.md,
+    // "Error offsets"); a missing or different offset fails the case.
+    def.offsets = harness::OffsetPolicy::kRequired;
     def.show_output = [](const std::string& out) { return out; };
     registry.Add(std::move(def));
   }
@@ -2056,6 +2059,9 @@ void RegisterCqlTargets(harness::Registry& registry) {
       return DecodeHeapBound(in.base.type, in.bytes.size(), out.size());
     };
     def.heap_bound_text = "DecodePeakBound(type, input) + 3 x output + 64 KiB";
+    // Both decoders report where the first invalid field starts (docs/architecture.md,
+    // "Error offsets"); a missing or different offset fails the case.
+    def.offsets = harness::OffsetPolicy::kRequired;
     def.show_output = [](const std::string& out) { return out; };
     registry.Add(std::move(def));
   }
@@ -2145,10 +2151,12 @@ void RegisterCqlTargets(harness::Registry& registry) {
         {"value_tree", [](const TypedInput& in) { return OptEncode(in.built->tree); }});
     def.references.push_back(
         {"reference", [](const TypedInput& in) { return RefEncode(in.built->tree); }});
-    def.heap_bound = [](const TypedInput&, const std::string& out) {
-      return static_cast<int64_t>(out.size()) + 64;
+    // Accepted: the one exact-size output allocation plus 64 bytes. Rejected: nothing but the
+    // error status (its message and offset payload), at most 1 KiB.
+    def.heap_bound = [](const TypedInput&, const Output& out) -> int64_t {
+      return out.ok() ? static_cast<int64_t>(out->size()) + 64 : 1024;
     };
-    def.heap_bound_text = "output + 64";
+    def.heap_bound_text = "output + 64 (rejected: 1 KiB, the error status)";
     def.show_output = [](const std::string& out) {
       return absl::StrCat(out.size(), " bytes, starting ", Hex(out.substr(0, 32)));
     };
@@ -2166,11 +2174,26 @@ void RegisterCqlTargets(harness::Registry& registry) {
     def.domain = TypedDecodeDomain();
     def.optimized = {"optimized", TypedDecodeRun};
     def.references.push_back({"value_tree", TreeDecodeRun});
-    def.heap_bound = [](const TypedDecodeInput& in, const std::string& out) {
+    // Both decoders report where the first invalid field starts (docs/architecture.md,
+    // "Error offsets"); a missing or different offset fails the case.
+    def.offsets = harness::OffsetPolicy::kRequired;
+    def.heap_bound = [](const TypedDecodeInput& in, const Output& result) -> int64_t {
       // The typed column (values + bitmap; both columns for a map) and the dump of it.
       const Kind kk = kTypedKinds[in.key % kTypedKindCount];
       const Kind vk = kTypedKinds[in.value % kTypedKindCount];
       const bool map = in.container % 3 == 2;
+      auto size_of = [](Kind k) -> size_t {
+        return WithElementType(k, [](auto tag) { return sizeof(typename decltype(tag)::type); });
+      };
+      if (!result.ok()) {
+        // Rejected: the column may have been reserved for the count before an element failed,
+        // but only once the count was checked against the bytes that remain, at 4 bytes (a
+        // length) per element at least; plus the error status.
+        const size_t n_max = in.bytes.size() / 4;
+        const size_t column = n_max * (size_of(kk) + (map ? size_of(vk) : 0)) + 2 * (n_max / 8 + 1);
+        return static_cast<int64_t>(column) + 1024;
+      }
+      const std::string& out = *result;
       // Elements in the dump: 'N' alone, or 'V' and the value (8 or 16 bytes).
       size_t n = 0;
       for (size_t i = 0; i < out.size(); ++n) {
@@ -2178,16 +2201,15 @@ void RegisterCqlTargets(harness::Registry& registry) {
         i += out[i] == 'N' ? 1 : DumpWidth(k);
       }
       if (map) n /= 2;
-      auto size_of = [](Kind k) -> size_t {
-        return WithElementType(k, [](auto tag) { return sizeof(typename decltype(tag)::type); });
-      };
       const size_t column =
           n * size_of(kk) + (n + 7) / 8 + (map ? n * size_of(vk) + (n + 7) / 8 : 0);
       // The dump reserves its largest size (every element present) up front.
       const size_t dump = n * (DumpWidth(kk) + (map ? DumpWidth(vk) : 0));
       return static_cast<int64_t>(column + dump) + 64;
     };
-    def.heap_bound_text = "typed column + its dump (reserved at full size) + 64";
+    def.heap_bound_text =
+        "typed column + its dump (reserved at full size) + 64 (rejected: a column of input/4 "
+        "elements + 1 KiB)";
     registry.Add(std::move(def));
   }
 }

@@ -666,6 +666,8 @@ void RegisterMutationTargets(harness::Registry& registry) {
       return DecodeBound(in.bytes.size(), out);
     };
     def.heap_bound_text = "2 KiB x input + 4 x output + 64 KiB";
+    // Both decoders report where the first invalid field starts (docs/architecture.md).
+    def.offsets = harness::OffsetPolicy::kRequired;
     def.show_output = [](const std::string& out) { return out; };
     registry.Add(std::move(def));
   }
@@ -687,6 +689,8 @@ void RegisterMutationTargets(harness::Registry& registry) {
       return DecodeBound(in.bytes.size(), out);
     };
     def.heap_bound_text = "2 KiB x input + 4 x output + 64 KiB";
+    // Both decoders report where the first invalid field starts (docs/architecture.md).
+    def.offsets = harness::OffsetPolicy::kRequired;
     def.show_output = [](const std::string& out) { return out; };
     registry.Add(std::move(def));
   }

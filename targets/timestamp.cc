@@ -439,8 +439,8 @@ harness::TargetDef<ts::CivilDateTime> DriverSerialize() {
   def.divergences.push_back(
       {"python_driver_3_25",
        "before 1970, driver 3.25's int() truncates toward zero where integer drivers floor: a "
-       "sub-ms part gives floor + 1 (1969-12-31T23:59:59.999500 -> 0, not -1; wire-formats.md "
-       "6.1(a), 6.3)",
+       "sub-ms part gives floor + 1 (1969-12-31T23:59:59.999500 -> 0, not -1; "
+       "docs/timestamp.md)",
        [](const ts::CivilDateTime& c, const Output& opt, const Output& other) {
          return OneAboveFloor(c, opt, other) && ReadBe64(*opt) < 0;
        }});
@@ -449,7 +449,7 @@ harness::TargetDef<ts::CivilDateTime> DriverSerialize() {
        "driver 3.25 adds seconds*1e3 and microsecond/1e3 in a double; when the ulp of the sum "
        "is coarse (up to 1/32 ms near 9999) it rounds up to the next whole ms before int() "
        "(9999-12-31T23:59:59.999999 -> 253402300800000, one past the last valid ms; "
-       "wire-formats.md 6.1(b), 6.3)",
+       "docs/timestamp.md)",
        [](const ts::CivilDateTime& c, const Output& opt, const Output& other) {
          return OneAboveFloor(c, opt, other) && ReadBe64(*opt) >= 0;
        }});
@@ -483,7 +483,7 @@ harness::TargetDef<int64_t> DriverDeserialize() {
       {"python_driver_3_25",
        "driver 3.25 divides ms by 1000.0 in a double; once |seconds| >= 2^33 (after 2242-03-16, "
        "before 1697-10-17) half an ulp exceeds 0.5 µs and the µs it rounds to can miss the exact "
-       "value by up to half an ulp (10425520380477 -> .476999; wire-formats.md 6.2, 6.4)",
+       "value by up to half an ulp (10425520380477 -> .476999; docs/timestamp.md)",
        [](const int64_t& ms, const Output& opt, const Output& other) {
          if (!opt.ok() || !other.ok()) return false;
          if (ms > -kTwo33SecondsMillis && ms < kTwo33SecondsMillis) return false;
@@ -506,7 +506,7 @@ harness::TargetDef<int64_t> DriverRoundTrip() {
   auto def = Base<int64_t>(
       "timestamp_driver_roundtrip",
       "ms -> datetime -> ms through a driver pair: integer pair (scylladb HEAD) vs identity vs "
-      "python-driver 3.25 pair (the flaky round trip of wire-formats.md 6.4); output 8 bytes BE",
+      "python-driver 3.25 pair (the flaky round trip of docs/timestamp.md); output 8 bytes BE",
       ts_domains::MillisDomain(), ShowMillisOutput);
   def.optimized = {"optimized", [](const int64_t& ms) -> Output {
                      absl::StatusOr<ts::CivilDateTime> c = ts::DriverIntegerFromMillis(ms);
@@ -526,7 +526,7 @@ harness::TargetDef<int64_t> DriverRoundTrip() {
        "driver 3.25 deserializes through ms / 1000.0 and serializes with a truncating int(): "
        "once |seconds| >= 2^33 the µs can land on .xxx999 (or .xxx001 before 1970) and the "
        "round trip loses one ms (10425520380477 -> 10425520380476, -11654632814640 -> "
-       "-11654632814639; wire-formats.md 6.4)",
+       "-11654632814639; docs/timestamp.md)",
        [](const int64_t& ms, const Output& opt, const Output& other) {
          if (!opt.ok() || !other.ok()) return false;
          if (ms > -kTwo33SecondsMillis && ms < kTwo33SecondsMillis) return false;
@@ -645,7 +645,7 @@ harness::TargetDef<ts::CivilDateTime> SecondsRoundTrip() {
                               if (*us <= -limit || *us >= limit) {
                                 return harness::Declined(
                                     "|seconds| >= 2^33: a double's half-ulp exceeds 0.5 µs, the "
-                                    "round trip is not the identity there (wire-formats.md 6.4)");
+                                    "round trip is not the identity there (docs/timestamp.md)");
                               }
                               return Text(c);
                             }});

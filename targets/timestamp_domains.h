@@ -5,7 +5,7 @@
 // Edge bias (issue 3): every millisecond boundary k*1000 µs at offsets -1, 0, +1, 499, 500,
 // 501, 999 µs around the anchor instants of serdiff::timestamp::AnchorMillis() (first/last
 // instants of years 1, 1970, 2038, 9999; leap days 2000-02-29, 1900-02-28, 2100-02-28 and the
-// days around them; ±2^43 ms; ±2^33 s; the flaky cases of wire-formats.md 6.4), negative
+// days around them; ±2^43 ms; ±2^33 s; the flaky cases of docs/timestamp.md), negative
 // (pre-1970) instants, int64 extremes, and invalid fields (month 13, 1900-02-29, hour 24,
 // second 60, µs 1000000, year 0 and 10000).
 #pragma once

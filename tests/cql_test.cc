@@ -1,7 +1,7 @@
 // CQL values family: exact bytes and exact errors, for the optimized codec (serdiff::cql) and
 // the reference (serdiff::ref::cql) alike. Byte strings come from the issue, from
-// native_protocol_v4.spec section 6 and from the [run] examples of
-// ../shared/docs/wire-formats.md section 1 (python-driver 3.25 output).
+// native_protocol_v4.spec section 6 and from the python-driver 3.25
+// examples recorded in docs/cql.md.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -205,7 +205,7 @@ TEST(CqlExactBytes, ProtocolV2ListUsesShortCountAndLengths) {
   ExpectPayload("list<int>", "[1, 2]", "0002 0004 00000001 0004 00000002", 1);
 }
 
-// ---- wire-formats.md section 1 [run] examples ---------------------------------------------------
+// ---- docs/cql.md [run] examples ---------------------------------------------------
 
 TEST(CqlWireFormats, ValueFraming) {
   const Type t = T("int");

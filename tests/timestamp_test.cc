@@ -1,5 +1,5 @@
-// Exact values for the timestamp family (issue 3; ../shared/docs/wire-formats.md sections 1.6,
-// 5.2, 6.3 and 6.4), the calendar checked exhaustively over years 1..9999, range errors, and
+// Exact values for the timestamp family (facts in docs/timestamp.md: CQL and BSON
+// forms, where implementations disagree, the flaky round trip), the calendar checked exhaustively over years 1..9999, range errors, and
 // the driver models against golden vectors printed by the real python drivers
 // (tests/data/timestamp_python_golden.txt, from tools/timestamp_golden.py).
 #include <gmock/gmock.h>
@@ -105,7 +105,7 @@ TEST(TimestampExact, CqlTimeOfLastMicrosecondOfTheDay) {
   EXPECT_EQ(Be64(*CqlTimeFromCivil(C(2024, 1, 1, 23, 59, 59, 999999))), "00 00 4e 94 91 4e fc 18");
 }
 
-// ---- wire-formats.md 6.3: where plausible implementations disagree ------------------------------
+// ---- docs/timestamp.md: where plausible implementations disagree ------------------------------
 
 struct Row63 {
   CivilDateTime input;
@@ -154,7 +154,7 @@ TEST(TimestampWireFormats63, FloatResultForYear9999CannotBeReadBack) {
   EXPECT_EQ(DriverFloatSecondsFromMillis(ms).status().code(), absl::StatusCode::kOutOfRange);
 }
 
-// ---- wire-formats.md 6.4: the flaky round trip --------------------------------------------------
+// ---- docs/timestamp.md: the flaky round trip --------------------------------------------------
 
 TEST(TimestampWireFormats64, Driver325RoundTripLosesAMillisecondPast2To33Seconds) {
   {
@@ -177,7 +177,7 @@ TEST(TimestampWireFormats64, Driver325RoundTripLosesAMillisecondPast2To33Seconds
   }
 }
 
-// ---- wire-formats.md 1.6 (CQL timestamp, date, time) and 5.2 (BSON datetime) -------------------
+// ---- docs/cql.md (CQL timestamp, date, time) and 5.2 (BSON datetime) -------------------
 
 TEST(TimestampWireFormats16, CqlTimestampExamples) {
   EXPECT_EQ(Be64(Ms(C(1970, 1, 1))), "00 00 00 00 00 00 00 00");
@@ -547,7 +547,7 @@ TEST(TimestampGolden, DriverModelsMatchThePythonDrivers) {
   std::string line;
   int serialize_lines = 0;
   int deserialize_lines = 0;
-  int disagreements = 0;  // 3.25 vs BSON, as expected from wire-formats.md 6.3
+  int disagreements = 0;  // 3.25 vs BSON, as expected from docs/timestamp.md
   while (std::getline(in, line)) {
     std::istringstream s(line);
     std::string kind;

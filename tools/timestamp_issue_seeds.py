@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the exact inputs of issue 3 (wire-formats.md 6.3, 6.4, 1.6) into corpus/timestamp_*/.
+"""Writes the exact inputs of issue 3 (docs/timestamp.md) into corpus/timestamp_*/.
 
 Usage: python3 tools/timestamp_issue_seeds.py corpus
 Each input is written in the FuzzedDataProvider corpus form of targets/timestamp_domains.h

@@ -14,7 +14,7 @@
 //              comparing the two neighbouring multiples; double <-> decimal goes through the C
 //              library's correctly rounded strtod and its exact "%.1100f" expansion.
 //
-// Specs: ../shared/docs/wire-formats.md sections 6, 1.6 and 5 (see the optimized header).
+// Specs: docs/timestamp.md (see the optimized header).
 // This library includes nothing from src/: its types are its own.
 #pragma once
 

@@ -5,7 +5,7 @@
 // Nothing here is tuned; every input byte is bounds-checked before it is read and every
 // output byte before it is written.
 //
-// Specs (digest: ../shared/docs/wire-formats.md sections 2 and 3):
+// Specs (facts in docs/varint.md):
 //   [ZZ]   ZigZag64 — Protocol Buffers encoding guide, "Signed Integers":
 //          zz(n) = (n << 1) XOR (n >> 63), arithmetic shift; zz(-1) = 1, zz(INT64_MIN) = 2^64-1.
 //   [LEB]  LEB128 varint — Protocol Buffers encoding guide, "Base 128 Varints": 7 value bits

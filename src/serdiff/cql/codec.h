@@ -3,8 +3,8 @@
 // Spec: apache/cassandra doc/native_protocol_v4.spec section 3 ([int], [short], [bytes],
 // [value]), section 6 (6.1 ascii ... 6.23 varint) and section 7 (UDT); native_protocol_v5.spec
 // section 6.8 (duration: three signed [vint]s, section 3) ; native_protocol_v3.spec section 10
-// (v1/v2 collections use [short] counts and lengths). Digest with [run] examples:
-// ../shared/docs/wire-formats.md section 1. Value model: value.h.
+// (v1/v2 collections use [short] counts and lengths). Facts and examples: docs/cql.md.
+// Value model: value.h.
 //
 // Two framings:
 //   * payload — the type's own bytes, without a length prefix (what spec section 6 shows):
@@ -19,7 +19,7 @@
 //
 // Protocol versions: 1..5 (anything else is InvalidArgument). In v1/v2 a TOP-LEVEL list, set
 // or map writes its count and element lengths as uint16; nested collections and every
-// tuple/UDT component keep [int] lengths (wire-formats.md 1.8). A null element cannot be
+// tuple/UDT component keep [int] lengths (docs/cql.md). A null element cannot be
 // written with a [short] length, so it is rejected in v1/v2 top-level collections.
 //
 // Encoders check the value against the type (InvalidArgument, message naming the output

@@ -1,8 +1,8 @@
 // serdiff::timestamp — civil UTC datetimes and the integer and floating forms of an instant.
 //
-// Specs: ../shared/docs/wire-formats.md section 6 (millisecond-boundary semantics, python driver
-// vs alternatives), section 1.6 (CQL timestamp, date, time) and section 5 (BSON UTC datetime,
-// type 0x09 = int64 ms since the epoch). docs/timestamp.md explains the choices.
+// Specs: docs/timestamp.md (millisecond-boundary semantics, python driver vs alternatives;
+// CQL timestamp, date, time; BSON UTC datetime, type 0x09 = int64 ms since the epoch), which
+// also explains the choices.
 //
 // Calendar: proleptic Gregorian, UTC, no leap seconds (a minute always has 60 seconds),
 // astronomical year numbering (year 0 = 1 BC, year -1 = 2 BC) where years before 1 occur.
@@ -210,7 +210,7 @@ absl::StatusOr<int64_t> CqlTimeFromCivil(const CivilDateTime& c);
 // Errors: OutOfRange for ns outside 0..86399999999999 or a result of 86400000000.
 absl::StatusOr<int64_t> MicrosOfDayFromCqlTime(int64_t ns, Rounding r = Rounding::kFloor);
 
-// ---- the two driver behaviours people actually meet (wire-formats.md 6.1, 6.2) -----------
+// ---- the two driver behaviours people actually meet (docs/timestamp.md) -----------
 
 // "integer floor": scylladb python-driver HEAD and BSON (pymongo `_datetime_to_millis`):
 // seconds * 1000 + microsecond // 1000 in integers. Same as ToUnixMillis(c, kFloor).

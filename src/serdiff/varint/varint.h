@@ -1,6 +1,6 @@
 // serdiff::varint — optimized variable-length integer codecs.
 //
-// Formats (digest: ../shared/docs/wire-formats.md sections 2 and 3; our docs/formats.md):
+// Formats (facts in docs/varint.md):
 //   * ZigZag64: int64 -> uint64, zz(n) = (n << 1) XOR (n >> 63) with an ARITHMETIC shift.
 //     Protocol Buffers encoding guide, "Signed Integers". zz(-1) = 1, zz(INT64_MIN) = 2^64-1.
 //   * LEB128 (protobuf wire format varint; encoding guide "Base 128 Varints"): 7 value bits
