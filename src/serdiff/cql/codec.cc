@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "serdiff/common/error_offset.h"
+#include "serdiff/cql/wire_bytes.h"
 #include "serdiff/varint/varint.h"
 
 namespace serdiff::cql {
@@ -22,29 +23,12 @@ constexpr int64_t kDateEpoch = int64_t{1} << 31;
 constexpr size_t kMaxIntLength = static_cast<size_t>(std::numeric_limits<int32_t>::max());
 constexpr size_t kMaxShortLength = 0xFFFF;
 
-inline void Store16(uint8_t* p, uint16_t v) {
-  p[0] = static_cast<uint8_t>(v >> 8);
-  p[1] = static_cast<uint8_t>(v);
-}
-inline void Store32(uint8_t* p, uint32_t v) {
-  v = __builtin_bswap32(v);
-  std::memcpy(p, &v, 4);
-}
-inline void Store64(uint8_t* p, uint64_t v) {
-  v = __builtin_bswap64(v);
-  std::memcpy(p, &v, 8);
-}
-inline uint16_t Load16(const uint8_t* p) { return static_cast<uint16_t>((p[0] << 8) | p[1]); }
-inline uint32_t Load32(const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return __builtin_bswap32(v);
-}
-inline uint64_t Load64(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return __builtin_bswap64(v);
-}
+using wire::Load16;
+using wire::Load32;
+using wire::Load64;
+using wire::Store16;
+using wire::Store32;
+using wire::Store64;
 
 // Index of the first byte that does not start a valid UTF-8 sequence, or n when all of
 // [p, p+n) is valid (no overlong forms, no surrogates, nothing above U+10FFFF).

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "serdiff/common/error_offset.h"
+#include "serdiff/cql/wire_bytes.h"
 
 namespace serdiff::cql {
 namespace {
@@ -17,33 +18,12 @@ constexpr int64_t kMaxTimeNanos = 86'399'999'999'999;
 constexpr uint64_t kMaxIntCount = static_cast<uint64_t>(std::numeric_limits<int32_t>::max());
 constexpr uint64_t kMaxShortCount = 0xFFFF;
 
-inline void Store16(uint8_t* p, uint16_t v) {
-  v = __builtin_bswap16(v);
-  std::memcpy(p, &v, 2);
-}
-inline void Store32(uint8_t* p, uint32_t v) {
-  v = __builtin_bswap32(v);
-  std::memcpy(p, &v, 4);
-}
-inline void Store64(uint8_t* p, uint64_t v) {
-  v = __builtin_bswap64(v);
-  std::memcpy(p, &v, 8);
-}
-inline uint16_t Load16(const uint8_t* p) {
-  uint16_t v;
-  std::memcpy(&v, p, 2);
-  return __builtin_bswap16(v);
-}
-inline uint32_t Load32(const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return __builtin_bswap32(v);
-}
-inline uint64_t Load64(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return __builtin_bswap64(v);
-}
+using wire::Load16;
+using wire::Load32;
+using wire::Load64;
+using wire::Store16;
+using wire::Store32;
+using wire::Store64;
 
 // Whether C++ type T is the element type of kind k (typed.h).
 template <typename T>
