@@ -472,9 +472,11 @@ rc::Gen<std::string> GenDecoderInput() {
     switch (kind) {
       case 4:  // a length: add a small delta to the int32 at `at`
         if (at + 4 <= bytes.size()) {
-          int32_t len;
+          // Wrapping (two's complement) addition: a length near INT32_MAX plus a delta must not
+          // overflow a signed int.
+          uint32_t len;
           std::memcpy(&len, bytes.data() + at, 4);
-          len += *rc::gen::element(-5, -1, 1, 4, 0x7FFFFFFF);
+          len += static_cast<uint32_t>(*rc::gen::element(-5, -1, 1, 4, 0x7FFFFFFF));
           std::memcpy(bytes.data() + at, &len, 4);
         }
         break;
