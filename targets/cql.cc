@@ -2188,8 +2188,8 @@ void RegisterCqlTargets(harness::Registry& registry) {
       if (!result.ok()) {
         // Rejected: the column may have been reserved for the count before an element failed,
         // but only once the count was checked against the bytes that remain, at 4 bytes (a
-        // length) per element at least; plus the error status.
-        const size_t n_max = in.bytes.size() / 4;
+        // length: 2 bytes in v1/v2, 4 from v3) per element at least; plus the error status.
+        const size_t n_max = in.bytes.size() / 2;
         const size_t column = n_max * (size_of(kk) + (map ? size_of(vk) : 0)) + 2 * (n_max / 8 + 1);
         return static_cast<int64_t>(column) + 1024;
       }
@@ -2208,7 +2208,7 @@ void RegisterCqlTargets(harness::Registry& registry) {
       return static_cast<int64_t>(column + dump) + 64;
     };
     def.heap_bound_text =
-        "typed column + its dump (reserved at full size) + 64 (rejected: a column of input/4 "
+        "typed column + its dump (reserved at full size) + 64 (rejected: a column of input/2 "
         "elements + 1 KiB)";
     registry.Add(std::move(def));
   }
