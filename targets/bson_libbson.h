@@ -15,7 +15,8 @@ namespace serdiff::targets::bson {
 // family) and returns libbson's bytes. InvalidArgument when a bson_append_* call fails or the
 // civil datetime is invalid; Declined (harness) for values libbson's API cannot express
 // (an ObjectId or decimal128 of the wrong size, a bool other than 0/1, a NUL inside a regex,
-// a code_w_scope's code or a DBPointer namespace: libbson takes those as C strings). A key with
+// JavaScript code (alone or in a code_w_scope) or a DBPointer namespace: libbson takes those
+// as C strings, bson_append_value included). A key with
 // a NUL goes to libbson, whose bson_append_* refuses it.
 absl::StatusOr<std::string> LibbsonEncode(const serdiff::bson::Document& doc);
 

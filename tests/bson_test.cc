@@ -423,6 +423,48 @@ TEST(BsonLibbson, FaultAfterCodeWithScopeIsAnAcceptedDivergenceOnlyAfterIt) {
   EXPECT_EQ(Covering(divergences, top, Accept(top, Validate(top)), top), "");
 }
 
+// Found by fuzzing bson_decode (corpus/bson_decode/regressions/ff1931b4...): libbson skips the
+// whole content of an embedded document whose last byte is not 0x00, so a fault inside it,
+// ahead of that last byte, is not seen either.
+TEST(BsonLibbson, FaultInsideAnUnterminatedEmbeddedDocumentIsCoveredOnlyThere) {
+  const auto divergences = targets::bson::DecodeDivergences();
+  // {d: {e: <10-byte document whose first type byte is 0x00>}} with d's last byte 0x01.
+  // serdiff reads front to back and stops at the early end of the innermost document (18).
+  const std::string inside = Hex("1a000000 03 6400 12000000 03 6500 0a000000 00 00000000 00 01 00");
+  ASSERT_TRUE(targets::bson::LibbsonValidate(inside).ok());
+  EXPECT_EQ(OffsetOf(Validate(inside)), 18);
+  EXPECT_EQ(OffsetOf(ref::bson::Validate(inside)), 18);
+  EXPECT_NE(Covering(divergences, inside, Accept(inside, Validate(inside)), inside), "");
+  // d ends with 0x00 again: libbson sees the early end too, nothing is covered.
+  const std::string seen = Hex("1a000000 03 6400 12000000 03 6500 0a000000 00 00000000 00 00 00");
+  EXPECT_FALSE(targets::bson::LibbsonValidate(seen).ok());
+  EXPECT_EQ(OffsetOf(Validate(seen)), 18);
+  EXPECT_EQ(Covering(divergences, seen, Accept(seen, Validate(seen)), seen), "");
+  // The innermost document well formed and d ending with 0x00: valid for all three.
+  const std::string good = Hex("15000000 03 6400 0d000000 03 6500 05000000 00 00 00");
+  EXPECT_EQ(good.size(), 0x15u);
+  EXPECT_TRUE(targets::bson::LibbsonValidate(good).ok());
+  EXPECT_TRUE(Validate(good).ok());
+}
+
+// Found by fuzzing bson_encode (corpus/bson_encode/regressions/77143e7e...): libbson's
+// bson_append_value hands JavaScript code to bson_append_code, a C string, which cuts it at
+// the first NUL. The libbson side declines such documents; without the NUL it must agree.
+TEST(BsonLibbson, CodeWithNulIsDeclinedAndCodeWithoutNulAgrees) {
+  Value code = OfType(Type::kCode);
+  code.s = std::string("a\0b", 3);
+  const Document with_nul = One("c", code);
+  const absl::StatusOr<std::string> lib = targets::bson::LibbsonEncode(with_nul);
+  ASSERT_FALSE(lib.ok());
+  EXPECT_TRUE(harness::IsDeclined(lib.status())) << lib.status();
+  // serdiff writes all three bytes: length 4 = "a\0b" + NUL.
+  EXPECT_EQ(ToHex(Encode(with_nul)), "100000000d6300040000006100620000");
+  code.s = "ab";
+  const Document plain = One("c", code);
+  EXPECT_EQ(ToHex(targets::bson::LibbsonEncode(plain)), "0f0000000d63000300000061620000");
+  EXPECT_EQ(ToHex(Encode(plain)), "0f0000000d63000300000061620000");
+}
+
 TEST(BsonLibbson, RegexOptionOrderIsAnAcceptedDivergenceOnlyWhenNotCanonical) {
   const auto enc = targets::bson::EncodeDivergences();
   Value re = OfType(Type::kRegex);

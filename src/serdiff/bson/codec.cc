@@ -324,6 +324,13 @@ class Parser {
       return InvalidAt(start, absl::StrCat("nesting deeper than ", opt_.max_depth, " levels"));
     }
     const size_t last = start + static_cast<size_t>(len) - 1;  // the terminator's offset
+    if (opt_.libbson_quirks && depth > 1 && b_[last] != 0) {
+      // libbson's bson_iter_visit_all hands an embedded document to its visitor only when
+      // bson_init_static accepts it, which needs a final 0x00; otherwise the whole subtree is
+      // skipped without an error.
+      *end = last + 1;
+      return absl::OkStatus();
+    }
     size_t p = start + 4;
     ArrayKeyCounter index;
     while (p < last) {
@@ -364,7 +371,7 @@ class Parser {
       }
       p = q;
     }
-    if (b_[last] != 0 && !(opt_.libbson_quirks && depth > 1)) {
+    if (b_[last] != 0) {
       return InvalidAt(last, "document not terminated by NUL");
     }
     *end = last + 1;

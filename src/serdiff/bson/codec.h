@@ -67,8 +67,9 @@ struct DecodeOptions {
   bool check_utf8_values = true;
   // libbson 1.23 emulation, for the target's accepted-divergence predicate only (off by
   // default, never on in real use): accept as soon as a code-with-scope element has been
-  // checked, ignoring everything after it, and do not check the last byte of embedded documents
-  // (libbson's bson_validate does both).
+  // checked, ignoring everything after it, and skip the whole content of an embedded document
+  // or array whose last byte is not 0x00 (libbson's bson_validate does both: its
+  // bson_iter_visit_all visits a subdocument only when bson_init_static accepts it).
   bool libbson_quirks = false;
 };
 
