@@ -204,6 +204,22 @@ Marker PickMarker(Rng& r, const PartitionUpdate& u, size_t scale) {
   return mk;
 }
 
+// Roughly the bytes an unfiltered adds to the serialized form (values, paths, clustering
+// components, plus a fixed allowance per cell and per unfiltered for flags and varints).
+size_t ApproxBytes(const std::vector<Component>& cs) {
+  size_t n = 0;
+  for (const Component& c : cs) n += 4 + (c ? c->size() : 0);
+  return n;
+}
+size_t ApproxBytes(const Unfiltered& un) {
+  if (un.is_marker) return 32 + ApproxBytes(un.marker.bound);
+  size_t n = 32 + ApproxBytes(un.row.clustering);
+  for (const ColumnData& cd : un.row.columns) {
+    for (const Cell& c : cd.cells) n += 24 + c.path.size() + c.value.size();
+  }
+  return n;
+}
+
 }  // namespace
 
 Mutation BuildMutation(const MutationSpec& spec) {
@@ -216,6 +232,7 @@ Mutation BuildMutation(const MutationSpec& spec) {
   const size_t nclust = std::min<size_t>(spec.clustering, 40);
   const size_t max_rows = std::min<size_t>(spec.max_rows, 200);
   const size_t scale = std::min<size_t>(spec.value_bytes, 4096);
+  size_t built = 0;  // ApproxBytes of the unfiltereds so far, across updates
   for (size_t p = 0; p < updates; ++p) {
     PartitionUpdate u;
     for (size_t k = 0; k < 16; ++k) u.table_id[k] = static_cast<uint8_t>(k * 0x11);
@@ -245,7 +262,7 @@ Mutation BuildMutation(const MutationSpec& spec) {
     }
     const size_t rows = max_rows == 0 ? 0 : r.Below(max_rows + 1);
     int32_t row_count = 0;
-    for (size_t i = 0; i < rows; ++i) {
+    for (size_t i = 0; i < rows && built < kMaxBuiltBytes; ++i) {
       Unfiltered un;
       if (r.Chance(10)) {
         un.is_marker = true;
@@ -254,6 +271,7 @@ Mutation BuildMutation(const MutationSpec& spec) {
         un.row = PickRow(r, u, false, scale);
         ++row_count;
       }
+      built += ApproxBytes(un);
       u.unfiltereds.push_back(std::move(un));
     }
     u.row_estimate = row_count;

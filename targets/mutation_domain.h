@@ -25,6 +25,12 @@ using serdiff::mutation::Mutation;
 // kind; timestamps, TTLs and deletion times drawn from the int32/int64 edges and below the
 // encoding epoch; `value_bytes` scales variable-length values (0..4096). All choices come from
 // a PRNG seeded with `seed`, so the spec is the whole input (and shrinks field by field).
+// Rows stop once the unfiltereds drawn so far, across updates, come to about kMaxBuiltBytes
+// serialized bytes: the largest spec would otherwise describe a mutation of hundreds of MB
+// (8 updates x 200 rows x 70 columns x 4 KiB values) from a 21-byte fuzz input, too slow to
+// fuzz and beyond libFuzzer's malloc limit. Large single values have their own benchmark
+// and tests (SingleValueMutation).
+inline constexpr size_t kMaxBuiltBytes = 256 * 1024;
 struct MutationSpec {
   uint64_t seed = 0;
   uint8_t version = 0;

@@ -503,6 +503,25 @@ TEST(MutationHeap, SmallPathPeaksAtTheOutputOnceTheScratchHasGrown) {
   EXPECT_GE(peak, static_cast<int64_t>(out->size()));
 }
 
+// The fuzz domain's largest spec once described a 9.5 MB mutation (from a 21-byte input,
+// corpus/mutation_decode_mutated/edge-16fd5be582057d90); rows now stop near kMaxBuiltBytes.
+TEST(MutationSpecBudget, LargestSpecStaysNearTheBudget) {
+  using targets::mutation::BuildMutation;
+  using targets::mutation::kMaxBuiltBytes;
+  using targets::mutation::MutationSpec;
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    const MutationSpec largest{seed, 2, 8, 200, 70, 40, 4096};
+    const absl::StatusOr<size_t> size = SerializedSize(BuildMutation(largest));
+    ASSERT_TRUE(size.ok()) << size.status();
+    EXPECT_GT(*size, kMaxBuiltBytes / 2) << "seed " << seed;  // the budget is reached ...
+    // ... and overshot by at most one row: 70 cells of <= 8 KiB values plus clustering.
+    EXPECT_LT(*size, kMaxBuiltBytes + 70 * 8 * 1024 + 64 * 1024) << "seed " << seed;
+  }
+  // A small spec is far below the budget.
+  const MutationSpec small{7, 0, 1, 4, 3, 1, 8};
+  EXPECT_EQ(BuildMutation(small).updates.size(), 1u);
+}
+
 // ---- the spec writer includes nothing from src/ but the value model -----------------------
 
 TEST(MutationModel, SpecWriterIncludesOnlyTheValueModelFromSrc) {
