@@ -447,6 +447,42 @@ TEST(BsonLibbson, FaultInsideAnUnterminatedEmbeddedDocumentIsCoveredOnlyThere) {
   EXPECT_TRUE(Validate(good).ok());
 }
 
+// Found by fuzzing bson_decode (corpus/bson_decode/regressions/a8317193...): libbson checks only
+// the lengths of a code_w_scope, not its code string's NUL; it validates the scope only when
+// the scope ends with 0x00, and a valid scope ends its validation with success.
+TEST(BsonLibbson, CodeWithScopeIsCheckedAsLibbsonChecksIt) {
+  const auto divergences = targets::bson::DecodeDivergences();
+  // {c: code_w_scope("0\x04" without its NUL, {})}: serdiff rejects at the code's last byte.
+  const std::string no_nul = Hex("17000000 0f 6300 0f000000 02000000 3004 05000000 00 00");
+  ASSERT_TRUE(targets::bson::LibbsonValidate(no_nul).ok());
+  EXPECT_EQ(OffsetOf(Validate(no_nul)), 16);
+  EXPECT_EQ(OffsetOf(ref::bson::Validate(no_nul)), 16);
+  EXPECT_NE(Covering(divergences, no_nul, Accept(no_nul, Validate(no_nul)), no_nul), "");
+  // The same code with a scope {b: bool 2}: libbson validates the scope and rejects; not covered.
+  const std::string bad_scope =
+      Hex("1b000000 0f 6300 13000000 02000000 3004 09000000 08 6200 02 00 00");
+  EXPECT_FALSE(targets::bson::LibbsonValidate(bad_scope).ok());
+  EXPECT_EQ(Covering(divergences, bad_scope, Accept(bad_scope, Validate(bad_scope)), bad_scope),
+            "");
+  // A scope ending in 0x01 is skipped by libbson, which goes on and finds the bool 2 after it:
+  // not covered. Without the bool, libbson accepts: covered.
+  const std::string skipped_then_bad =
+      Hex("1b000000 0f 6300 0f000000 02000000 3000 05000000 01 08 6200 02 00");
+  EXPECT_FALSE(targets::bson::LibbsonValidate(skipped_then_bad).ok());
+  EXPECT_EQ(OffsetOf(Validate(skipped_then_bad)), 21);
+  EXPECT_EQ(Covering(divergences, skipped_then_bad,
+                     Accept(skipped_then_bad, Validate(skipped_then_bad)), skipped_then_bad),
+            "");
+  const std::string skipped = Hex("17000000 0f 6300 0f000000 02000000 3000 05000000 01 00");
+  ASSERT_TRUE(targets::bson::LibbsonValidate(skipped).ok());
+  EXPECT_NE(Covering(divergences, skipped, Accept(skipped, Validate(skipped)), skipped), "");
+  // Well formed: all three accept.
+  const std::string good = Hex("17000000 0f 6300 0f000000 02000000 3000 05000000 00 00");
+  EXPECT_TRUE(Validate(good).ok());
+  EXPECT_TRUE(ref::bson::Validate(good).ok());
+  EXPECT_TRUE(targets::bson::LibbsonValidate(good).ok());
+}
+
 // Found by fuzzing bson_encode (corpus/bson_encode/regressions/77143e7e...): libbson's
 // bson_append_value hands JavaScript code to bson_append_code, a C string, which cuts it at
 // the first NUL. The libbson side declines such documents; without the NUL it must agree.

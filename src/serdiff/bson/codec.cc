@@ -362,9 +362,6 @@ class Parser {
           !st.ok()) {
         return st;
       }
-      if (type == static_cast<unsigned char>(Type::kCodeWithScope) && opt_.libbson_quirks) {
-        stopped_ = true;
-      }
       if (stopped_) {
         *end = last + 1;
         return absl::OkStatus();
@@ -519,6 +516,7 @@ class Parser {
               q, absl::StrCat("code_w_scope length ", total, " exceeds the bytes that remain"));
         }
         const size_t cws_end = q + static_cast<size_t>(total);
+        if (opt_.libbson_quirks) return LibbsonCodeWithScope(q, cws_end, depth, end);
         size_t scope = 0;
         if (absl::Status st = ParseString(q + 4, cws_end, s, &scope); !st.ok()) return st;
         size_t scope_end = 0;
@@ -536,9 +534,39 @@ class Parser {
     return InvalidAt(q, "unknown element type");
   }
 
+  // libbson_quirks: what libbson 1.23 checks of a code_w_scope whose total length (>= 14,
+  // fitting) starts at q. bson_iter_next checks only the lengths: the code string's length is
+  // at least 1 and leaves room for the scope's length, and the scope's length ends exactly at
+  // the element's end (its NUL terminator and content are not checked). bson_iter_visit_all
+  // then validates the scope only when bson_init_static accepts it (final byte 0x00), as a
+  // document of its own, and a valid scope ends the whole validation with success.
+  absl::Status LibbsonCodeWithScope(size_t q, size_t cws_end, int depth, size_t* end) {
+    const uint32_t code_len = static_cast<uint32_t>(Get32(b_ + q + 4));
+    if (code_len == 0 || uint64_t{q} + 8 + code_len + 4 >= cws_end) {
+      return InvalidAt(q + 4, "code_w_scope string length");
+    }
+    const size_t scope = q + 8 + code_len;
+    const uint32_t scope_len = static_cast<uint32_t>(Get32(b_ + scope));
+    if (uint64_t{scope} + scope_len != cws_end) {
+      return InvalidAt(scope, "code_w_scope scope does not end at the code_w_scope length");
+    }
+    if (scope_len >= static_cast<uint32_t>(kMinDocumentSize) && b_[cws_end - 1] == 0) {
+      size_t scope_end = 0;
+      std::vector<Element> discarded;  // Decode with quirks: the scope is checked, not kept
+      if (absl::Status st = ParseDocument(scope, cws_end, depth + 1, false,
+                                          Build ? &discarded : nullptr, &scope_end);
+          !st.ok()) {
+        return st;
+      }
+      stopped_ = true;
+    }
+    *end = cws_end;
+    return absl::OkStatus();
+  }
+
   const unsigned char* b_;
   const DecodeOptions& opt_;
-  bool stopped_ = false;  // libbson_quirks: a code_w_scope was seen
+  bool stopped_ = false;  // libbson_quirks: a valid code_w_scope scope was checked
 };
 
 template <bool Build>

@@ -68,6 +68,21 @@ int DecimalDigits(uint64_t v) {
 }
 
 size_t FormatUint64(uint64_t v, char* out) {
+  // Up to three digits (array indexes, small counts) without the digit count's clz and table.
+  if (v < 100) {
+    if (v < 10) {
+      *out = static_cast<char>('0' + v);
+      return 1;
+    }
+    std::memcpy(out, kPairs + 2 * v, 2);
+    return 2;
+  }
+  if (v < 1000) {
+    const uint32_t q = static_cast<uint32_t>(v) / 100;
+    out[0] = static_cast<char>('0' + q);
+    std::memcpy(out + 1, kPairs + 2 * (static_cast<uint32_t>(v) - q * 100), 2);
+    return 3;
+  }
   if (v < 100000000) {
     const int n = DecimalDigits(v);
     WriteUpTo8(static_cast<uint32_t>(v), n, out);
