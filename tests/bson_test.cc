@@ -483,6 +483,35 @@ TEST(BsonLibbson, CodeWithScopeIsCheckedAsLibbsonChecksIt) {
   EXPECT_TRUE(targets::bson::LibbsonValidate(good).ok());
 }
 
+// Found by fuzzing bson_decode (corpus/bson_decode/regressions/024022eb...): libbson steps over
+// an embedded document of length 4 (it fits, but bson_init_static refuses it, so nothing in it
+// is visited) and goes on 4 bytes later; lengths 0..3 land on the length's own zero bytes.
+TEST(BsonLibbson, EmbeddedDocumentShorterThan5IsSkippedByLibbsonOnly) {
+  const auto divergences = targets::bson::DecodeDivergences();
+  // {"\x01": <length 4>, "\x01\x01": int32 0}: serdiff rejects the length at offset 7.
+  const std::string four = Hex("14000000 03 0100 04000000 10 010100 00000000 00");
+  ASSERT_TRUE(targets::bson::LibbsonValidate(four).ok());
+  EXPECT_EQ(OffsetOf(Validate(four)), 7);
+  EXPECT_EQ(OffsetOf(ref::bson::Validate(four)), 7);
+  EXPECT_NE(Covering(divergences, four, Accept(four, Validate(four)), four), "");
+  const std::string four_in_array = Hex("14000000 04 0100 04000000 10 010100 00000000 00");
+  ASSERT_TRUE(targets::bson::LibbsonValidate(four_in_array).ok());
+  EXPECT_NE(Covering(divergences, four_in_array, Accept(four_in_array, Validate(four_in_array)),
+                     four_in_array),
+            "");
+  // A bool 2 after the skipped length: libbson rejects it; not covered.
+  const std::string then_bad = Hex("10000000 03 6400 04000000 08 6500 02 00");
+  EXPECT_FALSE(targets::bson::LibbsonValidate(then_bad).ok());
+  EXPECT_EQ(Covering(divergences, then_bad, Accept(then_bad, Validate(then_bad)), then_bad), "");
+  // Lengths 0 and 2: libbson rejects them as well (the next type byte read is 0x00).
+  for (const char* hex :
+       {"0c000000 03 6400 00000000 00", "11000000 03 6400 02000000 00 00 00 00 00 00"}) {
+    const std::string in = Hex(hex);
+    EXPECT_FALSE(targets::bson::LibbsonValidate(in).ok()) << hex;
+    EXPECT_EQ(Covering(divergences, in, Accept(in, Validate(in)), in), "") << hex;
+  }
+}
+
 // Found by fuzzing bson_encode (corpus/bson_encode/regressions/77143e7e...): libbson's
 // bson_append_value hands JavaScript code to bson_append_code, a C string, which cuts it at
 // the first NUL. The libbson side declines such documents; without the NUL it must agree.

@@ -315,6 +315,14 @@ class Parser {
                              std::vector<Element>* out, size_t* end) {
     if (limit - start < 4) return InvalidAt(start, "document length needs 4 bytes");
     const int32_t len = Get32(b_ + start);
+    if (opt_.libbson_quirks && depth > 1 && len >= 0 && len < kMinDocumentSize &&
+        static_cast<uint64_t>(len) <= limit - start) {
+      // libbson's bson_iter_next only checks that the length fits; bson_init_static refuses
+      // it, so the subdocument is skipped and iteration goes on `len` bytes later (inside the
+      // length field for 0..3, whose zero bytes then end the parent early: still an error).
+      *end = start + static_cast<size_t>(len);
+      return absl::OkStatus();
+    }
     if (len < kMinDocumentSize) return InvalidAt(start, "document length below 5");
     if (static_cast<uint64_t>(len) > limit - start) {
       return InvalidAt(start, absl::StrCat("document length ", len, " exceeds the ", limit - start,

@@ -68,9 +68,9 @@ struct DecodeOptions {
   // libbson 1.23 emulation, for the target's accepted-divergence predicate only (off by
   // default, never on in real use): check only the lengths of a code-with-scope (not its code
   // string's NUL), validate its scope only when that ends with 0x00 and then accept, ignoring
-  // everything after it, and skip the whole content of an embedded document
-  // or array whose last byte is not 0x00 (libbson's bson_validate does both: its
-  // bson_iter_visit_all visits a subdocument only when bson_init_static accepts it).
+  // everything after it, and skip the whole content of an embedded document or array whose
+  // length is below 5 or whose last byte is not 0x00 (libbson's bson_validate does all of
+  // this: its bson_iter_visit_all visits a subdocument only when bson_init_static accepts it).
   bool libbson_quirks = false;
 };
 
