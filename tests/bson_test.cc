@@ -512,6 +512,37 @@ TEST(BsonLibbson, EmbeddedDocumentShorterThan5IsSkippedByLibbsonOnly) {
   }
 }
 
+// Found by fuzzing bson_decode (corpus/bson_decode/regressions/c765c825...): libbson's stops
+// (after a valid code_w_scope scope, after a value with ill-formed UTF-8) end the validation
+// of the document they are in; its parents go on being checked.
+TEST(BsonLibbson, LibbsonStopsOnlyTheDocumentItIsIn) {
+  const auto divergences = targets::bson::DecodeDivergences();
+  auto covered = [&](const std::string& in) {
+    return Covering(divergences, in, Accept(in, Validate(in)), in) != "";
+  };
+  // {d: {c: code_w_scope("0", {}), b: bool 2}}: libbson accepts; serdiff rejects the bool (30).
+  const std::string inside =
+      Hex("23000000 03 6400 1b000000 0f 6300 0f000000 02000000 3000 05000000 00 08 6200 02 00 00");
+  ASSERT_TRUE(targets::bson::LibbsonValidate(inside).ok());
+  EXPECT_EQ(OffsetOf(Validate(inside)), 32);
+  EXPECT_TRUE(covered(inside));
+  // {d: {c: code_w_scope("0", {})}, b: bool 2}: the parent goes on, libbson rejects; not covered.
+  const std::string parent =
+      Hex("23000000 03 6400 17000000 0f 6300 0f000000 02000000 3000 05000000 00 00 08 6200 02 00");
+  EXPECT_FALSE(targets::bson::LibbsonValidate(parent).ok());
+  EXPECT_FALSE(covered(parent));
+  // {d: {a: "\xfe", b: bool 2}}: libbson accepts (stops at the string); covered.
+  const std::string bad_string =
+      Hex("1a000000 03 6400 12000000 02 6100 02000000 fe00 08 6200 02 00 00");
+  ASSERT_TRUE(targets::bson::LibbsonValidate(bad_string).ok());
+  EXPECT_TRUE(covered(bad_string));
+  // {d: {a: "\xfe"}, b: bool 2}: libbson rejects the bool in the parent; not covered.
+  const std::string bad_string_parent =
+      Hex("1a000000 03 6400 0e000000 02 6100 02000000 fe00 00 08 6200 02 00");
+  EXPECT_FALSE(targets::bson::LibbsonValidate(bad_string_parent).ok());
+  EXPECT_FALSE(covered(bad_string_parent));
+}
+
 // Found by fuzzing bson_encode (corpus/bson_encode/regressions/77143e7e...): libbson's
 // bson_append_value hands JavaScript code to bson_append_code, a C string, which cuts it at
 // the first NUL. The libbson side declines such documents; without the NUL it must agree.

@@ -370,7 +370,8 @@ class Parser {
           !st.ok()) {
         return st;
       }
-      if (stopped_) {
+      if (stop_) {  // libbson_quirks: its validator stopped after this element
+        stop_ = false;
         *end = last + 1;
         return absl::OkStatus();
       }
@@ -388,6 +389,12 @@ class Parser {
     if (!opt_.check_utf8 || (!is_key && !opt_.check_utf8_values)) return absl::OkStatus();
     const int64_t bad = FirstInvalidUtf8(s);
     if (bad < 0) return absl::OkStatus();
+    if (opt_.libbson_quirks && !is_key) {
+      // libbson's validator stops at such a value and reports no error: the rest of this
+      // document goes unchecked (its parent goes on).
+      stop_ = true;
+      return absl::OkStatus();
+    }
     return InvalidAt(static_cast<int64_t>(offset) + bad, "ill-formed UTF-8");
   }
 
@@ -547,7 +554,8 @@ class Parser {
   // at least 1 and leaves room for the scope's length, and the scope's length ends exactly at
   // the element's end (its NUL terminator and content are not checked). bson_iter_visit_all
   // then validates the scope only when bson_init_static accepts it (final byte 0x00), as a
-  // document of its own, and a valid scope ends the whole validation with success.
+  // document of its own, and a valid scope ends the validation of the document holding the
+  // code_w_scope with success (the parents go on).
   absl::Status LibbsonCodeWithScope(size_t q, size_t cws_end, int depth, size_t* end) {
     const uint32_t code_len = static_cast<uint32_t>(Get32(b_ + q + 4));
     if (code_len == 0 || uint64_t{q} + 8 + code_len + 4 >= cws_end) {
@@ -566,7 +574,7 @@ class Parser {
           !st.ok()) {
         return st;
       }
-      stopped_ = true;
+      stop_ = true;
     }
     *end = cws_end;
     return absl::OkStatus();
@@ -574,7 +582,9 @@ class Parser {
 
   const unsigned char* b_;
   const DecodeOptions& opt_;
-  bool stopped_ = false;  // libbson_quirks: a valid code_w_scope scope was checked
+  // libbson_quirks: libbson's validator stops after the current element and reports success
+  // for the document it is in (a valid code_w_scope scope, a value with ill-formed UTF-8).
+  bool stop_ = false;
 };
 
 template <bool Build>

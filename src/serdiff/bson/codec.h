@@ -66,11 +66,14 @@ struct DecodeOptions {
   // accepted-divergence predicate).
   bool check_utf8_values = true;
   // libbson 1.23 emulation, for the target's accepted-divergence predicate only (off by
-  // default, never on in real use): check only the lengths of a code-with-scope (not its code
-  // string's NUL), validate its scope only when that ends with 0x00 and then accept, ignoring
-  // everything after it, and skip the whole content of an embedded document or array whose
-  // length is below 5 or whose last byte is not 0x00 (libbson's bson_validate does all of
-  // this: its bson_iter_visit_all visits a subdocument only when bson_init_static accepts it).
+  // default, never on in real use). What libbson's bson_validate (bson_iter_next plus
+  // bson_iter_visit_all) does and the spec does not: a code_w_scope has only its lengths
+  // checked (not its code string's NUL); its scope is validated only when it ends with 0x00,
+  // and then the document holding the code_w_scope is accepted without looking further; a
+  // value with ill-formed UTF-8 (string, code, symbol, regex pattern, DBPointer namespace)
+  // likewise ends its document's validation with success; an embedded document or array
+  // whose length is below 5 or whose last byte is not 0x00 is stepped over unchecked. In each
+  // case the parent documents go on being checked.
   bool libbson_quirks = false;
 };
 
