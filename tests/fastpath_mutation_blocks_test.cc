@@ -193,6 +193,29 @@ TEST(FastpathMutationBlocks, RowMissingOrHavingOneColumnAtEveryPosition) {
   }
 }
 
+// The large subset's other boundary: the present list is written while fewer than half
+// (integer division) of the columns are present, the missing list from half on.
+TEST(FastpathMutationBlocks, LargeSubsetAroundHalfPresent) {
+  for (size_t n : {size_t{64}, size_t{65}, size_t{66}, size_t{70}}) {
+    for (size_t c = n / 2 - 1; c <= n / 2 + 1; ++c) {
+      std::vector<uint32_t> first, last;
+      for (uint32_t i = 0; i < c; ++i) {
+        first.push_back(i);
+        last.push_back(static_cast<uint32_t>(n - c + i));
+      }
+      CheckSubset(n, first, absl::StrCat(n, " columns, first ", c, " present"));
+      CheckSubset(n, last, absl::StrCat(n, " columns, last ", c, " present"));
+    }
+  }
+  // 64 columns, 0..31 present (exactly half): missing count 32 (20), then the missing 32..63.
+  std::vector<uint32_t> half;
+  std::string want = "0020";
+  for (uint32_t i = 0; i < 32; ++i) half.push_back(i);
+  for (int i = 32; i < 64; ++i) want += absl::StrCat(absl::Hex(i, absl::kZeroPad2));
+  for (int i = 0; i < 32; ++i) want += "0400";
+  EXPECT_EQ(Hex(SubsetRowBytes(64, half)), want);
+}
+
 // ---- clustering blocks ----------------------------------------------------------------------
 
 const std::vector<size_t> kClusteringSizes = {1, 2, 3, 4, 5, 31, 32, 33, 40};
