@@ -283,6 +283,68 @@ TEST(FastpathCqlFixed, FloatNullAtEveryPosition) { EveryNullPosition<float>(Kind
 TEST(FastpathCqlFixed, DoubleNullAtEveryPosition) { EveryNullPosition<double>(Kind::kDouble); }
 TEST(FastpathCqlFixed, TimeuuidNullAtEveryPosition) { EveryNullPosition<Uuid>(Kind::kTimeuuid); }
 
+// map<K, V>: a null key or a null value at every position (each column has its own bitmap).
+template <typename K, typename V>
+void MapNullAtEveryPosition(Kind kk, Kind vk) {
+  const Type type = Type::Map(Type::Native(kk), Type::Native(vk));
+  for (size_t n : kCounts) {
+    std::vector<K> keys;
+    std::vector<V> vals;
+    for (size_t i = 0; i < n; ++i) {
+      keys.push_back(Make<K>(kk, i));
+      vals.push_back(Make<V>(vk, i + 100));
+    }
+    const Flat<K> fk(keys);
+    const Flat<V> fv(vals);
+    for (size_t i = 0; i <= n; ++i) {  // i == n: no null at all
+      for (const bool key_side : {true, false}) {
+        std::vector<bool> knull(n, false), vnull(n, false);
+        if (i < n) (key_side ? knull : vnull)[i] = true;
+        const std::string where = absl::StrCat(KindName(kk), "->", KindName(vk), " n ", n, " null ",
+                                               key_side ? "key" : "value", " at ", i);
+        std::string want = Be(n, 4);
+        std::vector<Value> items;
+        for (size_t j = 0; j < n; ++j) {
+          want += knull[j] ? Be(0xffffffffu, 4) : Be(WidthOf<K>(), 4) + PayloadOf<K>(kk, keys[j]);
+          want += vnull[j] ? Be(0xffffffffu, 4) : Be(WidthOf<V>(), 4) + PayloadOf<V>(vk, vals[j]);
+          items.push_back(knull[j] ? Value::Null() : ValueOf<K>(keys[j]));
+          items.push_back(vnull[j] ? Value::Null() : ValueOf<V>(vals[j]));
+        }
+        const Value tree = Value::Pairs(items);
+        absl::StatusOr<std::string> typed = SerializeFixedMap<K, V>(
+            kk, {fk.span(), BitmapOf(knull)}, vk, {fv.span(), BitmapOf(vnull)}, 4);
+        ASSERT_TRUE(typed.ok()) << where << ": " << typed.status();
+        ASSERT_EQ(Hex(*typed), Hex(want)) << where << " typed";
+        ASSERT_EQ(Hex(*Serialize(type, tree, 4)), Hex(want)) << where << " value tree";
+        ASSERT_EQ(Hex(*ref::cql::Serialize(type, tree, 4)), Hex(want)) << where << " reference";
+        absl::StatusOr<std::pair<Column<K>, Column<V>>> back =
+            DeserializeFixedMap<K, V>(kk, vk, want, 4);
+        ASSERT_TRUE(back.ok()) << where << ": " << back.status();
+        for (size_t j = 0; j < n; ++j) {
+          EXPECT_EQ(back->first.values[j], knull[j] ? K{} : static_cast<K>(keys[j]))
+              << where << " key " << j;
+          EXPECT_EQ(back->second.values[j], vnull[j] ? V{} : static_cast<V>(vals[j]))
+              << where << " value " << j;
+        }
+        const bool kn = i < n && key_side, vn = i < n && !key_side;
+        EXPECT_EQ(back->first.nulls, kn ? BitmapOf(knull) : std::vector<uint8_t>{}) << where;
+        EXPECT_EQ(back->second.nulls, vn ? BitmapOf(vnull) : std::vector<uint8_t>{}) << where;
+        absl::StatusOr<Value> fast_back = Deserialize(type, want, 4);
+        ASSERT_TRUE(fast_back.ok()) << where << ": " << fast_back.status();
+        EXPECT_TRUE(*fast_back == tree) << where;
+        absl::StatusOr<Value> ref_back = ref::cql::Deserialize(type, want, 4);
+        ASSERT_TRUE(ref_back.ok()) << where << ": " << ref_back.status();
+        EXPECT_TRUE(*ref_back == tree) << where;
+      }
+    }
+  }
+}
+
+TEST(FastpathCqlFixed, MapNullKeyOrValueAtEveryPosition) {
+  MapNullAtEveryPosition<int32_t, int64_t>(Kind::kInt, Kind::kBigint);
+  MapNullAtEveryPosition<Uuid, bool>(Kind::kTimeuuid, Kind::kBoolean);
+}
+
 // ---- generators: a bad element at every position ------------------------------------------
 
 // Decodes `bytes` as list<k> with every decoder; each must reject with InvalidArgument at
