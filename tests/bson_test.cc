@@ -476,6 +476,19 @@ TEST(BsonLibbson, CodeWithScopeIsCheckedAsLibbsonChecksIt) {
   const std::string skipped = Hex("17000000 0f 6300 0f000000 02000000 3000 05000000 01 00");
   ASSERT_TRUE(targets::bson::LibbsonValidate(skipped).ok());
   EXPECT_NE(Covering(divergences, skipped, Accept(skipped, Validate(skipped)), skipped), "");
+  // Code with ill-formed UTF-8: libbson stops before looking at the scope (found by fuzzing,
+  // corpus/bson_decode/regressions/0d298467...); covered. Valid code: the scope is checked.
+  const std::string bad_code =
+      Hex("1b000000 0f 6300 13000000 02000000 fe00 09000000 08 6200 02 00 00");
+  ASSERT_TRUE(targets::bson::LibbsonValidate(bad_code).ok());
+  EXPECT_EQ(OffsetOf(Validate(bad_code)), 15);
+  EXPECT_NE(Covering(divergences, bad_code, Accept(bad_code, Validate(bad_code)), bad_code), "");
+  const std::string good_code =
+      Hex("1b000000 0f 6300 13000000 02000000 3000 09000000 08 6200 02 00 00");
+  EXPECT_FALSE(targets::bson::LibbsonValidate(good_code).ok());
+  EXPECT_EQ(OffsetOf(Validate(good_code)), 24);
+  EXPECT_EQ(Covering(divergences, good_code, Accept(good_code, Validate(good_code)), good_code),
+            "");
   // Well formed: all three accept.
   const std::string good = Hex("17000000 0f 6300 0f000000 02000000 3000 05000000 00 00");
   EXPECT_TRUE(Validate(good).ok());
