@@ -489,6 +489,14 @@ TEST(BsonLibbson, CodeWithScopeIsCheckedAsLibbsonChecksIt) {
   EXPECT_EQ(OffsetOf(Validate(good_code)), 24);
   EXPECT_EQ(Covering(divergences, good_code, Accept(good_code, Validate(good_code)), good_code),
             "");
+  // Code with ill-formed UTF-8 stops libbson even when it steps over the scope (ending in
+  // 0x01; corpus/bson_decode/regressions/5432b115...): a bool 2 after it passes, covered.
+  const std::string bad_code_skipped =
+      Hex("1b000000 0f 6300 0f000000 02000000 fe00 05000000 01 08 6200 02 00");
+  ASSERT_TRUE(targets::bson::LibbsonValidate(bad_code_skipped).ok());
+  EXPECT_NE(Covering(divergences, bad_code_skipped,
+                     Accept(bad_code_skipped, Validate(bad_code_skipped)), bad_code_skipped),
+            "");
   // Well formed: all three accept.
   const std::string good = Hex("17000000 0f 6300 0f000000 02000000 3000 05000000 00 00");
   EXPECT_TRUE(Validate(good).ok());

@@ -553,10 +553,10 @@ class Parser {
   // fitting) starts at q. bson_iter_next checks only the lengths: the code string's length is
   // at least 1 and leaves room for the scope's length, and the scope's length ends exactly at
   // the element's end (its NUL terminator and content are not checked). bson_iter_visit_all
-  // then calls the validator only when bson_init_static accepts the scope (final byte 0x00);
-  // the validator stops at code with ill-formed UTF-8, else validates the scope as a document
-  // of its own; either way (scope valid) the document holding the code_w_scope is accepted
-  // from there on (the parents go on).
+  // stops at code with ill-formed UTF-8 (whatever the scope); otherwise the scope is
+  // validated, as a document of its own, only when bson_init_static accepts it (final byte
+  // 0x00), and a valid scope means the document holding the code_w_scope is accepted from
+  // there on (the parents go on); a scope it refuses is stepped over.
   absl::Status LibbsonCodeWithScope(size_t q, size_t cws_end, int depth, size_t* end) {
     const uint32_t code_len = static_cast<uint32_t>(Get32(b_ + q + 4));
     if (code_len == 0 || uint64_t{q} + 8 + code_len + 4 >= cws_end) {
@@ -567,14 +567,14 @@ class Parser {
     if (uint64_t{scope} + scope_len != cws_end) {
       return InvalidAt(scope, "code_w_scope scope does not end at the code_w_scope length");
     }
+    // The code's UTF-8 is checked first (NUL allowed), whatever the scope: ill-formed, stop.
+    const std::string_view code(reinterpret_cast<const char*>(b_ + q + 8), code_len - 1);
+    if (opt_.check_utf8 && FirstInvalidUtf8(code) >= 0) {
+      stop_ = true;
+      *end = cws_end;
+      return absl::OkStatus();
+    }
     if (scope_len >= static_cast<uint32_t>(kMinDocumentSize) && b_[cws_end - 1] == 0) {
-      // Its visitor checks the code's UTF-8 first (NUL allowed) and stops there if it fails.
-      const std::string_view code(reinterpret_cast<const char*>(b_ + q + 8), code_len - 1);
-      if (opt_.check_utf8 && FirstInvalidUtf8(code) >= 0) {
-        stop_ = true;
-        *end = cws_end;
-        return absl::OkStatus();
-      }
       size_t scope_end = 0;
       std::vector<Element> discarded;  // Decode with quirks: the scope is checked, not kept
       if (absl::Status st = ParseDocument(scope, cws_end, depth + 1, false,
