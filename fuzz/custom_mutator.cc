@@ -11,9 +11,9 @@
 #include <cstring>
 #include <random>
 
+#include "fuzz/target_name.h"
 #include "harness/length_lies.h"
 
-extern "C" const char kSerdiffFuzzTarget[];
 extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
 
 namespace {
@@ -26,17 +26,18 @@ bool StartsWith(const char* s, const char* prefix) {
 
 // The length/count fields of the target's family; count 0: none.
 int Fields(LengthField out[2]) {
-  if (StartsWith(kSerdiffFuzzTarget, "cql_")) {  // [int] and [short], big-endian
+  const char* name = SerdiffFuzzTargetName();
+  if (StartsWith(name, "cql_")) {  // [int] and [short], big-endian
     out[0] = {4, true};
     out[1] = {2, true};
     return 2;
   }
-  if (StartsWith(kSerdiffFuzzTarget, "bson_") || StartsWith(kSerdiffFuzzTarget, "mutation_")) {
+  if (StartsWith(name, "bson_") || StartsWith(name, "mutation_")) {
     out[0] = {4, false};  // int32 little-endian
     out[1] = {2, false};
     return 2;
   }
-  if (StartsWith(kSerdiffFuzzTarget, "varint_")) {  // batch counts (FDP integers, at the back)
+  if (StartsWith(name, "varint_")) {  // batch counts (FDP integers, at the back)
     out[0] = {4, false};
     out[1] = {2, false};
     return 2;

@@ -1,17 +1,35 @@
-// Stand-in main for fuzz targets in builds without libFuzzer (gcc dev build): runs
-// LLVMFuzzerTestOneInput on every file named on the command line, or found below a named
-// directory, so that every fuzz target builds and replays its corpus everywhere.
+// Stand-in for libFuzzer in builds without it (the gcc dev build, the asan preset): one binary,
+// serdiff_fuzz_replay, for every target, so that the fuzz entry point (fuzz/fuzz_main.cc) is
+// built and replays every target's corpus everywhere without linking one binary per target.
+//
+//   serdiff_fuzz_replay <target> <file or directory>...
+//
+// runs LLVMFuzzerTestOneInput on every named file and every file found below a named
+// directory (arguments starting with '-', libFuzzer flags, are ignored). A failing input
+// prints the differential report and aborts, as under libFuzzer. Exit status: 0 when every
+// input passed, 2 on a usage error or an unreadable file.
 #include <cstdint>
 #include <cstdio>
 #include <string>
 
+#include "fuzz/target_name.h"
 #include "harness/corpus.h"
 
+namespace {
+const char* g_target = nullptr;
+}  // namespace
+
+extern "C" const char* SerdiffFuzzTargetName() { return g_target; }
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 int main(int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') {
+    std::fprintf(stderr, "usage: %s <target> <file or directory>...\n", argv[0]);
+    return 2;
+  }
+  g_target = argv[1];
   size_t n = 0;
-  for (int i = 1; i < argc; ++i) {
+  for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
     if (!arg.empty() && arg[0] == '-') continue;  // libFuzzer flags are ignored here
     auto files = serdiff::harness::ListCorpusFiles(arg);
@@ -26,6 +44,6 @@ int main(int argc, char** argv) {
       ++n;
     }
   }
-  std::printf("replayed %zu inputs without a failure\n", n);
+  std::printf("%s: replayed %zu inputs without a failure\n", g_target, n);
   return 0;
 }

@@ -1,0 +1,15 @@
+// The name of the target a fuzz binary runs (a name from targets/<family>.targets).
+//
+// libFuzzer builds link one binary per target; fuzz/CMakeLists.txt generates, per binary, a
+// one-line object defining SerdiffFuzzTargetName() to return that binary's name. Builds
+// without libFuzzer link one replay binary for every target instead (fuzz/replay_main.cc),
+// whose definition returns the name given as its first argument.
+//
+// Returns a NUL-terminated name that stays valid for the life of the process; never null
+// once LLVMFuzzerTestOneInput may be called.
+#ifndef SERDIFF_FUZZ_TARGET_NAME_H_
+#define SERDIFF_FUZZ_TARGET_NAME_H_
+
+extern "C" const char* SerdiffFuzzTargetName();
+
+#endif  // SERDIFF_FUZZ_TARGET_NAME_H_
