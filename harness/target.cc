@@ -1,3 +1,8 @@
+// The verdict (JudgeCase) and the report (RenderReport) of harness/target.h. JudgeCase only
+// compares: outputs, error classes, error offsets, peaks; texts are built for a failure
+// alone, so that the run of a passing input under a fuzzer costs the implementations' runs
+// and little more. RenderReport writes what a person reads; it runs for failures and when a
+// caller asks for the report (repro, seed).
 #include "harness/target.h"
 
 #include "absl/strings/cord.h"
@@ -65,65 +70,101 @@ std::string_view OffsetPolicyName(OffsetPolicy p) {
   return "unknown";
 }
 
+std::string_view RoleName(Role r) {
+  switch (r) {
+    case Role::kOptimized:
+      return "optimized";
+    case Role::kOptimizedTier:
+      return "optimized-tier";
+    case Role::kReference:
+      return "reference";
+    case Role::kOracle:
+      return "oracle";
+  }
+  return "unknown";
+}
+
+Outcome OutcomeOf(const Output& out) {
+  if (out.ok()) return Outcome::kAccepted;
+  return IsDeclined(out.status()) ? Outcome::kDeclined : Outcome::kRejected;
+}
+
+// The rules run in the order of the file comment of target.h; the first failure found is the
+// verdict, later ones are not looked for in detail. Everything here is comparison of data:
+// texts are built only to explain a failure (once per failing case).
 CaseResult JudgeCase(const JudgeInput& in) {
   CaseResult result;
   const std::vector<ImplRun>& runs = *in.runs;
   const ImplRun& opt = runs[0];
   result.optimized_peak_bytes = opt.peak_heap_bytes;
   result.optimized_rejected = !opt.first.ok();
-  // The reference peak shown beside the optimized one: the implementation named "reference",
-  // else the first other implementation.
   for (size_t i = 1; i < runs.size(); ++i) {
-    if (i == 1 || runs[i].name == "reference")
+    if (runs[i].role == Role::kReference) {
       result.reference_peak_bytes = runs[i].peak_heap_bytes;
-    if (runs[i].name == "reference") break;
+      break;
+    }
   }
   result.heap_bound_bytes = in.heap_bound;
 
-  std::string details;  // explanation of the first failure
-  auto fail = [&](std::string cls, std::string why) {
-    if (result.passed) {
-      result.passed = false;
-      result.failure_class = std::move(cls);
-      details = std::move(why);
-    }
+  // `why` is called only for the first failure: its text costs nothing on passing cases.
+  auto fail = [&](absl::string_view cls, const std::string& impl, auto why) {
+    if (!result.passed) return;
+    result.passed = false;
+    result.failure_class = absl::StrCat(cls, ":", impl);
+    result.failing_impl = impl;
+    result.details = why();
+  };
+  // A mismatch with runs[i] that an accepted divergence covers is recorded, not failed.
+  auto covered = [&](size_t i) {
+    if (!in.divergence) return false;
+    std::optional<std::string> reason = in.divergence(i);
+    if (!reason) return false;
+    result.accepted.push_back(absl::StrCat(runs[i].name, ": ", *reason));
+    return true;
   };
 
   for (const ImplRun& run : runs) {
     if (!SameOutput(run.first, run.second)) {
-      fail(absl::StrCat("nondeterministic:", run.name),
-           absl::StrCat(run.name, " gave a different result when run again on the same input:\n",
-                        "  first:  ", DescribeOutput(run.first, nullptr), "\n",
-                        "  second: ", DescribeOutput(run.second, nullptr)));
+      fail("nondeterministic", run.name, [&] {
+        return absl::StrCat(run.name,
+                            " gave a different result when run again on the same input:\n",
+                            "  first:  ", DescribeOutput(run.first, nullptr), "\n",
+                            "  second: ", DescribeOutput(run.second, nullptr));
+      });
     }
   }
-  if (!opt.first.ok() && IsDeclined(opt.first.status())) {
-    fail("optimized-declined", "the optimized implementation must not decline an input");
+  if (OutcomeOf(opt.first) == Outcome::kDeclined && result.passed) {
+    result.passed = false;
+    result.failure_class = "optimized-declined";
+    result.failing_impl = opt.name;
+    result.details = "the optimized implementation must not decline an input";
   }
 
   for (size_t i = 1; i < runs.size(); ++i) {
     const ImplRun& ref = runs[i];
-    if (!ref.first.ok() && IsDeclined(ref.first.status())) continue;
+    if (OutcomeOf(ref.first) == Outcome::kDeclined) continue;
     const bool class_differs = opt.first.ok() != ref.first.ok();
     const bool bytes_differ = !class_differs && opt.first.ok() && *opt.first != *ref.first;
     if (!class_differs && !bytes_differ) continue;
-    if (!ref.divergence.empty()) {
-      result.accepted.push_back(absl::StrCat(ref.name, ": ", ref.divergence));
-      continue;
-    }
+    if (covered(i)) continue;
     if (class_differs) {
-      fail(absl::StrCat("error-class-mismatch:", ref.name),
-           absl::StrCat(opt.name, (opt.first.ok() ? " accepted" : " rejected"), " the input but ",
-                        ref.name, (ref.first.ok() ? " accepted" : " rejected"), " it"));
+      fail("error-class-mismatch", ref.name, [&] {
+        return absl::StrCat(opt.name, (opt.first.ok() ? " accepted" : " rejected"),
+                            " the input but ", ref.name,
+                            (ref.first.ok() ? " accepted" : " rejected"), " it");
+      });
     } else {
       const std::string& a = *opt.first;
       const std::string& b = *ref.first;
       const size_t off = *FirstDifference(a, b);
-      fail(absl::StrCat("bytes-mismatch:", ref.name),
-           absl::StrFormat("first differing byte at offset %d (%s has %d bytes, %s has %d)\n"
-                           "  %-10s %s\n  %-10s %s",
-                           off, opt.name, a.size(), ref.name, b.size(), opt.name, HexWindow(a, off),
-                           ref.name, HexWindow(b, off)));
+      if (result.passed) result.first_difference = static_cast<int64_t>(off);
+      fail("bytes-mismatch", ref.name, [&] {
+        return absl::StrFormat(
+            "first differing byte at offset %d (%s has %d bytes, %s has %d)\n"
+            "  %-10s %s\n  %-10s %s",
+            off, opt.name, a.size(), ref.name, b.size(), opt.name, HexWindow(a, off), ref.name,
+            HexWindow(b, off));
+      });
     }
   }
 
@@ -132,9 +173,10 @@ CaseResult JudgeCase(const JudgeInput& in) {
     const std::optional<int64_t> opt_offset = ErrorOffset(opt.first.status());
     const bool required = in.offsets == OffsetPolicy::kRequired;
     if (required && !opt.offset_exempt && !opt_offset) {
-      fail(absl::StrCat("error-offset-missing:", opt.name),
-           absl::StrCat(opt.name, " rejected the input without an error offset: ",
-                        opt.first.status().ToString()));
+      fail("error-offset-missing", opt.name, [&] {
+        return absl::StrCat(opt.name, " rejected the input without an error offset: ",
+                            opt.first.status().ToString());
+      });
     }
     for (size_t i = 1; i < runs.size(); ++i) {
       const ImplRun& ref = runs[i];
@@ -143,37 +185,45 @@ CaseResult JudgeCase(const JudgeInput& in) {
       const bool missing = required && !ref.offset_exempt && !ref_offset;
       const bool differs = opt_offset && ref_offset && *opt_offset != *ref_offset;
       if (!missing && !differs) continue;
-      if (!ref.divergence.empty()) {
-        result.accepted.push_back(absl::StrCat(ref.name, ": ", ref.divergence));
-        continue;
-      }
+      if (covered(i)) continue;
       if (missing) {
-        fail(absl::StrCat("error-offset-missing:", ref.name),
-             absl::StrCat(ref.name, " rejected the input without an error offset: ",
-                          ref.first.status().ToString()));
+        fail("error-offset-missing", ref.name, [&] {
+          return absl::StrCat(ref.name, " rejected the input without an error offset: ",
+                              ref.first.status().ToString());
+        });
       } else {
-        fail(absl::StrCat("error-offset-mismatch:", ref.name),
-             absl::StrCat("both rejected the input, ", opt.name, " at ", ShowOffset(opt_offset),
-                          ", ", ref.name, " at ", ShowOffset(ref_offset)));
+        fail("error-offset-mismatch", ref.name, [&] {
+          return absl::StrCat("both rejected the input, ", opt.name, " at ", ShowOffset(opt_offset),
+                              ", ", ref.name, " at ", ShowOffset(ref_offset));
+        });
       }
     }
   }
 
   for (const auto& [name, status] : in.checks) {
     if (!status.ok()) {
-      fail(absl::StrCat("check-failed:", name), absl::StrCat(name, ": ", status.ToString()));
+      fail("check-failed", name, [&] { return absl::StrCat(name, ": ", status.ToString()); });
     }
   }
 
-  if (in.heap_bound >= 0 && opt.peak_heap_bytes > in.heap_bound) {
-    fail("heap-bound", absl::StrFormat("%s peaked at %d heap bytes (%s the input); the bound is "
-                                       "%d bytes",
-                                       opt.name, opt.peak_heap_bytes,
-                                       opt.first.ok() ? "accepting" : "rejecting", in.heap_bound));
+  if (in.heap_bound >= 0 && opt.peak_heap_bytes > in.heap_bound && result.passed) {
+    result.passed = false;
+    result.failure_class = "heap-bound";
+    result.failing_impl = opt.name;
+    result.details = absl::StrFormat(
+        "%s peaked at %d heap bytes (%s the input); the bound is %d bytes", opt.name,
+        opt.peak_heap_bytes, opt.first.ok() ? "accepting" : "rejecting", in.heap_bound);
   }
+  return result;
+}
 
-  std::string& r = result.report;
-  absl::StrAppend(&r, "target: ", in.target, "\n", "input:  ", in.input_text, "\n");
+void RenderReport(const JudgeInput& in, CaseResult* result) {
+  const std::vector<ImplRun>& runs = *in.runs;
+  const ImplRun& opt = runs[0];
+  std::string& r = result->report;
+  r.clear();
+  absl::StrAppend(&r, "target: ", in.target, "\n",
+                  "input:  ", in.show_input ? in.show_input() : std::string("(no printer)"), "\n");
   for (const ImplRun& run : runs) {
     absl::StrAppendFormat(&r, "  %-10s %s\n", run.name, DescribeOutput(run.first, in.show_output));
   }
@@ -186,15 +236,16 @@ CaseResult JudgeCase(const JudgeInput& in) {
   for (const auto& [name, status] : in.checks) {
     absl::StrAppend(&r, "check ", name, ": ", status.ok() ? "ok" : status.ToString(), "\n");
   }
-  for (const std::string& a : result.accepted)
+  for (const std::string& a : result->accepted) {
     absl::StrAppend(&r, "accepted divergence: ", a, "\n");
-  if (result.passed) {
+  }
+  if (result->passed) {
     absl::StrAppend(&r, "verdict: pass\n");
   } else {
-    absl::StrAppend(&r, "verdict: FAIL\n", details, "\n", "serdiff: ", in.target, ": ",
-                    result.failure_class, "\n");
+    absl::StrAppend(&r, "verdict: FAIL\n", result->details, "\n", "serdiff: ", in.target, ": ",
+                    result->failure_class, "\n");
   }
-  return result;
+  result->rendered = true;
 }
 
 const Target* Registry::Find(std::string_view name) const {

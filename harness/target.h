@@ -1,11 +1,13 @@
 // serdiff harness: a differential target, defined once, used five ways (property test,
 // libFuzzer target, corpus replay, `serdiff check` / `serdiff repro`, benchmark inputs).
 //
-// A target compares one OPTIMIZED implementation with one or more REFERENCES (slow spec
-// transcriptions or real oracles such as protobuf) on inputs of one DOMAIN. Every
+// A target compares one OPTIMIZED implementation with one or more others on inputs of one
+// DOMAIN. Each other implementation has a Role: another tier of the optimized code (a
+// small-input path, a typed fast path), a REFERENCE (a slow transcription of the spec, in
+// reference/) or an ORACLE (a real implementation such as protobuf or libbson). Every
 // implementation maps an input to absl::StatusOr<std::string>: canonical output bytes, or
-// an error. A reference that cannot handle an input returns Declined(...) and is skipped; any
-// other error, an ordinary absl::UnimplementedError included, is a rejection.
+// an error. One that cannot handle an input returns Declined(...) and is skipped; any other
+// error, an ordinary absl::UnimplementedError included, is a rejection.
 //
 // The verdict for one input (JudgeCase in target.cc); the first failure found is reported:
 //   1. every implementation runs twice; a different second result (bytes, status code,
@@ -26,6 +28,11 @@
 // stable line
 //   serdiff: <target>: <class>
 // which is what fuzzing services deduplicate on.
+//
+// Judge, then render: the verdict is data (CaseResult: class, failing implementation, first
+// differing byte offset, peaks). The report text and the input's corpus bytes are produced
+// only for a failing case or when a caller asks for them (Render::kAlways: `serdiff repro`,
+// `serdiff seed`), so a passing case under a fuzzer calls no printer and no corpus encoder.
 #pragma once
 
 #include <concepts>
@@ -91,9 +98,39 @@ struct Domain {
   std::function<std::string(const T&)> show;               // input -> text for people
 };
 
+// What an implementation is, beside the optimized one it is compared with. The "reference
+// peak" shown next to the optimized peak is the first kReference implementation's.
+enum class Role {
+  kOptimized,      // TargetDef::optimized (set by the harness)
+  kOptimizedTier,  // another path of the optimized code: a small-input path, a typed fast path
+  kReference,      // a slow, obviously correct transcription of the spec (reference/)
+  kOracle,         // a real implementation from elsewhere: protobuf, libbson, Abseil, a driver
+};
+std::string_view RoleName(Role r);  // "optimized", "optimized-tier", "reference", "oracle"
+
+// What one run of an implementation did with an input.
+enum class Outcome { kAccepted, kRejected, kDeclined };
+Outcome OutcomeOf(const Output& out);
+
+// When a case's report text and corpus bytes are produced.
+enum class Render {
+  kOnFailure,  // only when the case fails (fuzzing, properties, corpus replay, `check`)
+  kAlways,     // also when it passes (`serdiff repro`, `serdiff seed`, tests of the report)
+};
+
 template <typename T>
 struct Impl {
+  Impl() = default;
+  // {"name", run} is a reference; {"name", Role::kOracle, run} states the role.
+  template <typename F>
+  requires std::is_invocable_r_v<Output, F&, const T&> Impl(std::string n, F f)
+      : name(std::move(n)), run(std::move(f)) {}  // NOLINT: implicit on purpose
+  template <typename F>
+  requires std::is_invocable_r_v<Output, F&, const T&> Impl(std::string n, Role r, F f)
+      : name(std::move(n)), role(r), run(std::move(f)) {}  // NOLINT: implicit on purpose
+
   std::string name;  // "optimized", "reference", "protobuf", ...
+  Role role = Role::kReference;
   std::function<Output(const T&)> run;
 };
 
@@ -164,36 +201,51 @@ struct TargetDef {
 // One implementation's run, as judged.
 struct ImplRun {
   std::string name;
+  Role role = Role::kReference;
   Output first;
   Output second;                // the repeated run (non-determinism check)
   int64_t peak_heap_bytes = 0;  // peak of the first run
-  std::string divergence;       // reason, when an accepted divergence covers this reference
   bool offset_exempt = false;   // reports no error offsets (TargetDef::offset_exemptions)
 };
 
+// The verdict on one input (data), plus, when rendered, its report and corpus bytes.
 struct CaseResult {
   bool passed = true;
   std::string failure_class;  // "bytes-mismatch:reference", ... ; empty when passed
-  std::string report;         // full report (also written for passing cases)
-  std::string corpus_bytes;   // the input in corpus-file form
+  std::string failing_impl;   // the implementation the class names; empty when passed
+  // bytes-mismatch only: offset of the first differing output byte.
+  std::optional<int64_t> first_difference;
+  std::string details;  // one paragraph on the failure; empty when passed
   int64_t optimized_peak_bytes = 0;
   bool optimized_rejected = false;    // the optimized side returned an error
-  int64_t reference_peak_bytes = -1;  // "reference" (else first other) impl's peak; -1: none
+  int64_t reference_peak_bytes = -1;  // first Role::kReference implementation's peak; -1: none
   int64_t heap_bound_bytes = -1;      // -1 when the target has no bound
-  std::vector<std::string> accepted;  // "<ref>: <reason>" for each accepted divergence hit
+  std::vector<std::string> accepted;  // "<impl>: <reason>" for each accepted divergence hit
+  // Rendered only for a failing case or under Render::kAlways (else empty, rendered false).
+  bool rendered = false;
+  std::string report;        // the full report, ending in "serdiff: <target>: <class>" on failure
+  std::string corpus_bytes;  // the input in corpus-file form
 };
 
 // Non-template core of the verdict; see the file comment for the order of the rules.
 struct JudgeInput {
   std::string target;
-  std::string input_text;
   const std::vector<ImplRun>* runs;  // [0] is the optimized implementation
+  // The reason of the accepted divergence that covers runs[i] on this input, or nullopt.
+  // Called only where runs[i] differs from the optimized run (so predicates cost nothing on
+  // agreeing cases); unset: no divergences.
+  std::function<std::optional<std::string>(size_t i)> divergence;
   std::vector<std::pair<std::string, absl::Status>> checks;
   int64_t heap_bound = -1;
   OffsetPolicy offsets = OffsetPolicy::kCompareWhenPresent;
+  // Printers, called by RenderReport only.
+  std::function<std::string()> show_input;
   std::function<std::string(const std::string&)> show_output;
 };
+// The verdict as data: no report text, no printer called (CaseResult::rendered is false).
 CaseResult JudgeCase(const JudgeInput& in);
+// Writes result->report from the verdict, the runs and the printers; sets rendered.
+void RenderReport(const JudgeInput& in, CaseResult* result);
 
 // Type-erased target, as the registry, the CLI, the test driver and the fuzzers see it.
 class Target {
@@ -204,6 +256,8 @@ class Target {
   virtual const std::string& description() const = 0;
   virtual const std::string& domain_name() const = 0;
   virtual std::vector<std::string> impl_names() const = 0;
+  // The role of each implementation, in impl_names() order ([0] is Role::kOptimized).
+  virtual std::vector<Role> impl_roles() const = 0;
   virtual const std::string& heap_bound_text() const = 0;
   // (reference, reason) for each accepted divergence.
   virtual std::vector<std::pair<std::string, std::string>> accepted_divergences() const = 0;
@@ -213,10 +267,12 @@ class Target {
   // (implementation, reason) for each implementation that reports no error offsets.
   virtual std::vector<std::pair<std::string, std::string>> offset_exemptions() const = 0;
 
-  // Decodes corpus or fuzz bytes with FuzzedDataProvider and judges the input.
-  virtual CaseResult RunBytes(std::string_view data) const = 0;
+  // Decodes corpus or fuzz bytes with FuzzedDataProvider and judges the input; the report
+  // and corpus bytes only on failure unless render is kAlways.
+  virtual CaseResult RunBytes(std::string_view data, Render render = Render::kOnFailure) const = 0;
   // Generates one input (RapidCheck, given seed and size 0..100) and judges it.
-  virtual CaseResult RunGenerated(uint64_t seed, int size) const = 0;
+  virtual CaseResult RunGenerated(uint64_t seed, int size,
+                                  Render render = Render::kOnFailure) const = 0;
 
   // Property bodies, to be called inside rc::check. The differential property records the
   // corpus form of the last failing input (after shrinking: the minimal one).
@@ -239,6 +295,11 @@ class TypedTarget final : public Target {
   const std::string& description() const override { return def_.description; }
   const std::string& domain_name() const override { return def_.domain.type_name; }
   const std::string& heap_bound_text() const override { return def_.heap_bound_text; }
+  std::vector<Role> impl_roles() const override {
+    std::vector<Role> roles{Role::kOptimized};
+    for (const auto& r : def_.references) roles.push_back(r.role);
+    return roles;
+  }
   std::vector<std::string> impl_names() const override {
     std::vector<std::string> names{def_.optimized.name};
     for (const auto& r : def_.references) names.push_back(r.name);
@@ -266,48 +327,54 @@ class TypedTarget final : public Target {
     return w.Finish();
   }
 
-  CaseResult Check(const T& v) const {
+  CaseResult Check(const T& v, Render render = Render::kOnFailure) const {
     std::vector<ImplRun> runs;
-    runs.push_back(RunImpl(def_.optimized, v));
-    for (const auto& r : def_.references) runs.push_back(RunImpl(r, v));
+    runs.push_back(RunImpl(def_.optimized, Role::kOptimized, v));
+    for (const auto& r : def_.references) runs.push_back(RunImpl(r, r.role, v));
     for (ImplRun& run : runs) {
       for (const auto& e : def_.offset_exemptions) {
         if (e.impl == run.name) run.offset_exempt = true;
       }
     }
     const Output& opt = runs[0].first;
-    for (size_t i = 1; i < runs.size(); ++i) {
-      for (const auto& d : def_.divergences) {
-        if (d.impl == runs[i].name && d.applies(v, opt, runs[i].first)) {
-          runs[i].divergence = d.reason;
-          break;
-        }
-      }
-    }
     JudgeInput in;
     in.target = def_.name;
-    in.input_text = def_.domain.show(v);
     in.runs = &runs;
+    if (!def_.divergences.empty()) {
+      in.divergence = [this, &v, &runs](size_t i) -> std::optional<std::string> {
+        for (const auto& d : def_.divergences) {
+          if (d.impl == runs[i].name && d.applies(v, runs[0].first, runs[i].first)) {
+            return d.reason;
+          }
+        }
+        return std::nullopt;
+      };
+    }
     if (opt.ok()) {
       for (const auto& c : def_.checks) in.checks.emplace_back(c.name, c.check(v, *opt));
     }
     if (def_.heap_bound) in.heap_bound = def_.heap_bound(v, opt);
     in.offsets = def_.offsets;
-    in.show_output = def_.show_output;
     CaseResult result = JudgeCase(in);
-    result.corpus_bytes = Encode(v);
+    if (!result.passed || render == Render::kAlways) {
+      in.show_input = [this, &v] { return def_.domain.show(v); };
+      in.show_output = def_.show_output;
+      RenderReport(in, &result);
+      result.corpus_bytes = Encode(v);
+    }
     return result;
   }
 
-  CaseResult RunBytes(std::string_view data) const override {
+  CaseResult RunBytes(std::string_view data, Render render = Render::kOnFailure) const override {
     FuzzedDataProvider fdp(reinterpret_cast<const uint8_t*>(data.data()), data.size());
     const T v = def_.domain.decode(fdp);
-    return Check(v);
+    return Check(v, render);
   }
 
-  CaseResult RunGenerated(uint64_t seed, int size) const override {
+  CaseResult RunGenerated(uint64_t seed, int size,
+                          Render render = Render::kOnFailure) const override {
     const T v = (*def_.domain.gen)(rc::Random(seed), size).value();
-    return Check(v);
+    return Check(v, render);
   }
 
   void RcDifferentialProperty() const override {
@@ -331,9 +398,10 @@ class TypedTarget final : public Target {
   }
 
  private:
-  static ImplRun RunImpl(const Impl<T>& impl, const T& v) {
+  static ImplRun RunImpl(const Impl<T>& impl, Role role, const T& v) {
     ImplRun run;
     run.name = impl.name;
+    run.role = role;
     {
       PeakHeapScope scope;
       run.first = impl.run(v);

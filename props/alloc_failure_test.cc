@@ -53,7 +53,8 @@ TEST(AllocationFailureScope, NothrowFormsReturnNull) {
 // 4 when a run never ends. A crash (std::terminate) kills the process with SIGABRT.
 [[noreturn]] void SweepAndExit(const Target& t) {
   for (uint64_t seed = 1; seed <= 4; ++seed) {
-    const std::string input = t.RunGenerated(seed, static_cast<int>(seed * 20)).corpus_bytes;
+    const std::string input =
+        t.RunGenerated(seed, static_cast<int>(seed * 20), Render::kAlways).corpus_bytes;
     (void)t.RunBytes(input);  // warm up lazily built statics, so they are not counted
     for (int64_t k = 1;; ++k) {
       const int64_t live_before = ThreadLiveHeapBytes();

@@ -780,13 +780,14 @@ void RegisterFormat(harness::Registry& registry, const std::string& name, const 
                               if constexpr (std::is_signed_v<T>) return ref::bson::FormatInt64(v);
                               return ref::bson::FormatUint64(static_cast<uint64_t>(v));
                             }});
-  def.references.push_back({"to_chars", [](const T& v) -> Output {
+  def.references.push_back({"to_chars", harness::Role::kOracle, [](const T& v) -> Output {
                               char buf[24];
                               auto r = std::to_chars(buf, buf + sizeof buf, v);
                               return std::string(buf, r.ptr);
                             }});
-  def.references.push_back({"absl", [](const T& v) -> Output { return absl::StrCat(v); }});
-  def.references.push_back({"fmt", [](const T& v) -> Output {
+  def.references.push_back(
+      {"absl", harness::Role::kOracle, [](const T& v) -> Output { return absl::StrCat(v); }});
+  def.references.push_back({"fmt", harness::Role::kOracle, [](const T& v) -> Output {
                               char buf[24];
                               char* end = fmt::format_to(buf, "{}", v);
                               return std::string(buf, end);
@@ -833,7 +834,7 @@ void RegisterArrayKeys(harness::Registry& registry) {
                               }
                               return out;
                             }});
-  def.references.push_back({"libbson", [](const uint32_t& n) -> Output {
+  def.references.push_back({"libbson", harness::Role::kOracle, [](const uint32_t& n) -> Output {
                               std::string out;
                               char buf[16];
                               for (uint32_t i = 0; i < n; ++i) {
@@ -878,8 +879,9 @@ void RegisterEncode(harness::Registry& registry) {
   def.optimized = {"optimized", [](const Document& doc) -> Output { return sb::Encode(doc); }};
   def.references.push_back(
       {"reference", [](const Document& doc) -> Output { return ref::bson::Encode(doc); }});
-  def.references.push_back(
-      {"libbson", [](const Document& doc) -> Output { return bson::LibbsonEncode(doc); }});
+  def.references.push_back({"libbson", harness::Role::kOracle, [](const Document& doc) -> Output {
+                              return bson::LibbsonEncode(doc);
+                            }});
   def.checks.push_back({"size-prediction", [](const Document& doc, const std::string& out) {
                           absl::StatusOr<uint64_t> n = sb::EncodedSize(doc);
                           if (n.ok() && *n == out.size()) return absl::OkStatus();
@@ -924,14 +926,15 @@ void RegisterDecode(harness::Registry& registry) {
   def.domain = BytesDomain();
   def.optimized = {"optimized",
                    [](const std::string& in) -> Output { return Accepted(in, sb::Validate(in)); }};
-  def.references.push_back({"optimized-decode", [](const std::string& in) -> Output {
-                              absl::StatusOr<Document> doc = sb::Decode(in);
-                              return Accepted(in, doc.status());
-                            }});
+  def.references.push_back(
+      {"optimized-decode", harness::Role::kOptimizedTier, [](const std::string& in) -> Output {
+         absl::StatusOr<Document> doc = sb::Decode(in);
+         return Accepted(in, doc.status());
+       }});
   def.references.push_back({"reference", [](const std::string& in) -> Output {
                               return Accepted(in, ref::bson::Validate(in));
                             }});
-  def.references.push_back({"libbson", [](const std::string& in) -> Output {
+  def.references.push_back({"libbson", harness::Role::kOracle, [](const std::string& in) -> Output {
                               return Accepted(in, bson::LibbsonValidate(in));
                             }});
   def.divergences = bson::DecodeDivergences();

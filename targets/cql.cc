@@ -1968,7 +1968,8 @@ void RegisterCqlTargets(harness::Registry& registry) {
     def.domain = EncodeDomain(nested);
     def.optimized = {"optimized", OptEncode};
     def.references.push_back({"reference", RefEncode});
-    def.references.push_back({"optimized_buffer", OptEncodeIntoBuffer});
+    def.references.push_back(
+        {"optimized_buffer", harness::Role::kOptimizedTier, OptEncodeIntoBuffer});
     def.checks.push_back({"size-prediction", CheckSize});
     def.checks.push_back({"round-trip", CheckRoundTrip});
     def.heap_bound = [](const EncodeInput&, const std::string& out) {
@@ -2147,8 +2148,8 @@ void RegisterCqlTargets(harness::Registry& registry) {
         "encoder vs the reference, byte for byte";
     def.domain = TypedDomain();
     def.optimized = {"optimized", [](const TypedInput& in) -> Output { return TypedEncode(in); }};
-    def.references.push_back(
-        {"value_tree", [](const TypedInput& in) { return OptEncode(in.built->tree); }});
+    def.references.push_back({"value_tree", harness::Role::kOptimizedTier,
+                              [](const TypedInput& in) { return OptEncode(in.built->tree); }});
     def.references.push_back(
         {"reference", [](const TypedInput& in) { return RefEncode(in.built->tree); }});
     // Accepted: the one exact-size output allocation plus 64 bytes. Rejected: nothing but the
@@ -2173,7 +2174,7 @@ void RegisterCqlTargets(harness::Registry& registry) {
         "Value-tree results with empty elements are declined (no typed form)";
     def.domain = TypedDecodeDomain();
     def.optimized = {"optimized", TypedDecodeRun};
-    def.references.push_back({"value_tree", TreeDecodeRun});
+    def.references.push_back({"value_tree", harness::Role::kOptimizedTier, TreeDecodeRun});
     // Both decoders report where the first invalid field starts (docs/architecture.md,
     // "Error offsets"); a missing or different offset fails the case.
     def.offsets = harness::OffsetPolicy::kRequired;

@@ -637,10 +637,13 @@ harness::TargetDef<MutationInput> SerializeTarget(bool small) {
   auto spec = [](const MutationInput& in) -> Output { return ref::mutation::SpecSerialize(in.m); };
   if (small) {
     def.optimized = {"small", small_path};
-    def.references = {{"reference", growable}, {"exact", exact}, {"spec", spec}};
+    def.references = {
+        {"reference", growable}, {"exact", harness::Role::kOptimizedTier, exact}, {"spec", spec}};
   } else {
     def.optimized = {"optimized", exact};
-    def.references = {{"reference", growable}, {"small", small_path}, {"spec", spec}};
+    def.references = {{"reference", growable},
+                      {"small", harness::Role::kOptimizedTier, small_path},
+                      {"spec", spec}};
   }
   def.checks.push_back({"size-prediction", [](const MutationInput& in, const std::string& out) {
                           return CheckSize(in.m, out);

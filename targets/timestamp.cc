@@ -162,9 +162,10 @@ harness::TargetDef<ts::CivilDateTime> CivilToMillis(ts::Rounding r) {
                      return AsBe64(ts::ToUnixMillis(c, r));
                    }};
   if (r == ts::Rounding::kFloor) {
-    def.references.push_back({"abseil", [](const ts::CivilDateTime& c) -> Output {
-                                return AsBe64(rts::AbseilToUnixMillisFloor(ts_domains::ToRef(c)));
-                              }});
+    def.references.push_back(
+        {"abseil", harness::Role::kOracle, [](const ts::CivilDateTime& c) -> Output {
+           return AsBe64(rts::AbseilToUnixMillisFloor(ts_domains::ToRef(c)));
+         }});
   }
   def.references.push_back({"slow", [r](const ts::CivilDateTime& c) -> Output {
                               return AsBe64(
@@ -180,7 +181,7 @@ harness::TargetDef<int64_t> MillisToCivil() {
                            ts_domains::MillisDomain(), ShowTextOutput);
   def.optimized = {"optimized",
                    [](const int64_t& ms) -> Output { return AsText(ts::FromUnixMillis(ms)); }};
-  def.references.push_back({"abseil", [](const int64_t& ms) -> Output {
+  def.references.push_back({"abseil", harness::Role::kOracle, [](const int64_t& ms) -> Output {
                               return AsText(rts::AbseilFromUnixMillis(ms));
                             }});
   def.references.push_back(
@@ -196,9 +197,10 @@ harness::TargetDef<ts::CivilDateTime> CivilToMicros() {
   def.optimized = {"optimized", [](const ts::CivilDateTime& c) -> Output {
                      return AsBe64(ts::ToUnixMicros(c));
                    }};
-  def.references.push_back({"abseil", [](const ts::CivilDateTime& c) -> Output {
-                              return AsBe64(rts::AbseilToUnixMicros(ts_domains::ToRef(c)));
-                            }});
+  def.references.push_back(
+      {"abseil", harness::Role::kOracle, [](const ts::CivilDateTime& c) -> Output {
+         return AsBe64(rts::AbseilToUnixMicros(ts_domains::ToRef(c)));
+       }});
   def.references.push_back({"slow", [](const ts::CivilDateTime& c) -> Output {
                               return AsBe64(rts::SlowToUnixMicros(ts_domains::ToRef(c)));
                             }});
@@ -212,7 +214,7 @@ harness::TargetDef<int64_t> MicrosToCivil() {
                            ts_domains::MicrosDomain(), ShowTextOutput);
   def.optimized = {"optimized",
                    [](const int64_t& us) -> Output { return AsText(ts::FromUnixMicros(us)); }};
-  def.references.push_back({"abseil", [](const int64_t& us) -> Output {
+  def.references.push_back({"abseil", harness::Role::kOracle, [](const int64_t& us) -> Output {
                               return AsText(rts::AbseilFromUnixMicros(us));
                             }});
   def.references.push_back(
@@ -230,7 +232,7 @@ harness::TargetDef<int64_t> MicrosToMillis(ts::Rounding r) {
   def.optimized = {"optimized",
                    [r](const int64_t& us) -> Output { return Be64(ts::MicrosToMillis(us, r)); }};
   if (r == ts::Rounding::kFloor) {
-    def.references.push_back({"abseil", [](const int64_t& us) -> Output {
+    def.references.push_back({"abseil", harness::Role::kOracle, [](const int64_t& us) -> Output {
                                 return Be64(absl::ToUnixMillis(absl::FromUnixMicros(us)));
                               }});
   }
@@ -302,7 +304,7 @@ harness::TargetDef<ts::CivilDay> CivilToCqlDate() {
       ts_domains::DayDomain(), ShowRawOutput);
   def.optimized = {"optimized",
                    [](const ts::CivilDay& d) -> Output { return AsBe32(ts::CqlDateFromCivil(d)); }};
-  def.references.push_back({"abseil", [](const ts::CivilDay& d) -> Output {
+  def.references.push_back({"abseil", harness::Role::kOracle, [](const ts::CivilDay& d) -> Output {
                               return AsBe32(rts::AbseilCqlDateFromCivil(ts_domains::ToRef(d)));
                             }});
   def.references.push_back({"slow", [](const ts::CivilDay& d) -> Output {
@@ -319,7 +321,7 @@ harness::TargetDef<uint32_t> CqlDateToCivil() {
       ts_domains::RawDateDomain(), ShowTextOutput);
   def.optimized = {"optimized",
                    [](const uint32_t& raw) -> Output { return Text(ts::CivilFromCqlDate(raw)); }};
-  def.references.push_back({"abseil", [](const uint32_t& raw) -> Output {
+  def.references.push_back({"abseil", harness::Role::kOracle, [](const uint32_t& raw) -> Output {
                               return Text(rts::AbseilCivilFromCqlDate(raw));
                             }});
   def.references.push_back(
@@ -338,7 +340,7 @@ harness::TargetDef<int64_t> MillisToCqlDate(ts::Rounding r) {
                      return AsBe32(ts::CqlDateFromUnixMillis(ms, r));
                    }};
   if (r == ts::Rounding::kFloor) {
-    def.references.push_back({"abseil", [](const int64_t& ms) -> Output {
+    def.references.push_back({"abseil", harness::Role::kOracle, [](const int64_t& ms) -> Output {
                                 return AsBe32(rts::AbseilCqlDateFromUnixMillisFloor(ms));
                               }});
   }
@@ -430,12 +432,14 @@ harness::TargetDef<ts::CivilDateTime> DriverSerialize() {
   def.optimized = {"optimized", [](const ts::CivilDateTime& c) -> Output {
                      return AsBe64(ts::DriverIntegerFloorMillis(c));
                    }};
-  def.references.push_back({"abseil", [](const ts::CivilDateTime& c) -> Output {
-                              return AsBe64(rts::AbseilToUnixMillisFloor(ts_domains::ToRef(c)));
-                            }});
-  def.references.push_back({"python_driver_3_25", [](const ts::CivilDateTime& c) -> Output {
-                              return AsBe64(ts::DriverFloatTruncateMillis(c));
-                            }});
+  def.references.push_back(
+      {"abseil", harness::Role::kOracle, [](const ts::CivilDateTime& c) -> Output {
+         return AsBe64(rts::AbseilToUnixMillisFloor(ts_domains::ToRef(c)));
+       }});
+  def.references.push_back(
+      {"python_driver_3_25", harness::Role::kOracle, [](const ts::CivilDateTime& c) -> Output {
+         return AsBe64(ts::DriverFloatTruncateMillis(c));
+       }});
   def.divergences.push_back(
       {"python_driver_3_25",
        "before 1970, driver 3.25's int() truncates toward zero where integer drivers floor: a "
@@ -473,12 +477,12 @@ harness::TargetDef<int64_t> DriverDeserialize() {
   def.optimized = {"optimized", [](const int64_t& ms) -> Output {
                      return AsText(ts::DriverIntegerFromMillis(ms));
                    }};
-  def.references.push_back({"abseil", [](const int64_t& ms) -> Output {
+  def.references.push_back({"abseil", harness::Role::kOracle, [](const int64_t& ms) -> Output {
                               return AsText(rts::AbseilFromUnixMillis(ms));
                             }});
-  def.references.push_back({"python_driver_3_25", [](const int64_t& ms) -> Output {
-                              return AsText(ts::DriverFloatSecondsFromMillis(ms));
-                            }});
+  def.references.push_back(
+      {"python_driver_3_25", harness::Role::kOracle,
+       [](const int64_t& ms) -> Output { return AsText(ts::DriverFloatSecondsFromMillis(ms)); }});
   def.divergences.push_back(
       {"python_driver_3_25",
        "driver 3.25 divides ms by 1000.0 in a double; once |seconds| >= 2^33 (after 2242-03-16, "
@@ -515,12 +519,12 @@ harness::TargetDef<int64_t> DriverRoundTrip() {
                    }};
   def.references.push_back(
       {"identity", [](const int64_t& ms) -> Output { return AsBe64(IdentityInRange(ms)); }});
-  def.references.push_back({"python_driver_3_25", [](const int64_t& ms) -> Output {
-                              absl::StatusOr<ts::CivilDateTime> c =
-                                  ts::DriverFloatSecondsFromMillis(ms);
-                              if (!c.ok()) return c.status();
-                              return AsBe64(ts::DriverFloatTruncateMillis(*c));
-                            }});
+  def.references.push_back(
+      {"python_driver_3_25", harness::Role::kOracle, [](const int64_t& ms) -> Output {
+         absl::StatusOr<ts::CivilDateTime> c = ts::DriverFloatSecondsFromMillis(ms);
+         if (!c.ok()) return c.status();
+         return AsBe64(ts::DriverFloatTruncateMillis(*c));
+       }});
   def.divergences.push_back(
       {"python_driver_3_25",
        "driver 3.25 deserializes through ms / 1000.0 and serializes with a truncating int(): "

@@ -198,12 +198,12 @@ harness::TargetDef<std::vector<T>> EncodeTarget(Format f, std::vector<T> edges) 
                                  f == Format::kLeb128 ? " vs protobuf CodedOutputStream" : "");
   def.domain = harness::VectorDomain<T>(S::kType, EdgeBiased<T>(std::move(edges)), kMaxBatch);
   def.optimized = {"optimized", [f](const Batch& v) -> Output { return S::Encode(f, v); }};
-  def.references.push_back({"buffer", [f](const Batch& v) -> Output {
+  def.references.push_back({"buffer", harness::Role::kOptimizedTier, [f](const Batch& v) -> Output {
                               return WithGuardBytes(S::Size(f, v), [&](absl::Span<uint8_t> out) {
                                 return S::EncodeInto(f, v, out);
                               });
                             }});
-  def.references.push_back({"single", [f](const Batch& v) -> Output {
+  def.references.push_back({"single", harness::Role::kOptimizedTier, [f](const Batch& v) -> Output {
                               std::string out(v.size() * varint::MaxBytes(f), '\0');
                               uint8_t* const begin = reinterpret_cast<uint8_t*>(out.data());
                               uint8_t* p = begin;
@@ -215,7 +215,7 @@ harness::TargetDef<std::vector<T>> EncodeTarget(Format f, std::vector<T> edges) 
       {"reference", [f](const Batch& v) -> Output { return S::RefEncode(f, v); }});
   if (f == Format::kLeb128) {
     def.references.push_back(
-        {"protobuf", [](const Batch& v) -> Output {
+        {"protobuf", harness::Role::kOracle, [](const Batch& v) -> Output {
            std::string out(v.size() * varint::kMaxLeb128Bytes, '\0');
            uint8_t* const begin = reinterpret_cast<uint8_t*>(out.data());
            uint8_t* p = begin;
@@ -366,7 +366,7 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
                        return varint::DecodeBatch(f, bytes, out);
                      });
                    }};
-  def.references.push_back({"single", [f](const DecodeInput& in) {
+  def.references.push_back({"single", harness::Role::kOptimizedTier, [f](const DecodeInput& in) {
                               return DecodeWith(
                                   in, [f](auto bytes, auto out) -> absl::StatusOr<size_t> {
                                     size_t offset = 0;
@@ -384,7 +384,7 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
                               });
                             }});
   if (f == Format::kLeb128) {
-    def.references.push_back({"protobuf", [](const DecodeInput& in) {
+    def.references.push_back({"protobuf", harness::Role::kOracle, [](const DecodeInput& in) {
                                 return DecodeWith(
                                     in, [](auto bytes, auto out) -> absl::StatusOr<size_t> {
                                       google::protobuf::io::CodedInputStream stream(
@@ -446,7 +446,7 @@ harness::TargetDef<int64_t> ZigZagTarget() {
   def.references.push_back({"reference", [le](const int64_t& v) -> Output {
                               return le(ref::varint::EncodeZigZag64(v));
                             }});
-  def.references.push_back({"protobuf", [le](const int64_t& v) -> Output {
+  def.references.push_back({"protobuf", harness::Role::kOracle, [le](const int64_t& v) -> Output {
                               return le(
                                   google::protobuf::internal::WireFormatLite::ZigZagEncode64(v));
                             }});

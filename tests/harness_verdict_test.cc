@@ -184,7 +184,7 @@ TEST(VerdictDivergence, CoversItsReferenceOnly) {
   EXPECT_EQ(r.accepted[0], "ref_a: A is known to differ");
   // Only A differs: covered, a pass with the divergence listed.
   TypedTarget<int64_t> only_a(TwoReferences(RejectAt(0), RejectAt(8), RejectAt(0)));
-  r = only_a.Check(0);
+  r = only_a.Check(0, Render::kAlways);
   EXPECT_TRUE(r.passed) << r.report;
   EXPECT_NE(r.report.find("accepted divergence: ref_a: A is known to differ"), std::string::npos);
 }
@@ -198,6 +198,119 @@ TEST(VerdictDivergence, PredicateDecides) {
   TypedTarget<int64_t> t(std::move(def));
   EXPECT_TRUE(t.Check(1).passed);
   EXPECT_EQ(t.Check(2).failure_class, "bytes-mismatch:reference");
+}
+
+// ---- judge, then render ---------------------------------------------------------------------
+
+// Counts the calls of every printer and of the corpus encoder of a tiny target.
+struct RenderCounts {
+  int show_input = 0;
+  int show_output = 0;
+  int encode = 0;
+  int divergence = 0;
+};
+
+TargetDef<int64_t> Counting(Output opt, Output ref, std::shared_ptr<RenderCounts> n) {
+  TargetDef<int64_t> def = Def(std::move(opt), std::move(ref), kWhenPresent);
+  auto show = def.domain.show;
+  def.domain.show = [n, show](const int64_t& v) {
+    ++n->show_input;
+    return show(v);
+  };
+  auto encode = def.domain.encode;
+  def.domain.encode = [n, encode](const int64_t& v, FuzzInputWriter& w) {
+    ++n->encode;
+    encode(v, w);
+  };
+  def.show_output = [n](const std::string& out) {
+    ++n->show_output;
+    return out;
+  };
+  def.divergences.push_back(
+      {"reference", "never applies", [n](const int64_t&, const Output&, const Output&) {
+         ++n->divergence;
+         return false;
+       }});
+  return def;
+}
+
+TEST(VerdictRender, PassingCaseCallsNoPrinterNoEncoderNoPredicate) {
+  auto n = std::make_shared<RenderCounts>();
+  TypedTarget<int64_t> t(Counting(Accept("ab"), Accept("ab"), n));
+  FuzzInputWriter w;
+  w.WriteIntegral<int64_t>(7);
+  const std::string bytes = w.Finish();
+  for (int i = 0; i < 3; ++i) {
+    const CaseResult r = i == 0 ? t.Check(7) : i == 1 ? t.RunBytes(bytes) : t.RunGenerated(1, 5);
+    EXPECT_TRUE(r.passed);
+    EXPECT_FALSE(r.rendered);
+    EXPECT_TRUE(r.report.empty());
+    EXPECT_TRUE(r.corpus_bytes.empty());
+  }
+  EXPECT_EQ(n->show_input, 0);
+  EXPECT_EQ(n->show_output, 0);
+  EXPECT_EQ(n->encode, 0);
+  EXPECT_EQ(n->divergence, 0);
+  // Asked for (repro, seed): rendered although it passes.
+  const CaseResult r = t.RunBytes(bytes, Render::kAlways);
+  EXPECT_TRUE(r.rendered);
+  EXPECT_EQ(r.corpus_bytes, bytes);
+  EXPECT_NE(r.report.find("input:  7\n"), std::string::npos) << r.report;
+  EXPECT_NE(r.report.find("verdict: pass\n"), std::string::npos) << r.report;
+  EXPECT_EQ(n->show_input, 1);
+  EXPECT_EQ(n->show_output, 2);  // optimized and reference outputs
+  EXPECT_EQ(n->encode, 1);
+}
+
+TEST(VerdictRender, FailingCaseIsRenderedWithItsVerdictAsData) {
+  auto n = std::make_shared<RenderCounts>();
+  TypedTarget<int64_t> t(Counting(Accept("abcd"), Accept("abXd"), n));
+  const CaseResult r = t.Check(-1);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.failure_class, "bytes-mismatch:reference");
+  EXPECT_EQ(r.failing_impl, "reference");
+  EXPECT_EQ(r.first_difference, 2);
+  EXPECT_TRUE(r.rendered);
+  EXPECT_EQ(n->divergence, 1);  // asked once, where the reference differed
+  EXPECT_EQ(n->show_input, 1);
+  EXPECT_EQ(n->encode, 1);
+  FuzzInputWriter w;
+  w.WriteIntegral<int64_t>(-1);
+  EXPECT_EQ(r.corpus_bytes, w.Finish());
+  EXPECT_NE(r.report.find("input:  -1\n"), std::string::npos) << r.report;
+  EXPECT_TRUE(r.report.ends_with("serdiff: tiny: bytes-mismatch:reference\n")) << r.report;
+}
+
+// ---- roles ------------------------------------------------------------------------------------
+
+// The reference peak comes from the first implementation whose role is kReference, wherever it
+// stands and whatever it is called; none: -1.
+TEST(VerdictRoles, ReferencePeakComesFromTheReferenceRole) {
+  auto allocating = [](size_t bytes) {
+    return [bytes](const int64_t&) -> Output {
+      std::unique_ptr<char[]> p(new char[bytes]);
+      g_sink = p.get();
+      return std::string("ok");
+    };
+  };
+  TargetDef<int64_t> def = Def(Accept("ok"), Accept("ok"), kWhenPresent);
+  def.references.clear();
+  def.references.push_back({"libfoo", Role::kOracle, allocating(50000)});
+  def.references.push_back({"fast_tier", Role::kOptimizedTier, allocating(30000)});
+  def.references.push_back({"slow", allocating(7000)});  // a reference by default
+  TypedTarget<int64_t> t(def);
+  CaseResult r = t.Check(0);
+  EXPECT_TRUE(r.passed);
+  EXPECT_GE(r.reference_peak_bytes, 7000);
+  EXPECT_LT(r.reference_peak_bytes, 30000);
+
+  def.references.pop_back();  // an oracle and a tier only
+  TypedTarget<int64_t> no_ref(def);
+  EXPECT_EQ(no_ref.Check(0).reference_peak_bytes, -1);
+  EXPECT_EQ(RoleName(Role::kOracle), "oracle");
+  EXPECT_EQ(OutcomeOf(Decline()), Outcome::kDeclined);
+  EXPECT_EQ(OutcomeOf(PlainUnimplemented()), Outcome::kRejected);
+  EXPECT_EQ(OutcomeOf(Accept("")), Outcome::kAccepted);
 }
 
 // ---- nondeterminism -----------------------------------------------------------------------

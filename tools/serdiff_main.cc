@@ -104,7 +104,11 @@ int List(bool selftest) {
     std::cout << t->name() << "\n  family:   " << t->family()
               << "\n  domain:   " << t->domain_name() << "\n  compares: ";
     const auto impls = t->impl_names();
-    for (size_t i = 0; i < impls.size(); ++i) std::cout << (i ? " vs " : "") << impls[i];
+    const auto roles = t->impl_roles();
+    for (size_t i = 0; i < impls.size(); ++i) {
+      std::cout << (i ? " vs " : "") << impls[i];
+      if (i > 0) std::cout << " (" << serdiff::harness::RoleName(roles[i]) << ")";
+    }
     std::cout << "\n  " << t->description() << "\n";
     if (!t->heap_bound_text().empty())
       std::cout << "  peak heap bound: " << t->heap_bound_text() << "\n";
@@ -334,7 +338,7 @@ int Repro(const std::string& name, const std::string& file, bool selftest, bool 
               << "\\.CorpusReplayPasses|fuzz_replay\\." << name << ")$'\n";
   }
   std::cout << "file:   " << path << " (" << input.size() << " bytes)\n";
-  const CaseResult r = t->RunBytes(input);
+  const CaseResult r = t->RunBytes(input, serdiff::harness::Render::kAlways);
   std::cout << r.report;
   if (!r.passed)
     std::cout << serdiff::harness::ReproCommands(name, path, t->family() == "selftest");
@@ -349,7 +353,8 @@ int Seed(const std::string& name, int count, uint64_t seed, const std::string& c
     return 2;
   }
   for (int i = 0; i < count; ++i) {
-    const CaseResult r = t->RunGenerated(seed + static_cast<uint64_t>(i), (i * 7) % 101);
+    const CaseResult r = t->RunGenerated(seed + static_cast<uint64_t>(i), (i * 7) % 101,
+                                         serdiff::harness::Render::kAlways);
     auto path = serdiff::harness::WriteCorpusFile(corpus_dir + "/" + name, r.corpus_bytes);
     if (!path.ok()) {
       std::cerr << path.status() << "\n";
