@@ -200,9 +200,10 @@ CaseResult JudgeCase(const JudgeInput& in) {
     }
   }
 
-  for (const auto& [name, status] : in.checks) {
-    if (!status.ok()) {
-      fail("check-failed", name, [&] { return absl::StrCat(name, ": ", status.ToString()); });
+  for (const auto& check : in.checks) {  // (no structured binding: lambdas capture it)
+    if (!check.second.ok()) {
+      fail("check-failed", check.first,
+           [&] { return absl::StrCat(check.first, ": ", check.second.ToString()); });
     }
   }
 
