@@ -99,8 +99,8 @@ struct FdpOut {
   void Fixed(std::string& s, size_t /*n*/) { w.WriteBytes(s); }
 };
 
-// Gives a UDT type the field names "f0", "f1", ... and the name "u" (the corpus form and the
-// generators carry no names; the codecs need them only for the text form).
+// Gives a UDT type the name "u" and the field names "f0", "f1", ...: the corpus form and the
+// generators carry no names, and ValidateType wants one unique, non-empty name per field.
 void NameFields(Type* t);
 // The node budget: every value visited or generated costs one, and collections never take
 // more elements than remain (so that an input stays within kNodeBudget values).

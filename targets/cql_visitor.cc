@@ -4,9 +4,10 @@
 // (seed corpus files, shrunk counterexamples). Writing the two directions as one function is
 // what keeps them from drifting apart: a field added to the reader is added to the writer.
 //
-// Every choice is an integer in a stated range, so any byte string decodes to some valid
-// input (FuzzedDataProvider clamps), and the writer picks the branch that reproduces the
-// value (for instance the raw branch rather than an edge index: it can express every value).
+// Every choice is an integer in a stated range, so any byte string decodes to some input
+// within the limits of cql_internal.h (FuzzedDataProvider clamps), and the writer picks the branch
+// that reproduces the value (for instance the raw branch rather than an edge index: it can express
+// every value).
 #include <algorithm>
 #include <cstdint>
 #include <string>
