@@ -18,10 +18,14 @@
 
 namespace serdiff::cql::codec_internal {
 
-constexpr int64_t kMaxTimeNanos = 86'399'999'999'999;
-constexpr int64_t kDateEpoch = int64_t{1} << 31;
-constexpr size_t kMaxIntLength = static_cast<size_t>(std::numeric_limits<int32_t>::max());
-constexpr size_t kMaxShortLength = 0xFFFF;
+// time: nanoseconds of the day, 0 .. 86399999999999 (CQL native protocol v4 spec, 6.16).
+inline constexpr int64_t kMaxTimeNanos = 86'399'999'999'999;
+// date: days since the epoch biased by 2^31, so that the epoch is 2^31 on the wire (v4, 6.5).
+inline constexpr int64_t kDateEpoch = int64_t{1} << 31;
+// The largest [int] length ([bytes], [value]) and the largest [short] length and count
+// (collections in protocol v1/v2).
+inline constexpr size_t kMaxIntLength = static_cast<size_t>(std::numeric_limits<int32_t>::max());
+inline constexpr size_t kMaxShortLength = 0xFFFF;
 
 using wire::Load16;
 using wire::Load32;
@@ -62,7 +66,8 @@ inline bool VarintIsPadded(const uint8_t* p, size_t n) {
 }
 
 // True when a value of fixed-width kind `k`, already of the right shape, is valid (integer
-// within the kind's range, timeuuid of version 1). The fast paths below use it; anything
+// within the kind's range, timeuuid of version 1). The fixed-width fast paths of the size and
+// write passes use it; anything
 // else goes through the generic path, which also builds the error message.
 constexpr bool FixedValueOk(Kind k, const Value& v) {
   switch (k) {
@@ -169,5 +174,11 @@ absl::Status CheckVersion(int version);
 // Validates v against t for `version` and returns its payload size in bytes: the work of
 // SerializedSize, which the write pass relies on (it writes without checking).
 absl::StatusOr<size_t> PayloadSize(const Type& t, const Value& v, int version);
+
+// Bytes of one collection element as the size pass counts them: its [bytes] length prefix (2
+// bytes when short_prefix, else 4) plus its payload (none for null). Precondition: the element
+// passed the size pass (otherwise 0). Lets code outside codec_size.cc size a single element,
+// e.g. mutants/cql/element_fragments.patch.
+size_t ElementSize(const Type& t, const Value& e, bool short_prefix);
 
 }  // namespace serdiff::cql::codec_internal

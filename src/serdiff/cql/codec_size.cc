@@ -223,6 +223,11 @@ class Sizer {
 
 }  // namespace
 
+size_t ElementSize(const Type& t, const Value& e, bool short_prefix) {
+  Sizer sizer;
+  return sizer.Element(t, e, 0, short_prefix);
+}
+
 absl::StatusOr<size_t> PayloadSize(const Type& t, const Value& v, int version) {
   absl::Status st = CheckVersion(version);
   if (!st.ok()) return st;
