@@ -1,4 +1,5 @@
-// BSON benchmark (issue 8): integer formatting, encoding a large array, decoding + validating.
+// BSON benchmark (docs/bson.md; results in docs/benchmarks.md): integer formatting, encoding a
+// large array, decoding + validating.
 //
 //   cmake --preset bench && cmake --build --preset bench --target bson_benchmark
 //   build/bench/bench/bson_benchmark --benchmark_repetitions=3

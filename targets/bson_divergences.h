@@ -1,6 +1,6 @@
-// Accepted divergences of the BSON targets from libbson 1.23 (targets/bson.cc). Where the BSON
-// spec, libbson and pymongo disagree, the spec decides serdiff's behaviour; each entry below
-// says what libbson does instead and why it is accepted. tests/bson_test.cc shows, for each,
+// Accepted divergences of the BSON targets from libbson 1.23 (targets/bson_divergences.cc). Where
+// the BSON spec, libbson and pymongo disagree, the spec decides serdiff's behaviour; each entry
+// below says what libbson does instead and why it is accepted. tests/bson_test.cc shows, for each,
 // a nearby valid input that the predicate does not cover.
 #pragma once
 

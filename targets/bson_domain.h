@@ -1,4 +1,4 @@
-// BSON documents as a harness domain (targets/bson.cc): an edge-biased RapidCheck generator,
+// BSON documents as a harness domain (targets/bson_domain.cc): an edge-biased RapidCheck generator,
 // the FuzzedDataProvider form and its exact mirror, and the mutated-bytes generator for the
 // decoder targets.
 //

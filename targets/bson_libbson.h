@@ -1,4 +1,5 @@
-// libbson 1.23 (Debian libbson-dev) as a live oracle for the BSON targets (targets/bson.cc).
+// libbson 1.23 (Debian libbson-dev) as a live oracle for the BSON targets
+// (targets/bson_libbson.cc).
 #pragma once
 
 #include <string>

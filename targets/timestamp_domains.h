@@ -2,7 +2,7 @@
 // values hold timestamps, dates or times, e.g. CQL). Each: an edge-biased RapidCheck generator,
 // a FuzzedDataProvider decoder and its mirror encoder, and a printer.
 //
-// Edge bias (issue 3): every millisecond boundary k*1000 µs at offsets -1, 0, +1, 499, 500,
+// Edge bias: every millisecond boundary k*1000 µs at offsets -1, 0, +1, 499, 500,
 // 501, 999 µs around the anchor instants of serdiff::timestamp::AnchorMillis() (first/last
 // instants of years 1, 1970, 2038, 9999; leap days 2000-02-29, 1900-02-28, 2100-02-28 and the
 // days around them; ±2^43 ms; ±2^33 s; the flaky cases of docs/timestamp.md), negative
@@ -45,137 +45,49 @@ struct Seconds {
 
 // ---- conversions between the optimized and the reference value types ------------------------
 
-inline rts::CivilDateTime ToRef(const ts::CivilDateTime& c) {
-  return {c.year, c.month, c.day, c.hour, c.minute, c.second, c.microsecond};
-}
-inline ts::CivilDateTime FromRef(const rts::CivilDateTime& c) {
-  return {c.year, c.month, c.day, c.hour, c.minute, c.second, c.microsecond};
-}
-inline rts::CivilDay ToRef(const ts::CivilDay& d) { return {d.year, d.month, d.day}; }
-inline ts::CivilDay FromRef(const rts::CivilDay& d) { return {d.year, d.month, d.day}; }
-inline rts::TimeOfDay ToRef(const ts::TimeOfDay& t) {
-  return {t.hour, t.minute, t.second, t.nanosecond};
-}
-inline ts::TimeOfDay FromRef(const rts::TimeOfDay& t) {
-  return {t.hour, t.minute, t.second, t.nanosecond};
-}
+rts::CivilDateTime ToRef(const ts::CivilDateTime& c);
+ts::CivilDateTime FromRef(const rts::CivilDateTime& c);
+rts::CivilDay ToRef(const ts::CivilDay& d);
+ts::CivilDay FromRef(const rts::CivilDay& d);
+rts::TimeOfDay ToRef(const ts::TimeOfDay& t);
+ts::TimeOfDay FromRef(const rts::TimeOfDay& t);
 
 // ---- text forms (canonical outputs and printers) --------------------------------------------
 
-inline std::string DayText(const ts::CivilDay& d) {
-  return absl::StrFormat("%s%04d-%02d-%02d", d.year < 0 ? "-" : "",
-                         d.year < 0 ? -int64_t{d.year} : int64_t{d.year}, d.month, d.day);
-}
-inline std::string CivilText(const ts::CivilDateTime& c) {
-  return absl::StrCat(DayText({c.year, c.month, c.day}),
-                      absl::StrFormat("T%02d:%02d:%02d.%06d", c.hour, c.minute, c.second,
-                                      c.microsecond));
-}
-inline std::string TimeText(const ts::TimeOfDay& t) {
-  return absl::StrFormat("%02d:%02d:%02d.%09d", t.hour, t.minute, t.second, t.nanosecond);
-}
+// "YYYY-MM-DD", "YYYY-MM-DDThh:mm:ss.uuuuuu", "hh:mm:ss.nnnnnnnnn" (fields as stored, so that
+// invalid values print too).
+std::string DayText(const ts::CivilDay& d);
+std::string CivilText(const ts::CivilDateTime& c);
+std::string TimeText(const ts::TimeOfDay& t);
 
 // µs since the epoch of a CivilText output (reference arithmetic).
-inline absl::StatusOr<int64_t> MicrosOfText(const std::string& text) {
-  rts::CivilDateTime c;
-  if (std::sscanf(text.c_str(), "%d-%d-%dT%d:%d:%d.%d", &c.year, &c.month, &c.day, &c.hour,
-                  &c.minute, &c.second, &c.microsecond) != 7) {
-    return absl::InvalidArgumentError("not a civil datetime text");
-  }
-  return rts::SlowToUnixMicros(c);
-}
+absl::StatusOr<int64_t> MicrosOfText(const std::string& text);
 
 // Range of year 1..9999 in ms, from the reference (never from the code under test).
-inline int64_t RefMinMillis() {
-  static const int64_t v = *rts::SlowToUnixMicros({1, 1, 1, 0, 0, 0, 0}) / 1000;
-  return v;
-}
-inline int64_t RefMaxMillis() {
-  static const int64_t v = *rts::SlowToUnixMicros({9999, 12, 31, 23, 59, 59, 999999}) / 1000;
-  return v;
-}
+int64_t RefMinMillis();
+int64_t RefMaxMillis();
 
 // ---- integer generators ---------------------------------------------------------------------
 
 // Edges (often), edges nudged by -3..3 (wrapping at the int64 extremes), uniform in [lo, hi],
 // and any int64 now and then.
-inline rc::Gen<int64_t> EdgeBiasedInt64(std::vector<int64_t> edges, int64_t lo, int64_t hi) {
-  return rc::gen::weightedOneOf<int64_t>({
-      {5, rc::gen::elementOf(edges)},
-      {2, rc::gen::map(rc::gen::pair(rc::gen::elementOf(edges), rc::gen::inRange<int>(-3, 4)),
-                       [](const std::pair<int64_t, int>& p) {
-                         return static_cast<int64_t>(static_cast<uint64_t>(p.first) +
-                                                     static_cast<uint64_t>(int64_t{p.second}));
-                       })},
-      {3, rc::gen::map(rc::gen::inRange<uint64_t>(0, static_cast<uint64_t>(hi - lo) + 1),
-                       [lo](uint64_t off) {
-                         return static_cast<int64_t>(static_cast<uint64_t>(lo) + off);
-                       })},
-      {1, rc::gen::arbitrary<int64_t>()},
-  });
-}
+rc::Gen<int64_t> EdgeBiasedInt64(std::vector<int64_t> edges, int64_t lo, int64_t hi);
 
-inline std::string ShowMillis(const int64_t& ms) {
-  absl::StatusOr<rts::CivilDateTime> c = rts::AbseilFromUnixMillis(ms);
-  return absl::StrCat(ms, " ms", c.ok() ? absl::StrCat(" (", CivilText(FromRef(*c)), ")") : "");
-}
-inline std::string ShowMicros(const int64_t& us) {
-  absl::StatusOr<rts::CivilDateTime> c = rts::AbseilFromUnixMicros(us);
-  return absl::StrCat(us, " µs", c.ok() ? absl::StrCat(" (", CivilText(FromRef(*c)), ")") : "");
-}
+// "<ms> ms" / "<us> us" with the reference's civil text of the instant.
+std::string ShowMillis(const int64_t& ms);
+std::string ShowMicros(const int64_t& us);
 
-inline harness::Domain<int64_t> MillisDomain() {
-  auto d = harness::IntegerDomain<int64_t>(
-      "int64 ms", EdgeBiasedInt64(ts::EdgeMillis(), RefMinMillis(), RefMaxMillis()));
-  d.show = ShowMillis;
-  return d;
-}
+// Integer domains: ms and µs since the epoch, days since the epoch, CQL time (ns of the day),
+// each generated by EdgeBiasedInt64 over its table of serdiff::timestamp edges.
+harness::Domain<int64_t> MillisDomain();
+harness::Domain<int64_t> MicrosDomain();
+harness::Domain<int64_t> DaysDomain();
+harness::Domain<int64_t> CqlTimeDomain();
 
-inline harness::Domain<int64_t> MicrosDomain() {
-  auto d = harness::IntegerDomain<int64_t>(
-      "int64 µs",
-      EdgeBiasedInt64(ts::EdgeMicros(), RefMinMillis() * 1000, RefMaxMillis() * 1000 + 999));
-  d.show = ShowMicros;
-  return d;
-}
-
-inline harness::Domain<int64_t> DaysDomain() {
-  auto d = harness::IntegerDomain<int64_t>(
-      "int64 days", EdgeBiasedInt64(ts::EdgeDays(), -(int64_t{1} << 31), (int64_t{1} << 31) - 1));
-  d.show = [](const int64_t& v) { return absl::StrCat(v, " days"); };
-  return d;
-}
-
-inline harness::Domain<int64_t> CqlTimeDomain() {
-  auto d = harness::IntegerDomain<int64_t>(
-      "int64 ns", EdgeBiasedInt64(ts::EdgeCqlTimeNanos(), 0, 86400LL * 1000000000LL - 1));
-  d.show = [](const int64_t& v) { return absl::StrCat(v, " ns"); };
-  return d;
-}
-
-inline std::vector<uint32_t> EdgeRawDates() {
-  std::vector<uint32_t> v = {0, 1, 2, 0x7ffffffe, 0x7fffffff, 0x80000000, 0x80000001,
-                             0xfffffffe, 0xffffffff};
-  for (int64_t days : ts::EdgeDays()) {
-    if (days >= -(int64_t{1} << 31) && days < (int64_t{1} << 31)) {
-      v.push_back(static_cast<uint32_t>(days + (int64_t{1} << 31)));
-    }
-  }
-  return v;
-}
-
-inline harness::Domain<uint32_t> RawDateDomain() {
-  auto d = harness::IntegerDomain<uint32_t>(
-      "uint32 CQL date", rc::gen::weightedOneOf<uint32_t>({
-                             {5, rc::gen::elementOf(EdgeRawDates())},
-                             {4, rc::gen::arbitrary<uint32_t>()},
-                         }));
-  d.show = [](const uint32_t& raw) {
-    return absl::StrFormat("raw %u (0x%08x, day %d)", raw, raw,
-                           static_cast<int64_t>(raw) - (int64_t{1} << 31));
-  };
-  return d;
-}
+// Raw CQL date values (unsigned days, epoch at 2^31) at the ends of the representable range,
+// and their domain.
+std::vector<uint32_t> EdgeRawDates();
+harness::Domain<uint32_t> RawDateDomain();
 
 // ---- civil datetime -------------------------------------------------------------------------
 
@@ -191,175 +103,33 @@ struct CivilRanges {
   static constexpr int32_t kMicro[2] = {-1, 1000001};
 };
 
-inline bool In(int32_t v, const int32_t (&r)[2]) { return v >= r[0] && v <= r[1]; }
+// The corpus form of a civil datetime: a flag (compact or wide), then each field in its
+// CivilRanges range (compact) or as a full int32 (wide). EncodeCivil writes what DecodeCivil
+// reads back as the same value.
+ts::CivilDateTime DecodeCivil(FuzzedDataProvider& p);
+void EncodeCivil(const ts::CivilDateTime& c, harness::FuzzInputWriter& w);
 
-inline bool CivilIsCompact(const ts::CivilDateTime& c) {
-  using R = CivilRanges;
-  return In(c.year, R::kYear) && In(c.month, R::kMonth) && In(c.day, R::kDay) &&
-         In(c.hour, R::kHour) && In(c.minute, R::kMinute) && In(c.second, R::kSecond) &&
-         In(c.microsecond, R::kMicro);
-}
-
-inline ts::CivilDateTime DecodeCivil(FuzzedDataProvider& p) {
-  using R = CivilRanges;
-  ts::CivilDateTime c;
-  if (!p.ConsumeBool()) {
-    c.year = p.ConsumeIntegralInRange<int32_t>(R::kYear[0], R::kYear[1]);
-    c.month = p.ConsumeIntegralInRange<int32_t>(R::kMonth[0], R::kMonth[1]);
-    c.day = p.ConsumeIntegralInRange<int32_t>(R::kDay[0], R::kDay[1]);
-    c.hour = p.ConsumeIntegralInRange<int32_t>(R::kHour[0], R::kHour[1]);
-    c.minute = p.ConsumeIntegralInRange<int32_t>(R::kMinute[0], R::kMinute[1]);
-    c.second = p.ConsumeIntegralInRange<int32_t>(R::kSecond[0], R::kSecond[1]);
-    c.microsecond = p.ConsumeIntegralInRange<int32_t>(R::kMicro[0], R::kMicro[1]);
-  } else {
-    c.year = p.ConsumeIntegral<int32_t>();
-    c.month = p.ConsumeIntegral<int32_t>();
-    c.day = p.ConsumeIntegral<int32_t>();
-    c.hour = p.ConsumeIntegral<int32_t>();
-    c.minute = p.ConsumeIntegral<int32_t>();
-    c.second = p.ConsumeIntegral<int32_t>();
-    c.microsecond = p.ConsumeIntegral<int32_t>();
-  }
-  return c;
-}
-
-inline void EncodeCivil(const ts::CivilDateTime& c, harness::FuzzInputWriter& w) {
-  using R = CivilRanges;
-  const bool wide = !CivilIsCompact(c);
-  w.WriteBool(wide);
-  if (!wide) {
-    w.WriteIntegralInRange<int32_t>(c.year, R::kYear[0], R::kYear[1]);
-    w.WriteIntegralInRange<int32_t>(c.month, R::kMonth[0], R::kMonth[1]);
-    w.WriteIntegralInRange<int32_t>(c.day, R::kDay[0], R::kDay[1]);
-    w.WriteIntegralInRange<int32_t>(c.hour, R::kHour[0], R::kHour[1]);
-    w.WriteIntegralInRange<int32_t>(c.minute, R::kMinute[0], R::kMinute[1]);
-    w.WriteIntegralInRange<int32_t>(c.second, R::kSecond[0], R::kSecond[1]);
-    w.WriteIntegralInRange<int32_t>(c.microsecond, R::kMicro[0], R::kMicro[1]);
-  } else {
-    for (int32_t v : {c.year, c.month, c.day, c.hour, c.minute, c.second, c.microsecond}) {
-      w.WriteIntegral<int32_t>(v);
-    }
-  }
-}
-
-inline std::vector<int64_t> InRangeEdgeMicros() {
-  std::vector<int64_t> v;
-  for (int64_t us : ts::EdgeMicros()) {
-    if (us >= RefMinMillis() * 1000 && us <= RefMaxMillis() * 1000 + 999) v.push_back(us);
-  }
-  return v;
-}
-
-inline ts::CivilDateTime CivilOfMicros(int64_t us) {
-  return FromRef(*rts::AbseilFromUnixMicros(us));  // reference conversion, never the optimized
-}
+// The edge instants (µs) within years 1..9999, and the civil datetime of an instant.
+std::vector<int64_t> InRangeEdgeMicros();
+ts::CivilDateTime CivilOfMicros(int64_t us);
 
 // Sub-second parts at and around millisecond boundaries.
-inline rc::Gen<int32_t> EdgeBiasedMicrosecond() {
-  return rc::gen::weightedOneOf<int32_t>({
-      {3, rc::gen::map(rc::gen::pair(rc::gen::inRange<int32_t>(0, 1000),
-                                     rc::gen::elementOf(std::vector<int32_t>{
-                                         -1, 0, 1, 499, 500, 501, 999})),
-                       [](const std::pair<int32_t, int32_t>& p) {
-                         return std::clamp(p.first * 1000 + p.second, 0, 999999);
-                       })},
-      {1, rc::gen::elementOf(std::vector<int32_t>{0, 1, 499, 500, 501, 999, 1000, 999000,
-                                                  999499, 999500, 999501, 999999})},
-      {2, rc::gen::inRange<int32_t>(0, 1000000)},
-  });
-}
+rc::Gen<int32_t> EdgeBiasedMicrosecond();
 
-inline rc::Gen<ts::CivilDateTime> ValidCivilGen() {
-  return rc::gen::map(
-      rc::gen::tuple(rc::gen::inRange<int32_t>(1, 10000), rc::gen::inRange<int32_t>(1, 13),
-                     rc::gen::inRange<int32_t>(1, 32), rc::gen::inRange<int32_t>(0, 24),
-                     rc::gen::inRange<int32_t>(0, 60), rc::gen::inRange<int32_t>(0, 60),
-                     EdgeBiasedMicrosecond()),
-      [](const std::tuple<int32_t, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t>& t) {
-        ts::CivilDateTime c{std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t),
-                            std::get<4>(t), std::get<5>(t), std::get<6>(t)};
-        c.day = std::min(c.day, rts::SlowDaysInMonth(c.year, c.month));
-        return c;
-      });
-}
+// A valid civil datetime: fields drawn in their ranges (the day clamped to the month's length),
+// the microsecond from EdgeBiasedMicrosecond.
+rc::Gen<ts::CivilDateTime> ValidCivilGen();
 
 // Feb 28 / Feb 29 / Mar 1 (and year ends) of century and leap years, at midnight, just before
 // the next midnight and at sub-ms ties. 1900-02-29 and 2100-02-29 are invalid on purpose.
-inline rc::Gen<ts::CivilDateTime> LeapDayCivilGen() {
-  const std::vector<int32_t> years = {1,    4,    100,  400,  1600, 1700, 1800, 1900, 1969,
-                                      1970, 2000, 2004, 2038, 2100, 2400, 9996, 9999};
-  const std::vector<std::pair<int32_t, int32_t>> dates = {{2, 28}, {2, 29}, {3, 1},
-                                                          {12, 31}, {1, 1}, {2, 30}};
-  const std::vector<std::tuple<int32_t, int32_t, int32_t, int32_t>> times = {
-      {0, 0, 0, 0},          {0, 0, 0, 1},          {0, 0, 0, 500},       {0, 0, 0, 999},
-      {23, 59, 59, 999999},  {23, 59, 59, 999500},  {23, 59, 59, 999000}, {23, 59, 59, 1},
-      {12, 0, 0, 500},       {12, 0, 0, 1500},
-  };
-  return rc::gen::map(
-      rc::gen::tuple(rc::gen::elementOf(years), rc::gen::elementOf(dates),
-                     rc::gen::elementOf(times)),
-      [](const std::tuple<int32_t, std::pair<int32_t, int32_t>,
-                          std::tuple<int32_t, int32_t, int32_t, int32_t>>& t) {
-        const auto& [y, md, hms] = t;
-        return ts::CivilDateTime{y,
-                                 md.first,
-                                 md.second,
-                                 std::get<0>(hms),
-                                 std::get<1>(hms),
-                                 std::get<2>(hms),
-                                 std::get<3>(hms)};
-      });
-}
+rc::Gen<ts::CivilDateTime> LeapDayCivilGen();
 
 // A valid value with one field replaced by an invalid (or extreme) one.
-inline rc::Gen<ts::CivilDateTime> InvalidCivilGen() {
-  constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
-  constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
-  return rc::gen::map(
-      rc::gen::tuple(ValidCivilGen(), rc::gen::inRange<int>(0, 7),
-                     rc::gen::elementOf(std::vector<int32_t>{-1, 0, 13, 24, 29, 30, 32, 60, 61,
-                                                             10000, 1000000, kMin, kMax})),
-      [](const std::tuple<ts::CivilDateTime, int, int32_t>& t) {
-        ts::CivilDateTime c = std::get<0>(t);
-        const int32_t bad = std::get<2>(t);
-        switch (std::get<1>(t)) {
-          case 0: c.year = bad; break;
-          case 1: c.month = bad; break;
-          case 2: c.day = bad; break;
-          case 3: c.hour = bad; break;
-          case 4: c.minute = bad; break;
-          case 5: c.second = bad; break;
-          default: c.microsecond = bad; break;
-        }
-        return c;
-      });
-}
+rc::Gen<ts::CivilDateTime> InvalidCivilGen();
 
-inline rc::Gen<ts::CivilDateTime> CivilGen() {
-  const std::vector<int64_t> edges = InRangeEdgeMicros();
-  const int64_t lo = RefMinMillis() * 1000;
-  const int64_t hi = RefMaxMillis() * 1000 + 999;
-  return rc::gen::weightedOneOf<ts::CivilDateTime>({
-      {5, rc::gen::map(rc::gen::elementOf(edges), CivilOfMicros)},
-      {3, ValidCivilGen()},
-      {2, rc::gen::map(rc::gen::inRange<int64_t>(lo, hi + 1), CivilOfMicros)},
-      {2, LeapDayCivilGen()},
-      {2, InvalidCivilGen()},
-  });
-}
-
-inline harness::Domain<ts::CivilDateTime> CivilDomain() {
-  harness::Domain<ts::CivilDateTime> d;
-  d.type_name = "CivilDateTime";
-  d.gen = CivilGen();
-  d.decode = DecodeCivil;
-  d.encode = EncodeCivil;
-  d.show = [](const ts::CivilDateTime& c) {
-    return absl::StrFormat("%s {year %d, month %d, day %d, %d:%d:%d, µs %d}", CivilText(c),
-                           c.year, c.month, c.day, c.hour, c.minute, c.second, c.microsecond);
-  };
-  return d;
-}
+// The mix of the three generators above, and the domain built on it.
+rc::Gen<ts::CivilDateTime> CivilGen();
+harness::Domain<ts::CivilDateTime> CivilDomain();
 
 // ---- civil day (CQL date) -------------------------------------------------------------------
 
@@ -369,73 +139,13 @@ struct DayRanges {
   static constexpr int32_t kDay[2] = {-1, 33};
 };
 
-inline ts::CivilDay DecodeDay(FuzzedDataProvider& p) {
-  using R = DayRanges;
-  ts::CivilDay d;
-  if (!p.ConsumeBool()) {
-    d.year = p.ConsumeIntegralInRange<int32_t>(R::kYear[0], R::kYear[1]);
-    d.month = p.ConsumeIntegralInRange<int32_t>(R::kMonth[0], R::kMonth[1]);
-    d.day = p.ConsumeIntegralInRange<int32_t>(R::kDay[0], R::kDay[1]);
-  } else {
-    d.year = p.ConsumeIntegral<int32_t>();
-    d.month = p.ConsumeIntegral<int32_t>();
-    d.day = p.ConsumeIntegral<int32_t>();
-  }
-  return d;
-}
-
-inline void EncodeDay(const ts::CivilDay& d, harness::FuzzInputWriter& w) {
-  using R = DayRanges;
-  const bool wide = !(In(d.year, R::kYear) && In(d.month, R::kMonth) && In(d.day, R::kDay));
-  w.WriteBool(wide);
-  if (!wide) {
-    w.WriteIntegralInRange<int32_t>(d.year, R::kYear[0], R::kYear[1]);
-    w.WriteIntegralInRange<int32_t>(d.month, R::kMonth[0], R::kMonth[1]);
-    w.WriteIntegralInRange<int32_t>(d.day, R::kDay[0], R::kDay[1]);
-  } else {
-    for (int32_t v : {d.year, d.month, d.day}) w.WriteIntegral<int32_t>(v);
-  }
-}
-
-inline rc::Gen<ts::CivilDay> DayGen() {
-  auto of_days = [](int64_t days) { return FromRef(rts::AbseilCivilFromDays(days)); };
-  std::vector<int64_t> edges;
-  for (int64_t days : ts::EdgeDays()) {
-    if (days >= -(int64_t{1} << 31) - 2 && days <= (int64_t{1} << 31) + 1) edges.push_back(days);
-  }
-  const std::vector<int32_t> leap_years = {-400, -100, -4, -1, 0, 1, 1900, 2000, 2100, 2400};
-  const std::vector<std::pair<int32_t, int32_t>> md = {{2, 28}, {2, 29}, {3, 1}, {2, 30}};
-  constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
-  constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
-  return rc::gen::weightedOneOf<ts::CivilDay>({
-      {5, rc::gen::map(rc::gen::elementOf(edges), of_days)},
-      {3, rc::gen::map(rc::gen::inRange<int64_t>(-(int64_t{1} << 31), int64_t{1} << 31), of_days)},
-      {2, rc::gen::map(rc::gen::pair(rc::gen::elementOf(leap_years), rc::gen::elementOf(md)),
-                       [](const std::pair<int32_t, std::pair<int32_t, int32_t>>& p) {
-                         return ts::CivilDay{p.first, p.second.first, p.second.second};
-                       })},
-      {2, rc::gen::map(rc::gen::tuple(rc::gen::elementOf(std::vector<int32_t>{
-                                          -5877641, -5877642, 5881580, 5881581, 1, 9999, kMin,
-                                          kMax}),
-                                      rc::gen::inRange<int32_t>(-1, 14),
-                                      rc::gen::inRange<int32_t>(-1, 33)),
-                       [](const std::tuple<int32_t, int32_t, int32_t>& t) {
-                         return ts::CivilDay{std::get<0>(t), std::get<1>(t), std::get<2>(t)};
-                       })},
-  });
-}
-
-inline harness::Domain<ts::CivilDay> DayDomain() {
-  harness::Domain<ts::CivilDay> d;
-  d.type_name = "CivilDay";
-  d.gen = DayGen();
-  d.decode = DecodeDay;
-  d.encode = EncodeDay;
-  d.show = [](const ts::CivilDay& v) {
-    return absl::StrFormat("%s {year %d, month %d, day %d}", DayText(v), v.year, v.month, v.day);
-  };
-  return d;
-}
+// The corpus form of a civil day (a flag, then the fields in their DayRanges ranges or as full
+// int32s), the generator (edge days, any day of the CQL date range, Feb 28 .. Mar 1 of leap
+// and century years, invalid fields) and the domain.
+ts::CivilDay DecodeDay(FuzzedDataProvider& p);
+void EncodeDay(const ts::CivilDay& d, harness::FuzzInputWriter& w);
+rc::Gen<ts::CivilDay> DayGen();
+harness::Domain<ts::CivilDay> DayDomain();
 
 // ---- time of day ----------------------------------------------------------------------------
 
@@ -446,164 +156,20 @@ struct TimeRanges {
   static constexpr int32_t kNano[2] = {-1, 1000000001};
 };
 
-inline ts::TimeOfDay DecodeTime(FuzzedDataProvider& p) {
-  using R = TimeRanges;
-  ts::TimeOfDay t;
-  if (!p.ConsumeBool()) {
-    t.hour = p.ConsumeIntegralInRange<int32_t>(R::kHour[0], R::kHour[1]);
-    t.minute = p.ConsumeIntegralInRange<int32_t>(R::kMinute[0], R::kMinute[1]);
-    t.second = p.ConsumeIntegralInRange<int32_t>(R::kSecond[0], R::kSecond[1]);
-    t.nanosecond = p.ConsumeIntegralInRange<int32_t>(R::kNano[0], R::kNano[1]);
-  } else {
-    t.hour = p.ConsumeIntegral<int32_t>();
-    t.minute = p.ConsumeIntegral<int32_t>();
-    t.second = p.ConsumeIntegral<int32_t>();
-    t.nanosecond = p.ConsumeIntegral<int32_t>();
-  }
-  return t;
-}
-
-inline void EncodeTime(const ts::TimeOfDay& t, harness::FuzzInputWriter& w) {
-  using R = TimeRanges;
-  const bool wide = !(In(t.hour, R::kHour) && In(t.minute, R::kMinute) &&
-                      In(t.second, R::kSecond) && In(t.nanosecond, R::kNano));
-  w.WriteBool(wide);
-  if (!wide) {
-    w.WriteIntegralInRange<int32_t>(t.hour, R::kHour[0], R::kHour[1]);
-    w.WriteIntegralInRange<int32_t>(t.minute, R::kMinute[0], R::kMinute[1]);
-    w.WriteIntegralInRange<int32_t>(t.second, R::kSecond[0], R::kSecond[1]);
-    w.WriteIntegralInRange<int32_t>(t.nanosecond, R::kNano[0], R::kNano[1]);
-  } else {
-    for (int32_t v : {t.hour, t.minute, t.second, t.nanosecond}) w.WriteIntegral<int32_t>(v);
-  }
-}
-
-inline rc::Gen<ts::TimeOfDay> TimeGen() {
-  std::vector<int64_t> edges;
-  for (int64_t ns : ts::EdgeCqlTimeNanos()) {
-    if (ns >= 0 && ns < 86400LL * 1000000000LL) edges.push_back(ns);
-  }
-  auto of_ns = [](int64_t ns) { return FromRef(*rts::SlowTimeOfDayFromCqlTime(ns)); };
-  constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
-  constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
-  return rc::gen::weightedOneOf<ts::TimeOfDay>({
-      {4, rc::gen::map(rc::gen::elementOf(edges), of_ns)},
-      {3, rc::gen::map(rc::gen::inRange<int64_t>(0, 86400LL * 1000000000LL), of_ns)},
-      {2, rc::gen::map(
-              rc::gen::tuple(rc::gen::map(rc::gen::inRange<int64_t>(0, 86400LL * 1000000000LL),
-                                          of_ns),
-                             rc::gen::inRange<int>(0, 4),
-                             rc::gen::elementOf(std::vector<int32_t>{
-                                 -1, 24, 60, 61, 1000000000, 999999999, kMin, kMax})),
-              [](const std::tuple<ts::TimeOfDay, int, int32_t>& t) {
-                ts::TimeOfDay v = std::get<0>(t);
-                switch (std::get<1>(t)) {
-                  case 0: v.hour = std::get<2>(t); break;
-                  case 1: v.minute = std::get<2>(t); break;
-                  case 2: v.second = std::get<2>(t); break;
-                  default: v.nanosecond = std::get<2>(t); break;
-                }
-                return v;
-              })},
-  });
-}
-
-inline harness::Domain<ts::TimeOfDay> TimeOfDayDomain() {
-  harness::Domain<ts::TimeOfDay> d;
-  d.type_name = "TimeOfDay";
-  d.gen = TimeGen();
-  d.decode = DecodeTime;
-  d.encode = EncodeTime;
-  d.show = [](const ts::TimeOfDay& t) {
-    return absl::StrFormat("%s {%d h, %d min, %d s, %d ns}", TimeText(t), t.hour, t.minute,
-                           t.second, t.nanosecond);
-  };
-  return d;
-}
+// The corpus form of a time of day (a flag, then the fields in their TimeRanges ranges or as
+// full int32s), the generator and the domain.
+ts::TimeOfDay DecodeTime(FuzzedDataProvider& p);
+void EncodeTime(const ts::TimeOfDay& t, harness::FuzzInputWriter& w);
+rc::Gen<ts::TimeOfDay> TimeGen();
+harness::Domain<ts::TimeOfDay> TimeOfDayDomain();
 
 // ---- double seconds -------------------------------------------------------------------------
 
 // Doubles at which the rounding modes matter: exact ties (k + j/128 s), the neighbours of
 // edge instants, the int64-µs limits, NaN, infinities, zeros, subnormals, huge values.
-inline std::vector<double> EdgeSeconds() {
-  constexpr double kInf = std::numeric_limits<double>::infinity();
-  std::vector<double> v = {0.0,
-                           -0.0,
-                           std::numeric_limits<double>::quiet_NaN(),
-                           -std::numeric_limits<double>::quiet_NaN(),
-                           kInf,
-                           -kInf,
-                           std::numeric_limits<double>::denorm_min(),
-                           -std::numeric_limits<double>::denorm_min(),
-                           std::numeric_limits<double>::min(),
-                           std::numeric_limits<double>::max(),
-                           -std::numeric_limits<double>::max(),
-                           1e-6,
-                           -1e-6,
-                           5e-7,
-                           -5e-7,
-                           1.0 / 128,
-                           -1.0 / 128,
-                           3.0 / 128,
-                           -3.0 / 128,
-                           1e9 + 1.0 / 128,
-                           -1e9 - 3.0 / 128,
-                           9007199254.740992,
-                           9223372036854.775807,
-                           -9223372036854.775808,
-                           1e300,
-                           -1e300};
-  // The doubles nearest the int64-µs limits and their neighbours.
-  for (double limit : {9223372036854.775807, -9223372036854.775808}) {
-    double x = limit;
-    for (int i = 0; i < 3; ++i) {
-      v.push_back(x);
-      x = std::nextafter(x, 0.0);
-    }
-    x = limit;
-    for (int i = 0; i < 3; ++i) {
-      x = std::nextafter(x, limit * 2);
-      v.push_back(x);
-    }
-  }
-  for (int64_t us : ts::EdgeMicros()) {
-    const double s = static_cast<double>(us) / 1e6;
-    v.push_back(s);
-    v.push_back(std::nextafter(s, kInf));
-    v.push_back(std::nextafter(s, -kInf));
-  }
-  return v;
-}
-
-inline harness::Domain<Seconds> SecondsDomain() {
-  harness::Domain<Seconds> d;
-  d.type_name = "double seconds";
-  auto wrap = [](double x) { return Seconds{x}; };
-  const int64_t lo = RefMinMillis() * 1000;
-  const int64_t hi = RefMaxMillis() * 1000 + 999;
-  d.gen = rc::gen::weightedOneOf<Seconds>({
-      {5, rc::gen::map(rc::gen::elementOf(EdgeSeconds()), wrap)},
-      // k + j/128 s: exact ties at half a µs for odd j.
-      {2, rc::gen::map(rc::gen::pair(rc::gen::inRange<int64_t>(-70000000000, 260000000000),
-                                     rc::gen::inRange<int>(-127, 128)),
-                       [](const std::pair<int64_t, int>& p) {
-                         return Seconds{static_cast<double>(p.first) + p.second / 128.0};
-                       })},
-      {3, rc::gen::map(rc::gen::inRange<int64_t>(lo, hi + 1),
-                       [](int64_t us) { return Seconds{static_cast<double>(us) / 1e6}; })},
-      {2, rc::gen::map(rc::gen::arbitrary<uint64_t>(),
-                       [](uint64_t bits) { return Seconds{std::bit_cast<double>(bits)}; })},
-  });
-  d.decode = [](FuzzedDataProvider& p) {
-    return Seconds{std::bit_cast<double>(p.ConsumeIntegral<uint64_t>())};
-  };
-  d.encode = [](const Seconds& s, harness::FuzzInputWriter& w) {
-    w.WriteIntegral<uint64_t>(std::bit_cast<uint64_t>(s.value));
-  };
-  d.show = [](const Seconds& s) {
-    return absl::StrFormat("%.17g s (bits 0x%016x)", s.value, std::bit_cast<uint64_t>(s.value));
-  };
-  return d;
-}
+std::vector<double> EdgeSeconds();
+// Doubles of seconds since the epoch: EdgeSeconds, exact ties k + j/128 s, instants of years
+// 1..9999, any bit pattern. Corpus form: the double's 64 bits.
+harness::Domain<Seconds> SecondsDomain();
 
 }  // namespace serdiff::targets::ts_domains

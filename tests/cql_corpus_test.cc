@@ -75,8 +75,8 @@ std::vector<Seed> HandPickedSeeds() {
   dec("tuple<int, text>", "00000004 00000001");
 
   // Regression inputs, kept forever under corpus/cql_decode/regressions/: the short tuples that
-  // servers accept and serdiff once rejected (issue 10: (1, null) and {(1, null)}), and the
-  // error-offset cases of issue 11 (a map count wrong at offset 0; UTF-8 bad at offset 7, and
+  // servers accept and serdiff once rejected ((1, null) and {(1, null)}, docs/cql.md "Decode
+  // rules"), and error-offset cases (a map count wrong at offset 0; UTF-8 bad at offset 7, and
   // the same word with a valid 2-byte sequence at its end). Exact values: tests/cql_test.cc
   // (CqlDecodeRules, CqlErrorOffsets).
   auto reg = [&](const std::string& type, const std::string& hex) {

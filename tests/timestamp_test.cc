@@ -1,7 +1,7 @@
 // Exact values for the timestamp family (facts in docs/timestamp.md: CQL and BSON
-// forms, where implementations disagree, the flaky round trip), the calendar checked exhaustively over years 1..9999, range errors, and
-// the driver models against golden vectors printed by the real python drivers
-// (tests/data/timestamp_python_golden.txt, from tools/timestamp_golden.py).
+// forms, where implementations disagree, the flaky round trip), the calendar checked exhaustively
+// over years 1..9999, range errors, and the driver models against golden vectors printed by the
+// real python drivers (tests/data/timestamp_python_golden.txt, from tools/timestamp_golden.py).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -49,7 +49,7 @@ int64_t Ms(const CivilDateTime& c, Rounding r = Rounding::kFloor) {
   return v.ok() ? *v : 0;
 }
 
-// ---- the exact values of issue 3 -------------------------------------------------------------
+// ---- exact values (docs/timestamp.md, "Exact-value tests") ----------------------------------
 
 TEST(TimestampExact, SubMillisecondBeforeEpochFloorsToMinusOne) {
   EXPECT_EQ(Ms(C(1969, 12, 31, 23, 59, 59, 999500)), -1);
@@ -120,8 +120,7 @@ TEST(TimestampWireFormats63, EveryRowInEveryColumn) {
       {C(1969, 12, 31, 23, 59, 59, 999500), 0, -1, 0, 0},
       {C(1969, 12, 31, 23, 59, 59, 1), -999, -1000, -999, -1000},
       {C(1969, 12, 31, 23, 59, 59, 999999), 0, -1, 0, 0},
-      {C(1900, 1, 1, 0, 0, 0, 500), -2208988799999, -2208988800000, -2208988799999,
-       -2208988800000},
+      {C(1900, 1, 1, 0, 0, 0, 500), -2208988799999, -2208988800000, -2208988799999, -2208988800000},
       {C(1970, 1, 1, 0, 0, 0, 999), 0, 0, 0, 1},
       {C(2001, 2, 3, 4, 5, 6, 789999), 981173106789, 981173106789, 981173106789, 981173106790},
       {C(9999, 12, 31, 23, 59, 59, 999999), 253402300800000, 253402300799999, 253402300799999,
@@ -134,9 +133,8 @@ TEST(TimestampWireFormats63, EveryRowInEveryColumn) {
     EXPECT_EQ(Ms(r.input, Rounding::kFloor), r.integer_floor);
     EXPECT_EQ(Ms(r.input, Rounding::kTruncate), r.exact_trunc);
     EXPECT_EQ(Ms(r.input, Rounding::kHalfEven), r.round_half_even);
-    EXPECT_EQ(*rts::AbseilToUnixMillisFloor(
-                  {r.input.year, r.input.month, r.input.day, r.input.hour, r.input.minute,
-                   r.input.second, r.input.microsecond}),
+    EXPECT_EQ(*rts::AbseilToUnixMillisFloor({r.input.year, r.input.month, r.input.day, r.input.hour,
+                                             r.input.minute, r.input.second, r.input.microsecond}),
               r.integer_floor);
   }
   // The bytes quoted in the table.
@@ -250,13 +248,18 @@ TEST(TimestampErrors, InvalidFieldsAreInvalidArgumentNamingTheField) {
     const char* field;
   };
   const Case cases[] = {
-      {C(2024, 13, 1), "month"},          {C(2024, 0, 1), "month"},
-      {C(1900, 2, 29), "day"},            {C(2100, 2, 29), "day"},
-      {C(2023, 4, 31), "day"},            {C(2024, 1, 1, 24), "hour"},
-      {C(2024, 1, 1, 0, 60), "minute"},   {C(2024, 1, 1, 0, 0, 60), "second"},
+      {C(2024, 13, 1), "month"},
+      {C(2024, 0, 1), "month"},
+      {C(1900, 2, 29), "day"},
+      {C(2100, 2, 29), "day"},
+      {C(2023, 4, 31), "day"},
+      {C(2024, 1, 1, 24), "hour"},
+      {C(2024, 1, 1, 0, 60), "minute"},
+      {C(2024, 1, 1, 0, 0, 60), "second"},
       {C(2024, 1, 1, 0, 0, 0, 1000000), "microsecond"},
       {C(2024, 1, 1, 0, 0, 0, -1), "microsecond"},
-      {C(0, 1, 1), "year"},               {C(10000, 1, 1), "year"},
+      {C(0, 1, 1), "year"},
+      {C(10000, 1, 1), "year"},
       {C(std::numeric_limits<int32_t>::min(), 1, 1), "year"},
       {C(2024, std::numeric_limits<int32_t>::min(), 1), "month"},
   };
@@ -337,13 +340,23 @@ TEST(TimestampRounding, DivideRoundedTable) {
     int64_t n, d, floor, trunc, half_even;
   };
   const Row rows[] = {
-      {5, 10, 0, 0, 0},       {15, 10, 1, 1, 2},       {25, 10, 2, 2, 2},
-      {-5, 10, -1, 0, 0},     {-15, 10, -2, -1, -2},   {-25, 10, -3, -2, -2},
-      {-1, 1000, -1, 0, 0},   {-499, 1000, -1, 0, 0},  {-500, 1000, -1, 0, 0},
-      {-501, 1000, -1, 0, -1}, {499, 1000, 0, 0, 0},   {500, 1000, 0, 0, 0},
-      {501, 1000, 0, 0, 1},   {1500, 1000, 1, 1, 2},   {-1500, 1000, -2, -1, -2},
-      {0, 7, 0, 0, 0},        {kInt64Min, 1000, -9223372036854776, -9223372036854775,
-                               -9223372036854776},
+      {5, 10, 0, 0, 0},
+      {15, 10, 1, 1, 2},
+      {25, 10, 2, 2, 2},
+      {-5, 10, -1, 0, 0},
+      {-15, 10, -2, -1, -2},
+      {-25, 10, -3, -2, -2},
+      {-1, 1000, -1, 0, 0},
+      {-499, 1000, -1, 0, 0},
+      {-500, 1000, -1, 0, 0},
+      {-501, 1000, -1, 0, -1},
+      {499, 1000, 0, 0, 0},
+      {500, 1000, 0, 0, 0},
+      {501, 1000, 0, 0, 1},
+      {1500, 1000, 1, 1, 2},
+      {-1500, 1000, -2, -1, -2},
+      {0, 7, 0, 0, 0},
+      {kInt64Min, 1000, -9223372036854776, -9223372036854775, -9223372036854776},
       {kInt64Max, 1000, 9223372036854775, 9223372036854775, 9223372036854776},
       {kInt64Min, 1, kInt64Min, kInt64Min, kInt64Min},
       {kInt64Max, 1, kInt64Max, kInt64Max, kInt64Max},
@@ -383,8 +396,8 @@ TEST(TimestampDouble, SecondsFromMicrosIsTheNearestDouble) {
   EXPECT_EQ(UnixSecondsFromMicros(0), 0.0);
   EXPECT_EQ(UnixSecondsFromMicros(kMaxUnixMicros), 253402300800.0);
   EXPECT_EQ(*ToUnixSeconds(C(2001, 2, 3, 4, 5, 6, 789000)), 981173106.789);
-  for (int64_t us : {kInt64Min, kInt64Max, kMaxUnixMicros, kMinUnixMicros,
-                     (int64_t{1} << 53) + 1, -(int64_t{1} << 53) - 1, int64_t{123456789012345678}}) {
+  for (int64_t us : {kInt64Min, kInt64Max, kMaxUnixMicros, kMinUnixMicros, (int64_t{1} << 53) + 1,
+                     -(int64_t{1} << 53) - 1, int64_t{123456789012345678}}) {
     EXPECT_EQ(UnixSecondsFromMicros(us), rts::SlowUnixSecondsFromMicros(us)) << us;
   }
 }
@@ -490,13 +503,15 @@ TEST(TimestampCalendar, CivilFromDaysRange) {
 // ---- edge lists -------------------------------------------------------------------------------
 
 int64_t AbslMs(int y, int m, int d) {
-  return absl::ToUnixMillis(absl::FromCivil(absl::CivilSecond(y, m, d, 0, 0, 0),
-                                            absl::UTCTimeZone()));
+  return absl::ToUnixMillis(
+      absl::FromCivil(absl::CivilSecond(y, m, d, 0, 0, 0), absl::UTCTimeZone()));
 }
 
 TEST(TimestampEdges, AnchorsHoldFirstAndLastInstantsOfTheNamedYears) {
   const std::vector<int64_t> anchors = AnchorMillis();
-  auto has = [&](int64_t v) { return std::find(anchors.begin(), anchors.end(), v) != anchors.end(); };
+  auto has = [&](int64_t v) {
+    return std::find(anchors.begin(), anchors.end(), v) != anchors.end();
+  };
   for (int y : {1, 1970, 2038, 9999}) {
     EXPECT_TRUE(has(AbslMs(y, 1, 1))) << "first ms of " << y;
     if (y < 9999) {
@@ -504,8 +519,13 @@ TEST(TimestampEdges, AnchorsHoldFirstAndLastInstantsOfTheNamedYears) {
     }
   }
   EXPECT_TRUE(has(kMaxUnixMillis));
-  for (auto [y, m, d] : {std::tuple{2000, 2, 29}, {1900, 2, 28}, {2100, 2, 28}, {1900, 3, 1},
-                         {2100, 3, 1}, {2000, 3, 1}, {2000, 2, 28}}) {
+  for (auto [y, m, d] : {std::tuple{2000, 2, 29},
+                         {1900, 2, 28},
+                         {2100, 2, 28},
+                         {1900, 3, 1},
+                         {2100, 3, 1},
+                         {2000, 3, 1},
+                         {2000, 2, 28}}) {
     EXPECT_TRUE(has(AbslMs(y, m, d))) << y << "-" << m << "-" << d;
   }
   EXPECT_TRUE(has(int64_t{1} << 43));
@@ -541,7 +561,8 @@ TEST(TimestampEdges, EdgeMicrosHaveEveryOffsetAroundEveryAnchor) {
 // ---- the driver models against the real drivers ------------------------------------------------
 
 TEST(TimestampGolden, DriverModelsMatchThePythonDrivers) {
-  const std::string path = std::string(SERDIFF_CORPUS_DIR) + "/../tests/data/timestamp_python_golden.txt";
+  const std::string path =
+      std::string(SERDIFF_CORPUS_DIR) + "/../tests/data/timestamp_python_golden.txt";
   std::ifstream in(path);
   ASSERT_TRUE(in.good()) << path;
   std::string line;

@@ -1,5 +1,5 @@
 // The CQL `text` decoder's UTF-8 validation (serdiff::cql::Deserialize, which checks 8 bytes
-// at a time while they are ASCII): exact values of issue 11, a generator that puts the
+// at a time while they are ASCII): exact values at the word boundaries, a generator that puts the
 // interesting byte at every position modulo the 8-byte word and in the first and last word,
 // and a cross-check against glibc's iconv (an independent UTF-8 decoder, strict like RFC 3629
 // section 4: no overlong forms, no surrogates, nothing above U+10FFFF), on every 1- and 2-byte
@@ -98,7 +98,7 @@ class Iconv {
 
 std::string Hex(const std::string& s) { return absl::BytesToHexString(s); }
 
-// ---- exact values (issue 11) ------------------------------------------------------------
+// ---- exact values ------------------------------------------------------------------------
 
 TEST(Utf8CqlText, InvalidByteAtTheEndOfTheFirstWordIsRejectedAtOffset7) {
   for (const bool strict : {true, false}) {

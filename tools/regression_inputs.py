@@ -3,7 +3,7 @@
 
 Usage: python3 tools/regression_inputs.py corpus
 Each input is one that failed during development or that a planted bug (mutants/varint,
-mutants/timestamp) fails on, kept forever so that replay sees it (issue 11). The files are in
+mutants/timestamp) fails on, kept forever so that replay sees it. The files are in
 the FuzzedDataProvider corpus form of the target's domain (harness/domains.h,
 targets/varint.cc DecodeDomain, targets/timestamp_domains.h), named by SHA-1. Idempotent.
 """
@@ -123,7 +123,7 @@ put("varint_vint_encode", u64_batch([(1 << 56), (1 << 57) - 1, (1 << 56) - 1]))
 put("varint_leb128_zigzag_encode", i64_batch([-1, -(1 << 63), (1 << 63) - 1]))
 put("varint_zigzag64", i64(-1))
 put("varint_zigzag64", i64(-(1 << 63)))
-# ---- timestamp: the inputs the timestamp mutants and issue 3 failed on ---------------------
+# ---- timestamp: the inputs the timestamp mutants and the exact-value cases failed on -------
 for c in [civil(1969, 12, 31, 23, 59, 59, 999500), civil(1900, 2, 29), civil(2100, 3, 1),
           civil(1600, 2, 29)]:
     put("timestamp_civil_to_millis_floor", c)

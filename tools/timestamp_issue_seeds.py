@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the exact inputs of issue 3 (docs/timestamp.md) into corpus/timestamp_*/.
+"""Writes the exact-value inputs (docs/timestamp.md, "Exact-value tests") into
+corpus/timestamp_*/.
 
 Usage: python3 tools/timestamp_issue_seeds.py corpus
 Each input is written in the FuzzedDataProvider corpus form of targets/timestamp_domains.h

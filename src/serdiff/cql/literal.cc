@@ -1,3 +1,10 @@
+// The text form of CQL values (literal.h). Its first job is to be the canonical output of the
+// decode targets: two decoders agree exactly when their texts are equal, so the printer must
+// be injective (different values, different texts: every bit that the wire form keeps shows
+// in the text) and total (it prints anything, also values that do not fit their type, because
+// reports print the wrong-shape inputs of the encoders). Its second job is to be read back:
+// golden vectors and hand-written values go through ParseValue, which inverts the printer for
+// values that fit their type.
 #include "serdiff/cql/literal.h"
 
 #include <bit>
@@ -17,10 +24,18 @@
 namespace serdiff::cql {
 namespace {
 
+// A decimal's scale is a 4-byte int on the wire, so the plain form could need 2^31 - 1
+// fraction digits for a 5-byte payload. Past this scale the text switches to the exponent
+// form, which keeps the text proportional to the encoded size (the decode targets' heap
+// bounds count the text); up to it, the familiar plain form stays short.
 constexpr int kPlainDecimalMaxScale = 40;
 
 // Length of the valid UTF-8 sequence starting at s[i] (1..4), or 0 when it is not valid
-// (overlong forms, surrogates and code points above U+10FFFF are not valid).
+// (overlong forms, surrogates and code points above U+10FFFF are not valid: RFC 3629,
+// section 3). The printer passes only valid sequences through raw: decoded text may hold
+// sequences that RFC 3629 forbids (the default decoder follows Cassandra's validator, which
+// accepts surrogates and C0 80) and reports print encoder inputs of any bytes; printing those
+// raw would make reports and the TSV golden file invalid UTF-8.
 size_t Utf8SequenceLength(absl::string_view s, size_t i) {
   const auto b = [&](size_t k) { return static_cast<uint8_t>(s[k]); };
   const uint8_t c = b(i);
@@ -51,6 +66,12 @@ size_t Utf8SequenceLength(absl::string_view s, size_t i) {
   return n;
 }
 
+// Why each branch: ' and \ are the quote and the escape character, so they are escaped or the
+// parser could not find the end of the string. Control bytes (below 0x20, 0x7F) become \xNN so
+// that a value is one line of printable text (the golden file is one vector per line, fields
+// split by tabs). Bytes outside a valid UTF-8 sequence become \xNN as well. The form stays
+// injective: a raw byte above 0x7F only ever appears inside a valid sequence, and a \ in the
+// text always starts an escape.
 void AppendQuoted(std::string* out, absl::string_view s) {
   out->push_back('\'');
   for (size_t i = 0; i < s.size();) {
@@ -73,6 +94,10 @@ void AppendQuoted(std::string* out, absl::string_view s) {
   out->push_back('\'');
 }
 
+// std::to_chars without a precision gives the shortest text that reads back to the same bits
+// (and keeps the sign of -0), so the text is exact without printing 17 digits. NaN is printed
+// with its bit pattern: float and double carry the NaN payload on the wire, decoders must keep
+// it, and a plain "nan" would make two decoders that disagree on the payload look equal.
 template <typename F>
 std::string FormatFloating(F f) {
   if (std::isnan(f)) {
@@ -96,6 +121,9 @@ std::string FormatUuid(const Uuid& u) {
   return out;
 }
 
+// IPv6 as 8 groups, never compressed with "::": compression has several valid spellings for
+// one address, and the canonical output needs exactly one. Any other length is not an address
+// (a value that does not fit inet, seen only in reports) and prints as hex.
 std::string FormatInet(absl::string_view b) {
   if (b.size() == 4) {
     return absl::StrFormat("'%d.%d.%d.%d'", static_cast<uint8_t>(b[0]), static_cast<uint8_t>(b[1]),
@@ -113,6 +141,10 @@ std::string FormatInet(absl::string_view b) {
   return absl::StrCat("0x", absl::BytesToHexString(b));
 }
 
+// Exactly (unscaled, scale), never normalized: 1.0 and 1.00 are different values on the wire
+// (scale 1 and 2, CQL native protocol v4 spec, section 6.6), and a decoder that dropped
+// trailing zeros must show up as a difference. The exponent form is <unscaled>E<-scale> for
+// the same reason: ParseDecimal turns it back into the same pair.
 std::string FormatDecimal(const Decimal& d) {
   std::string digits = d.unscaled.ToDecimalString();
   const bool neg = !digits.empty() && digits[0] == '-';
@@ -134,6 +166,9 @@ std::string FormatDecimal(const Decimal& d) {
   return absl::StrCat(neg ? "-" : "", digits, "E", exponent >= 0 ? "+" : "", exponent);
 }
 
+// The type-free form of a value, used where the type cannot direct the printing (a value of
+// the wrong shape, a type without its parameters). It names the shape in <shape:...> so that a
+// report tells "the int 1" from "the text '1'"; it is not meant to be parsed.
 std::string FormatGeneric(const Value& v);
 
 std::string FormatGenericBody(const Value& v) {
@@ -186,6 +221,10 @@ std::string FormatGeneric(const Value& v) {
   }
 }
 
+// Printing is directed by the type because the value model alone is ambiguous: an Int is a
+// tinyint or a timestamp, Bytes are text, blob or inet, Items are a list, a set, a tuple or a
+// UDT. Every path tolerates a value or a type that is not valid (index checks instead of
+// assumptions): the printer runs on fuzz-built encoder inputs, which are often invalid.
 void Format(const Type& t, const Value& v, std::string* out) {
   if (v.is_null() || v.is_unset() || v.is_empty()) {
     out->append(FormatGenericBody(v));
@@ -246,6 +285,8 @@ void Format(const Type& t, const Value& v, std::string* out) {
       return;
     }
     case Kind::kUdt: {
+      // Only the items present, by name: a UDT value may end before its last fields (they
+      // then read as null), and the text must tell a missing field from a null one.
       out->push_back('{');
       for (size_t i = 0; i < v.items().size(); ++i) {
         if (i) out->append(", ");
@@ -267,6 +308,11 @@ void Format(const Type& t, const Value& v, std::string* out) {
 
 // ---- parsing -------------------------------------------------------------------------------
 
+// A recursive-descent parser over the printer's grammar. It reads untrusted text (golden
+// files, command-line values), so it never indexes past the input and never recurses deeper
+// than kMaxNestingDepth. It does not range-check values against the type (a tinyint of 300
+// parses): out-of-range values are inputs the encoders must reject, and tests write them
+// as text.
 class ValueParser {
  public:
   explicit ValueParser(absl::string_view s) : s_(s) {}
@@ -294,6 +340,8 @@ class ValueParser {
     }
     return false;
   }
+  // A keyword or field name only when a whole word matches: otherwise the keyword "null"
+  // would eat the start of a UDT field named "nullable".
   bool EatWord(absl::string_view w) {
     SkipSpace();
     if (s_.substr(pos_, w.size()) != w) return false;
@@ -371,6 +419,8 @@ class ValueParser {
 
   template <typename F, typename Bits>
   absl::Status ParseFloating(absl::string_view tok, F* out) {
+    // nan(0x...) is this format's own spelling: from_chars would read a NaN with a payload of
+    // its choosing, not these bits.
     if (tok.substr(0, 4) == "nan(" && tok.back() == ')') {
       Bits bits = 0;
       std::string hex;
@@ -410,6 +460,8 @@ class ValueParser {
     if (e != absl::string_view::npos) {
       absl::string_view exp = tok.substr(e + 1);
       if (!exp.empty() && exp[0] == '+') exp.remove_prefix(1);
+      // Bounded far beyond int32 so that fraction - exponent cannot overflow; the scale's
+      // int32 range is checked on the exact result below.
       if (!absl::SimpleAtoi(exp, &exponent) || exponent < -(int64_t{1} << 40) ||
           exponent > (int64_t{1} << 40)) {
         return Error("bad decimal exponent");
@@ -455,6 +507,7 @@ class ValueParser {
       }
     } else {
       std::vector<absl::string_view> parts = absl::StrSplit(text, ':');
+      // The printer's form only (see FormatInet): "::" is not read.
       if (parts.size() != 8) return Error("IPv6 address needs 8 groups (no '::')");
       for (auto p : parts) {
         uint32_t v;
@@ -642,6 +695,7 @@ class ValueParser {
         std::vector<Value> items;
         if (!Eat(')')) {
           do {
+            // Checked before indexing t.params: the text may hold more items than the type.
             if (items.size() >= t.params.size()) return Error("too many tuple items");
             items.emplace_back();
             absl::Status st = Parse(t.params[items.size() - 1], &items.back(), depth + 1);
@@ -653,6 +707,8 @@ class ValueParser {
         return absl::OkStatus();
       }
       case Kind::kUdt: {
+        // Fields in declaration order, each by its name, possibly fewer than declared (the
+        // printer's form of a UDT value that ends early).
         if (!Eat('{')) return Error("expected '{'");
         std::vector<Value> items;
         if (!Eat('}')) {

@@ -89,7 +89,7 @@ inline T GetValue(Kind k, const uint8_t* p) {
   }
 }
 
-// The Value path's value checks (codec.cc FixedValueOk): time range, timeuuid version.
+// The Value path's value checks (codec_internal.h FixedValueOk): time range, timeuuid version.
 template <typename T>
 inline bool ValueOk(Kind k, const T& v) {
   if constexpr (std::is_same_v<T, int64_t>) {

@@ -1,3 +1,8 @@
+// The CQL type description and value model (value.h), plus the type's text form. The model
+// is plain data shared by the optimized codec and the reference, so that both are judged on
+// the same values; the invariants kept here (a canonical BigInt, Empty for every zero-length
+// byte string, bit-exact equality of floats) are what let a decoded value be compared with
+// the value that was encoded, and two decoders' results with each other, by plain equality.
 #include "serdiff/cql/value.h"
 
 #include <algorithm>
@@ -10,6 +15,8 @@
 
 namespace serdiff::cql {
 
+// The CQL spellings of the type names (CQL native protocol v4 spec, section 6): the same table
+// prints types (TypeToString) and parses them (TypeParser), so the two cannot disagree.
 absl::string_view KindName(Kind k) {
   switch (k) {
     case Kind::kAscii:
@@ -115,6 +122,10 @@ int TypeDepth(const Type& t) {
 
 namespace {
 
+// The Value-tree codec validates the type at every entry point (encode and decode) before
+// anything else, so it can index t.params by the kind's arity without checks of its own. The
+// depth limit matters because the encoder and the decoder recurse along the type: a type read
+// from fuzz bytes or text could otherwise be nested deep enough to overflow the stack.
 absl::Status ValidateTypeAt(const Type& t, int depth, int max_depth) {
   if (!IsKnownKind(t.kind)) {
     return absl::InvalidArgumentError(
@@ -139,6 +150,8 @@ absl::Status ValidateTypeAt(const Type& t, int depth, int max_depth) {
         absl::StrCat("type: ", KindName(t.kind), " with ", t.params.size(), " parameters"));
   }
   if (t.kind == Kind::kUdt) {
+    // One unique, non-empty name per field: the text form addresses UDT fields by name
+    // (literal.h), and a duplicate or empty name would make a value's text ambiguous.
     if (t.field_names.size() != t.params.size()) {
       return absl::InvalidArgumentError("type: udt needs one name per field");
     }
@@ -177,6 +190,8 @@ absl::Status ValidateTypeAt(const Type& t, int depth, int max_depth) {
 
 absl::Status ValidateType(const Type& t, int max_depth) { return ValidateTypeAt(t, 0, max_depth); }
 
+// Tolerates invalid types (missing names print as "?"): reports print the types of fuzz
+// inputs before anything has validated them.
 std::string TypeToString(const Type& t) {
   std::string out(KindName(t.kind));
   if (IsNative(t.kind)) return out;
@@ -218,6 +233,7 @@ class TypeParser {
   void SkipSpace() {
     while (pos_ < s_.size() && absl::ascii_isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
   }
+  // '.' so that a keyspace-qualified UDT name ("ks.address") is one identifier.
   static bool IdentChar(char c) {
     return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
   }
@@ -240,6 +256,8 @@ class TypeParser {
     if (depth > kMaxNestingDepth) return Error("nested too deeply");
     const std::string word = absl::AsciiStrToLower(Ident());
     if (word.empty()) return Error("expected a type name");
+    // frozen<T> changes how Cassandra stores a value, not its protocol serialization, so it
+    // parses as T; varchar is CQL's other name for text (v4 spec, section 6.22).
     if (word == "frozen") {
       if (!Eat('<')) return Error("expected '<' after frozen");
       absl::Status st = ParseOne(out, depth + 1);
@@ -289,6 +307,7 @@ class TypeParser {
       } while (Eat(','));
     }
     if (!Eat('>')) return Error("expected '>' or ','");
+    // Whatever parses is a valid type (arity, unique field names), so callers can pass it on.
     absl::Status st = ValidateType(t, kMaxNestingDepth);
     if (!st.ok()) return Error(std::string(st.message()));
     *out = std::move(t);
@@ -307,6 +326,10 @@ absl::Status ParseType(std::string_view text, Type* out) {
 
 // ---- BigInt --------------------------------------------------------------------------------
 
+// The canonical form (leading zero bytes dropped, zero has no sign) is what lets operator==
+// compare the representation: 00 01 and 01, or -0 and 0, would otherwise be different values
+// of one number. The wire's redundant sign bytes (a non-minimal varint) thus never reach the
+// model; whether they are accepted is the decoder's decision (DecodeOptions).
 BigInt BigInt::FromMagnitude(bool negative, std::string_view magnitude) {
   size_t i = 0;
   while (i < magnitude.size() && magnitude[i] == '\0') ++i;
@@ -332,6 +355,7 @@ BigInt BigInt::FromInt128(absl::int128 v) {
 
 BigInt BigInt::FromInt64(int64_t v) { return FromInt128(absl::int128(v)); }
 
+// Clamped arguments: this is a generator helper, and the clamp bounds what it allocates.
 BigInt BigInt::PowerOfTwo(bool negative, int k, int delta) {
   k = std::clamp(k, 0, 2048);
   delta = std::clamp(delta, -1, 1);
@@ -361,6 +385,7 @@ std::optional<absl::int128> BigInt::ToInt128() const {
   if (mag.size() > 16) return std::nullopt;
   absl::uint128 m = 0;
   for (char c : mag) m = (m << 8) | static_cast<uint8_t>(c);
+  // Two's complement is asymmetric: -2^127 fits, +2^127 does not.
   const absl::uint128 limit = absl::uint128(1) << 127;
   if (negative()) {
     if (m > limit) return std::nullopt;
@@ -372,7 +397,9 @@ std::optional<absl::int128> BigInt::ToInt128() const {
 
 std::string BigInt::ToDecimalString() const {
   if (is_zero()) return "0";
-  // Repeated division of the base-256 magnitude by 10^9.
+  // Repeated division of the base-256 magnitude by 10^9: a chunk fits a uint32 and
+  // rem * 256 + byte stays below 2^38, so each step is one 64-bit division. Quadratic in the
+  // length, which is fine for values bounded by their input.
   std::vector<uint32_t> chunks;  // base 10^9, least significant first
   std::string mag(magnitude());
   size_t start = 0;
@@ -453,6 +480,9 @@ Value Value::Double(double d) {
   v.data_ = d;
   return v;
 }
+// A zero-length byte string is the empty value: on the wire both are a length of 0 (v4 spec,
+// section 6), so a decoder cannot tell them apart, and one model for one encoding keeps
+// decode(encode(v)) == v exact.
 Value Value::Bytes(std::string b) {
   if (b.empty()) return Empty();
   Value v;
@@ -509,6 +539,9 @@ std::vector<Value>& Value::mutable_items() {
   return std::get<ItemsBox>(data_).v;
 }
 
+// Shapes first: Items and Pairs with the same elements differ (a list is not a map). Floats
+// by their bits, so that NaN equals itself and -0 differs from +0: a codec that canonicalizes
+// NaN payloads or loses the sign of zero changes the bytes, and must show up as a difference.
 bool operator==(const Value& a, const Value& b) {
   if (a.data_.index() != b.data_.index()) return false;
   switch (a.shape()) {

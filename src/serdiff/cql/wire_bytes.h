@@ -1,6 +1,6 @@
 // serdiff::cql internal: big-endian loads and stores of the CQL wire's fixed-width fields
 // (native_protocol_v4.spec section 3: [short] is 2 bytes, [int] 4, [long] 8, all big-endian).
-// Shared by the Value-tree codec (codec.cc) and the typed path (typed.cc); not part of the
+// Shared by the Value-tree codec (codec*.cc) and the typed path (typed.cc); not part of the
 // public API. Callers guarantee that p points at n readable or writable bytes.
 #pragma once
 

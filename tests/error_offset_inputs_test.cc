@@ -1,5 +1,6 @@
-// The exact inputs of issue 11 that concern error offsets (the UTF-8 ones are in
-// utf8_cql_text_test.cc): decoded through the public API, with the exact class and offset.
+// Exact inputs whose error offset is easy to get wrong (docs/architecture.md, "Error offsets";
+// the UTF-8 ones are in utf8_cql_text_test.cc): decoded through the public API, with the exact
+// class and offset.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -32,7 +33,7 @@ std::optional<int64_t> OffsetOf(const absl::Status& s) {
 // map<int, int> (v4) announcing one entry with 4 bytes left: one entry needs at least 8 (two
 // [int] lengths), so the count itself is the error, at offset 0 (docs/architecture.md,
 // "Error offsets"), not offset 8 where the bytes run out.
-TEST(Issue11Inputs, MapCountThatTheRemainingBytesCannotHoldFailsAtOffset0) {
+TEST(ErrorOffsetInputs, MapCountThatTheRemainingBytesCannotHoldFailsAtOffset0) {
   const cql::Type t =
       cql::Type::Map(cql::Type::Native(cql::Kind::kInt), cql::Type::Native(cql::Kind::kInt));
   const absl::StatusOr<cql::Value> v =
@@ -44,7 +45,7 @@ TEST(Issue11Inputs, MapCountThatTheRemainingBytesCannotHoldFailsAtOffset0) {
 
 // Varint decoders carry the offset as data (not only in the message), the same in the
 // optimized batch tier, the single-value tier and the reference: the failing value's start.
-TEST(Issue11Inputs, VarintErrorsCarryTheValueStartAsPayload) {
+TEST(ErrorOffsetInputs, VarintErrorsCarryTheValueStartAsPayload) {
   const std::string bytes = absl::HexStringToBytes(std::string(24, '0') + "ffffffffffffffffff02");
   const absl::Span<const uint8_t> in(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
   uint64_t out[13];
