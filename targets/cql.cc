@@ -38,11 +38,9 @@
 #include "serdiff/cql/codec.h"
 #include "serdiff/cql/literal.h"
 #include "serdiff/cql/typed.h"
+#include "serdiff/timestamp/timestamp.h"
 #include "targets/cql_domain.h"
 #include "targets/families.h"
-#ifdef SERDIFF_HAS_TIMESTAMP
-#include "serdiff/timestamp/timestamp.h"
-#endif
 
 namespace serdiff::targets {
 namespace cql {
@@ -77,35 +75,9 @@ std::vector<T> SortedUnique(std::vector<T> v) {
   return v;
 }
 
-std::vector<int64_t> EdgeMillisList() {
-#ifdef SERDIFF_HAS_TIMESTAMP
-  return serdiff::timestamp::EdgeMillis();
-#else
-  return {std::numeric_limits<int64_t>::min(),
-          -62'135'596'800'000,
-          -1,
-          0,
-          1,
-          1'609'459'200'000,
-          253'402'300'799'999,
-          std::numeric_limits<int64_t>::max()};
-#endif
-}
-std::vector<int64_t> EdgeDaysList() {
-#ifdef SERDIFF_HAS_TIMESTAMP
-  return serdiff::timestamp::EdgeDays();
-#else
-  return {-kDateEpoch - 1, -kDateEpoch, -719'162,       -1,        0, 1,
-          10'957,          2'932'896,   kDateEpoch - 1, kDateEpoch};
-#endif
-}
-std::vector<int64_t> EdgeTimeList() {
-#ifdef SERDIFF_HAS_TIMESTAMP
-  return serdiff::timestamp::EdgeCqlTimeNanos();
-#else
-  return {-1, 0, 1, 45'296'789'000'000, kMaxTimeNanos, kMaxTimeNanos + 1};
-#endif
-}
+std::vector<int64_t> EdgeMillisList() { return serdiff::timestamp::EdgeMillis(); }
+std::vector<int64_t> EdgeDaysList() { return serdiff::timestamp::EdgeDays(); }
+std::vector<int64_t> EdgeTimeList() { return serdiff::timestamp::EdgeCqlTimeNanos(); }
 
 // Edge values of an integer kind, including a few just outside its range.
 const std::vector<int64_t>& IntEdges(Kind k) {
@@ -1963,7 +1935,6 @@ void RegisterCqlTargets(harness::Registry& registry) {
   auto encode_target = [](std::string name, bool nested, std::string what) {
     harness::TargetDef<EncodeInput> def;
     def.name = std::move(name);
-    def.family = "cql";
     def.description = std::move(what);
     def.domain = EncodeDomain(nested);
     def.optimized = {"optimized", OptEncode};
@@ -1990,7 +1961,6 @@ void RegisterCqlTargets(harness::Registry& registry) {
   {
     harness::TargetDef<LargeInput> def;
     def.name = "cql_encode_large";
-    def.family = "cql";
     def.description =
         "collections of up to 500,000 elements and large text fields: optimized vs reference "
         "bytes, optimized peak heap <= output + 64 KiB (no per-element fragments)";
@@ -2014,7 +1984,6 @@ void RegisterCqlTargets(harness::Registry& registry) {
   {
     harness::TargetDef<DecodeInput> def;
     def.name = "cql_decode";
-    def.family = "cql";
     def.description =
         "a CQL type plus arbitrary bytes (payload or [value], v1..v5, options): optimized vs "
         "reference decoder; output = canonical text of the decoded value";
@@ -2041,7 +2010,6 @@ void RegisterCqlTargets(harness::Registry& registry) {
   {
     harness::TargetDef<MutatedInput> def;
     def.name = "cql_decode_mutated";
-    def.family = "cql";
     def.description =
         "a valid encoding with one mutation (truncate, flip, insert, overwrite a length or "
         "count, append, drop): optimized vs reference decoder; output = canonical text";
@@ -2070,7 +2038,6 @@ void RegisterCqlTargets(harness::Registry& registry) {
   {
     harness::TargetDef<EncodeInput> def;
     def.name = "cql_round_trip";
-    def.family = "cql";
     def.description =
         "decode(encode(v)) with the optimized codec vs with the reference codec (canonical "
         "text), checked to give back v (UDT fields padded with null, zero length as empty)";
@@ -2107,7 +2074,6 @@ void RegisterCqlTargets(harness::Registry& registry) {
   {
     harness::TargetDef<EncodeInput> def;
     def.name = "cql_size";
-    def.family = "cql";
     def.description =
         "size prediction: SerializedSize / SerializedValueSize vs the length of the reference's "
         "output, checked against the optimized writer (predicted == written)";
@@ -2141,7 +2107,6 @@ void RegisterCqlTargets(harness::Registry& registry) {
   {
     harness::TargetDef<TypedInput> def;
     def.name = "cql_typed_encode";
-    def.family = "cql";
     def.description =
         "list/set/map of fixed-width kinds from spans + null bitmap (0/1/33/99/100% nulls, "
         "counts 0, 1, 65535, 65536, v1..v5): typed SerializeFixedList/Map vs the Value-tree "
@@ -2167,7 +2132,6 @@ void RegisterCqlTargets(harness::Registry& registry) {
   {
     harness::TargetDef<TypedDecodeInput> def;
     def.name = "cql_typed_decode";
-    def.family = "cql";
     def.description =
         "arbitrary and mutated bytes as list/set/map of fixed-width kinds: typed "
         "DeserializeFixedList/Map vs the Value-tree decoder (error class, then every element); "
@@ -2214,5 +2178,7 @@ void RegisterCqlTargets(harness::Registry& registry) {
     registry.Add(std::move(def));
   }
 }
+
+SERDIFF_REGISTER_FAMILY("cql", RegisterCqlTargets);
 
 }  // namespace serdiff::targets
