@@ -5,6 +5,10 @@
 // caller asks for the report (repro, seed).
 #include "harness/target.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
 #include "absl/strings/cord.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -254,6 +258,64 @@ const Target* Registry::Find(std::string_view name) const {
     if (t->name() == name) return t.get();
   }
   return nullptr;
+}
+
+namespace {
+
+struct RecordedFamily {
+  std::string name;
+  RegisterFamilyFn fn;
+};
+
+// Function-local static: RecordFamily runs during static initialization of other files, in
+// an order the language leaves open, so the list must exist before its first use.
+std::vector<RecordedFamily>& Families() {
+  static auto* families = new std::vector<RecordedFamily>;
+  return *families;
+}
+
+}  // namespace
+
+bool RecordFamily(const char* name, RegisterFamilyFn fn) {
+  Families().push_back({name, fn});
+  return true;
+}
+
+std::vector<std::string> RecordedFamilies() {
+  std::vector<std::string> out;
+  for (const RecordedFamily& f : Families()) out.push_back(f.name);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::unique_ptr<Registry> BuildRegistry(bool selftest) {
+  std::vector<RecordedFamily> families = Families();
+  // Static initialization order differs between links: sort, so that every binary lists the
+  // targets in the same order.
+  std::sort(families.begin(), families.end(),
+            [](const RecordedFamily& a, const RecordedFamily& b) { return a.name < b.name; });
+  auto registry = std::make_unique<Registry>();
+  for (size_t i = 0; i < families.size(); ++i) {
+    const RecordedFamily& f = families[i];
+    if (i > 0 && families[i - 1].name == f.name) {
+      std::fprintf(stderr, "serdiff: family %s is registered twice\n", f.name.c_str());
+      std::abort();
+    }
+    if ((f.name == "selftest") != selftest) continue;
+    const size_t before = registry->targets_.size();
+    registry->family_ = f.name;
+    f.fn(*registry);
+    for (size_t k = before; k < registry->targets_.size(); ++k) {
+      const std::string& n = registry->targets_[k]->name();
+      if (!absl::StartsWith(n, absl::StrCat(f.name, "_"))) {
+        std::fprintf(stderr, "serdiff: target %s of family %s must be named %s_...\n", n.c_str(),
+                     f.name.c_str(), f.name.c_str());
+        std::abort();
+      }
+    }
+  }
+  registry->family_ = "unregistered";
+  return registry;
 }
 
 }  // namespace serdiff::harness

@@ -178,8 +178,7 @@ class HeapBoundFn {
 
 template <typename T>
 struct TargetDef {
-  std::string name;         // also the fuzz binary's name and the corpus folder
-  std::string family;       // "varint", "timestamp", "cql", ...
+  std::string name;         // also the fuzz binary's name and the corpus folder; starts "<family>_"
   std::string description;  // one sentence: what is compared with what
   Domain<T> domain;
   Impl<T> optimized;
@@ -288,10 +287,12 @@ class Target {
 template <typename T>
 class TypedTarget final : public Target {
  public:
-  explicit TypedTarget(TargetDef<T> def) : def_(std::move(def)) {}
+  // `family`: the family that registered the target (Registry::Add passes it).
+  explicit TypedTarget(TargetDef<T> def, std::string family = "test")
+      : def_(std::move(def)), family_(std::move(family)) {}
 
   const std::string& name() const override { return def_.name; }
-  const std::string& family() const override { return def_.family; }
+  const std::string& family() const override { return family_; }
   const std::string& description() const override { return def_.description; }
   const std::string& domain_name() const override { return def_.domain.type_name; }
   const std::string& heap_bound_text() const override { return def_.heap_bound_text; }
@@ -412,21 +413,54 @@ class TypedTarget final : public Target {
   }
 
   TargetDef<T> def_;
+  std::string family_;
 };
 
 // All registered targets, in registration order.
 class Registry {
  public:
+  // Adds a target of the family being registered (BuildRegistry sets it).
   template <typename T>
   void Add(TargetDef<T> def) {
-    targets_.push_back(std::make_unique<TypedTarget<T>>(std::move(def)));
+    targets_.push_back(std::make_unique<TypedTarget<T>>(std::move(def), family_));
   }
   const std::vector<std::unique_ptr<Target>>& targets() const { return targets_; }
   // nullptr when no target has that name.
   const Target* Find(std::string_view name) const;
 
  private:
+  friend std::unique_ptr<Registry> BuildRegistry(bool selftest);
+  std::string family_ = "unregistered";
   std::vector<std::unique_ptr<Target>> targets_;
 };
+
+// ---- Families register themselves ------------------------------------------------------------
+//
+// A family's target file ends with
+//   SERDIFF_REGISTER_FAMILY("cql", RegisterCqlTargets);
+// which records the family name and its registration function when the program starts
+// (static initialization). Nothing else names the family: no list in CMake, no #ifdef, no
+// declaration in a shared header. The targets library is linked whole (WHOLE_ARCHIVE in
+// targets/CMakeLists.txt), so the linker keeps these otherwise unreferenced objects.
+
+using RegisterFamilyFn = void (*)(Registry& registry);
+
+// Records family `name` (lower case, the prefix of each of its target names) with its
+// registration function. Returns true (its value initializes a static). A name recorded twice
+// is a programming error: BuildRegistry aborts on it.
+bool RecordFamily(const char* name, RegisterFamilyFn fn);
+
+// Names of the recorded families, sorted.
+std::vector<std::string> RecordedFamilies();
+
+// A registry of every recorded family, in family-name order: the families other than
+// "selftest" (selftest false), or "selftest" alone (selftest true; targets whose optimized
+// side is deliberately wrong). Aborts with a message when a family is recorded twice or a
+// target's name does not start with "<family>_".
+std::unique_ptr<Registry> BuildRegistry(bool selftest);
+
+#define SERDIFF_REGISTER_FAMILY(name, fn)                         \
+  [[maybe_unused]] static const bool serdiff_family_registered_ = \
+      ::serdiff::harness::RecordFamily(name, fn)
 
 }  // namespace serdiff::harness

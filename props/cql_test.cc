@@ -1,4 +1,4 @@
-// CQL family properties beyond the generic per-target ones (harness/gtest_driver.cc): the
+// CQL family properties beyond the generic per-target ones (tests/target_driver.cc): the
 // memory contract stated directly with the allocation tracker, canonical decoding, the text
 // form, and the caller-buffer API.
 #include <gtest/gtest.h>

@@ -1,36 +1,16 @@
+// The registries every binary uses, built once from the families that registered themselves
+// (SERDIFF_REGISTER_FAMILY at the end of each targets/<family>.cc).
 #include "targets/families.h"
 
 namespace serdiff::targets {
 
 const harness::Registry& AllTargets() {
-  static const harness::Registry* registry = [] {
-    auto* r = new harness::Registry;
-#ifdef SERDIFF_HAS_VARINT
-    RegisterVarintTargets(*r);
-#endif
-#ifdef SERDIFF_HAS_TIMESTAMP
-    RegisterTimestampTargets(*r);
-#endif
-#ifdef SERDIFF_HAS_CQL
-    RegisterCqlTargets(*r);
-#endif
-#ifdef SERDIFF_HAS_BSON
-    RegisterBsonTargets(*r);
-#endif
-#ifdef SERDIFF_HAS_MUTATION
-    RegisterMutationTargets(*r);
-#endif
-    return r;
-  }();
+  static const harness::Registry* registry = harness::BuildRegistry(false).release();
   return *registry;
 }
 
 const harness::Registry& SelfTestTargets() {
-  static const harness::Registry* registry = [] {
-    auto* r = new harness::Registry;
-    RegisterSelfTestTargets(*r);
-    return r;
-  }();
+  static const harness::Registry* registry = harness::BuildRegistry(true).release();
   return *registry;
 }
 

@@ -77,7 +77,6 @@ template <typename T>
 void RegisterFormat(harness::Registry& registry, const std::string& name, const std::string& type) {
   harness::TargetDef<T> def;
   def.name = name;
-  def.family = "bson";
   def.description = absl::StrCat(type,
                                  " to decimal ASCII: optimized digit pairs vs snprintf, "
                                  "std::to_chars, absl::StrCat, fmt::format_to");
@@ -120,7 +119,6 @@ void RegisterFormat(harness::Registry& registry, const std::string& name, const 
 void RegisterArrayKeys(harness::Registry& registry) {
   harness::TargetDef<uint32_t> def;
   def.name = "bson_array_keys";
-  def.family = "bson";
   def.description =
       "the keys of an n-element array (each with its NUL): the decimal counter vs snprintf per "
       "key vs libbson's bson_uint32_to_string; check: ArrayKeyBytes(n)";
@@ -187,7 +185,6 @@ harness::Domain<Document> DocumentDomain() {
 void RegisterEncode(harness::Registry& registry) {
   harness::TargetDef<Document> def;
   def.name = "bson_encode";
-  def.family = "bson";
   def.description =
       "document -> BSON bytes: optimized (size pass + exact write) vs reference (fragments) vs "
       "libbson bson_append_*";
@@ -235,7 +232,6 @@ Output Accepted(const std::string& bytes, const absl::Status& st) {
 void RegisterDecode(harness::Registry& registry) {
   harness::TargetDef<std::string> def;
   def.name = "bson_decode";
-  def.family = "bson";
   def.description =
       "bytes -> accept/reject: optimized Validate and Decode vs reference vs libbson "
       "bson_validate (UTF-8 checked, NUL allowed in strings)";
@@ -276,7 +272,6 @@ std::string Verdict(const absl::Status& st) {
 void RegisterDecodeOffsets(harness::Registry& registry) {
   harness::TargetDef<std::string> def;
   def.name = "bson_decode_offsets";
-  def.family = "bson";
   def.description =
       "bytes -> \"accept\" or \"reject at <offset>\" (with array keys checked): optimized vs "
       "reference, so the error offsets are compared";
@@ -307,5 +302,7 @@ void RegisterBsonTargets(harness::Registry& registry) {
   RegisterDecode(registry);
   RegisterDecodeOffsets(registry);
 }
+
+SERDIFF_REGISTER_FAMILY("bson", RegisterBsonTargets);
 
 }  // namespace serdiff::targets

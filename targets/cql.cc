@@ -134,7 +134,6 @@ void RegisterCqlTargets(harness::Registry& registry) {
   auto encode_target = [](std::string name, bool nested, std::string what) {
     harness::TargetDef<EncodeInput> def;
     def.name = std::move(name);
-    def.family = "cql";
     def.description = std::move(what);
     def.domain = EncodeDomain(nested);
     def.optimized = {"optimized", OptEncode};
@@ -161,7 +160,6 @@ void RegisterCqlTargets(harness::Registry& registry) {
   {
     harness::TargetDef<LargeInput> def;
     def.name = "cql_encode_large";
-    def.family = "cql";
     def.description =
         "collections of up to 500,000 elements and large text fields: optimized vs reference "
         "bytes, optimized peak heap <= output + 64 KiB (no per-element fragments)";
@@ -185,7 +183,6 @@ void RegisterCqlTargets(harness::Registry& registry) {
   {
     harness::TargetDef<DecodeInput> def;
     def.name = "cql_decode";
-    def.family = "cql";
     def.description =
         "a CQL type plus arbitrary bytes (payload or [value], v1..v5, options): optimized vs "
         "reference decoder; output = canonical text of the decoded value";
@@ -212,7 +209,6 @@ void RegisterCqlTargets(harness::Registry& registry) {
   {
     harness::TargetDef<MutatedInput> def;
     def.name = "cql_decode_mutated";
-    def.family = "cql";
     def.description =
         "a valid encoding with one mutation (truncate, flip, insert, overwrite a length or "
         "count, append, drop): optimized vs reference decoder; output = canonical text";
@@ -241,7 +237,6 @@ void RegisterCqlTargets(harness::Registry& registry) {
   {
     harness::TargetDef<EncodeInput> def;
     def.name = "cql_round_trip";
-    def.family = "cql";
     def.description =
         "decode(encode(v)) with the optimized codec vs with the reference codec (canonical "
         "text), checked to give back v (UDT fields padded with null, zero length as empty)";
@@ -278,7 +273,6 @@ void RegisterCqlTargets(harness::Registry& registry) {
   {
     harness::TargetDef<EncodeInput> def;
     def.name = "cql_size";
-    def.family = "cql";
     def.description =
         "size prediction: SerializedSize / SerializedValueSize vs the length of the reference's "
         "output, checked against the optimized writer (predicted == written)";
@@ -311,5 +305,7 @@ void RegisterCqlTargets(harness::Registry& registry) {
 
   RegisterTypedTargets(registry);
 }
+
+SERDIFF_REGISTER_FAMILY("cql", RegisterCqlTargets);
 
 }  // namespace serdiff::targets

@@ -8,10 +8,8 @@
 #include <vector>
 
 #include "absl/numeric/int128.h"
-#include "targets/cql_internal.h"
-#ifdef SERDIFF_HAS_TIMESTAMP
 #include "serdiff/timestamp/timestamp.h"
-#endif
+#include "targets/cql_internal.h"
 
 namespace serdiff::targets::cql {
 
@@ -24,35 +22,9 @@ std::vector<T> SortedUnique(std::vector<T> v) {
   return v;
 }
 
-std::vector<int64_t> EdgeMillisList() {
-#ifdef SERDIFF_HAS_TIMESTAMP
-  return serdiff::timestamp::EdgeMillis();
-#else
-  return {std::numeric_limits<int64_t>::min(),
-          -62'135'596'800'000,
-          -1,
-          0,
-          1,
-          1'609'459'200'000,
-          253'402'300'799'999,
-          std::numeric_limits<int64_t>::max()};
-#endif
-}
-std::vector<int64_t> EdgeDaysList() {
-#ifdef SERDIFF_HAS_TIMESTAMP
-  return serdiff::timestamp::EdgeDays();
-#else
-  return {-kDateEpoch - 1, -kDateEpoch, -719'162,       -1,        0, 1,
-          10'957,          2'932'896,   kDateEpoch - 1, kDateEpoch};
-#endif
-}
-std::vector<int64_t> EdgeTimeList() {
-#ifdef SERDIFF_HAS_TIMESTAMP
-  return serdiff::timestamp::EdgeCqlTimeNanos();
-#else
-  return {-1, 0, 1, 45'296'789'000'000, kMaxTimeNanos, kMaxTimeNanos + 1};
-#endif
-}
+std::vector<int64_t> EdgeMillisList() { return serdiff::timestamp::EdgeMillis(); }
+std::vector<int64_t> EdgeDaysList() { return serdiff::timestamp::EdgeDays(); }
+std::vector<int64_t> EdgeTimeList() { return serdiff::timestamp::EdgeCqlTimeNanos(); }
 
 }  // namespace
 

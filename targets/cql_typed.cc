@@ -449,7 +449,6 @@ void RegisterTypedTargets(harness::Registry& registry) {
   {
     harness::TargetDef<TypedInput> def;
     def.name = "cql_typed_encode";
-    def.family = "cql";
     def.description =
         "list/set/map of fixed-width kinds from spans + null bitmap (0/1/33/99/100% nulls, "
         "counts 0, 1, 65535, 65536, v1..v5): typed SerializeFixedList/Map vs the Value-tree "
@@ -475,7 +474,6 @@ void RegisterTypedTargets(harness::Registry& registry) {
   {
     harness::TargetDef<TypedDecodeInput> def;
     def.name = "cql_typed_decode";
-    def.family = "cql";
     def.description =
         "arbitrary and mutated bytes as list/set/map of fixed-width kinds: typed "
         "DeserializeFixedList/Map vs the Value-tree decoder (error class, then every element); "

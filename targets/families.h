@@ -1,22 +1,16 @@
-// Registration entry points, one per family (targets/<family>.cc).
+// The target registries. Families register themselves (harness/target.h,
+// SERDIFF_REGISTER_FAMILY); nothing here names one.
 #pragma once
 
 #include "harness/target.h"
 
 namespace serdiff::targets {
 
-void RegisterVarintTargets(harness::Registry& registry);
-void RegisterTimestampTargets(harness::Registry& registry);
-void RegisterCqlTargets(harness::Registry& registry);
-void RegisterBsonTargets(harness::Registry& registry);
-void RegisterMutationTargets(harness::Registry& registry);
-// Test-only targets whose optimized side is deliberately wrong (see selftest.cc); never part
-// of AllTargets().
-void RegisterSelfTestTargets(harness::Registry& registry);
-
-// Every production target, registered once, in family order.
+// Every production target, registered once, in family-name order, then in each family's
+// registration order.
 const harness::Registry& AllTargets();
-// The self-test targets alone.
+// The self-test targets alone (family "selftest": optimized sides deliberately wrong, see
+// targets/selftest.cc); never part of AllTargets().
 const harness::Registry& SelfTestTargets();
 
 }  // namespace serdiff::targets

@@ -620,7 +620,6 @@ int64_t DecodeBound(size_t input, const std::string& out) {
 harness::TargetDef<MutationInput> SerializeTarget(bool small) {
   harness::TargetDef<MutationInput> def;
   def.name = small ? "mutation_serialize_small" : "mutation_serialize";
-  def.family = "mutation";
   def.description =
       small ? "SerializeSmall (per-thread scratch, then copy) vs exact-size, growable and spec "
               "writers, byte for byte"
@@ -672,7 +671,6 @@ void RegisterMutationTargets(harness::Registry& registry) {
   {
     harness::TargetDef<DecodeInput> def;
     def.name = "mutation_decode";
-    def.family = "mutation";
     def.description =
         "Deserialize vs the reference decoder on arbitrary bytes (schema of a "
         "generated mutation)";
@@ -695,7 +693,6 @@ void RegisterMutationTargets(harness::Registry& registry) {
   {
     harness::TargetDef<MutatedInput> def;
     def.name = "mutation_decode_mutated";
-    def.family = "mutation";
     def.description =
         "Deserialize vs the reference decoder on valid encodings with one byte, "
         "length or flag changed";
@@ -716,5 +713,7 @@ void RegisterMutationTargets(harness::Registry& registry) {
     registry.Add(std::move(def));
   }
 }
+
+SERDIFF_REGISTER_FAMILY("mutation", RegisterMutationTargets);
 
 }  // namespace serdiff::targets

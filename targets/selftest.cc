@@ -22,7 +22,6 @@ std::string Le64(uint64_t v) {
 void RegisterSelfTestTargets(harness::Registry& registry) {
   harness::TargetDef<int64_t> def;
   def.name = "selftest_broken_zigzag";
-  def.family = "selftest";
   def.description =
       "ZigZag64 with a logical instead of an arithmetic shift (deliberately wrong) vs the "
       "textbook formula; output: 8 bytes little-endian";
@@ -37,5 +36,7 @@ void RegisterSelfTestTargets(harness::Registry& registry) {
                             }});
   registry.Add(std::move(def));
 }
+
+SERDIFF_REGISTER_FAMILY("selftest", RegisterSelfTestTargets);
 
 }  // namespace serdiff::targets

@@ -137,7 +137,6 @@ harness::TargetDef<T> Base(std::string name, std::string description, harness::D
                            std::function<std::string(const std::string&)> show_output) {
   harness::TargetDef<T> def;
   def.name = std::move(name);
-  def.family = "timestamp";
   def.description = std::move(description);
   def.domain = std::move(domain);
   def.heap_bound = [](const T&, const Output&) { return kHeapBound; };
@@ -684,5 +683,7 @@ void RegisterTimestampTargets(harness::Registry& registry) {
   registry.Add(CqlTimeRoundTrip());
   registry.Add(SecondsRoundTrip());
 }
+
+SERDIFF_REGISTER_FAMILY("timestamp", RegisterTimestampTargets);
 
 }  // namespace serdiff::targets

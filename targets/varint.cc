@@ -191,7 +191,6 @@ harness::TargetDef<std::vector<T>> EncodeTarget(Format f, std::vector<T> edges) 
   using Batch = std::vector<T>;
   harness::TargetDef<Batch> def;
   def.name = absl::StrCat("varint_", Name(f), S::kSuffix);
-  def.family = "varint";
   def.description = absl::StrCat("batch ", std::is_signed_v<T> ? "zigzag " : "", Name(f),
                                  " encode: optimized (string, caller buffer, single-value tier) vs "
                                  "reference",
@@ -353,7 +352,6 @@ Output DecodeWith(const DecodeInput& in, Fn decode) {
 harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
   harness::TargetDef<DecodeInput> def;
   def.name = absl::StrCat("varint_", Name(f), "_decode");
-  def.family = "varint";
   def.description = absl::StrCat(
       "batch ", Name(f),
       " decode of count values from arbitrary bytes: optimized batch vs single-value tier vs "
@@ -431,7 +429,6 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
 harness::TargetDef<int64_t> ZigZagTarget() {
   harness::TargetDef<int64_t> def;
   def.name = "varint_zigzag64";
-  def.family = "varint";
   def.description =
       "ZigZag64 of one int64: optimized vs reference vs protobuf WireFormatLite::ZigZagEncode64; "
       "output: zz as 8 bytes LE";
@@ -474,5 +471,7 @@ void RegisterVarintTargets(harness::Registry& registry) {
     registry.Add(DecodeTarget(f));
   }
 }
+
+SERDIFF_REGISTER_FAMILY("varint", RegisterVarintTargets);
 
 }  // namespace serdiff::targets

@@ -2,8 +2,11 @@
 // the verdict rules and the repro output.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -133,7 +136,6 @@ TargetDef<int64_t> TinyTarget(std::function<Output(const int64_t&)> opt,
                               std::function<Output(const int64_t&)> ref) {
   TargetDef<int64_t> def;
   def.name = "tiny";
-  def.family = "test";
   def.domain = IntegerDomain<int64_t>("int64", rc::gen::arbitrary<int64_t>());
   def.optimized = {"optimized", std::move(opt)};
   def.references.push_back({"reference", std::move(ref)});
@@ -279,3 +281,33 @@ TEST(Repro, CliPrintsReportAndExitsOne) {
 
 }  // namespace
 }  // namespace serdiff::harness
+
+// ---- families register themselves
+// ----------------------------------------------------------------
+
+// Every folder src/serdiff/<family>/ with a CMakeLists.txt is a family that registered itself
+// (SERDIFF_REGISTER_FAMILY), and every registered family but "selftest" has such a folder; each
+// target carries its family, the prefix of its name.
+TEST(FamilyRegistration, FoldersAndRegisteredFamiliesAgree) {
+  namespace fs = std::filesystem;
+  const fs::path src = fs::path(SERDIFF_CORPUS_DIR).parent_path() / "src" / "serdiff";
+  std::vector<std::string> folders;
+  for (const auto& e : fs::directory_iterator(src)) {
+    if (e.is_directory() && fs::exists(e.path() / "CMakeLists.txt")) {
+      folders.push_back(e.path().filename().string());
+    }
+  }
+  std::sort(folders.begin(), folders.end());
+  std::vector<std::string> registered = serdiff::harness::RecordedFamilies();
+  registered.erase(std::remove(registered.begin(), registered.end(), "selftest"), registered.end());
+  EXPECT_EQ(registered, folders);
+  std::set<std::string> with_targets;
+  for (const auto& t : serdiff::targets::AllTargets().targets()) {
+    EXPECT_EQ(t->name().substr(0, t->family().size() + 1), t->family() + "_") << t->name();
+    with_targets.insert(t->family());
+  }
+  EXPECT_EQ(std::vector<std::string>(with_targets.begin(), with_targets.end()), folders);
+  for (const auto& t : serdiff::targets::SelfTestTargets().targets()) {
+    EXPECT_EQ(t->family(), "selftest") << t->name();
+  }
+}

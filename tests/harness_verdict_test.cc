@@ -34,7 +34,6 @@ Output PlainUnimplemented() { return absl::UnimplementedError("feature X is not 
 TargetDef<int64_t> Def(Output opt, Output ref, OffsetPolicy offsets) {
   TargetDef<int64_t> def;
   def.name = "tiny";
-  def.family = "test";
   def.domain = IntegerDomain<int64_t>("int64", rc::gen::arbitrary<int64_t>());
   def.optimized = {"optimized", [opt](const int64_t&) { return opt; }};
   def.references.push_back({"reference", [ref](const int64_t&) { return ref; }});
