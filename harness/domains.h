@@ -1,5 +1,6 @@
-// Reusable, family-agnostic domains: integers, vectors of integers, byte strings.
-// Each comes with its generator, FDP decoder, mirror encoder and printer (see target.h).
+// Reusable, family-agnostic domains: integers and vectors of integers, each a two-way domain
+// (harness/two_way.h: one visitor reads and writes the corpus form) with its generator and
+// printer.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "harness/report.h"
 #include "harness/target.h"
+#include "harness/two_way.h"
 
 namespace serdiff::harness {
 
@@ -31,13 +33,9 @@ inline rc::Gen<size_t> BatchLength(size_t max) {
 // A single integer; corpus form: FDP ConsumeIntegral<T>.
 template <typename T>
 Domain<T> IntegerDomain(std::string type_name, rc::Gen<T> gen) {
-  Domain<T> d;
-  d.type_name = std::move(type_name);
-  d.gen = std::move(gen);
-  d.decode = [](FuzzedDataProvider& p) { return p.template ConsumeIntegral<T>(); };
-  d.encode = [](const T& v, FuzzInputWriter& w) { w.WriteIntegral<T>(v); };
-  d.show = [](const T& v) { return absl::StrCat(v); };
-  return d;
+  return TwoWayDomain<T>(
+      std::move(type_name), std::move(gen), [](auto& io, T& v) { io.Int(v); },
+      [](const T& v) { return absl::StrCat(v); });
 }
 
 // Shows at most `max_items` elements of a vector: "[3 values: 1, 2, 3]".
@@ -56,24 +54,18 @@ std::string ShowVector(const std::vector<T>& v, size_t max_items = 16) {
 // (missing bytes read as 0, as FDP does).
 template <typename T>
 Domain<std::vector<T>> VectorDomain(std::string type_name, rc::Gen<T> elem, size_t max_len) {
-  Domain<std::vector<T>> d;
-  d.type_name = std::move(type_name);
-  d.gen = rc::gen::mapcat(BatchLength(max_len),
-                          [elem](size_t n) { return rc::gen::container<std::vector<T>>(n, elem); });
   const uint32_t max32 = static_cast<uint32_t>(max_len);
-  d.decode = [max32](FuzzedDataProvider& p) {
-    const uint32_t n = p.ConsumeIntegralInRange<uint32_t>(0, max32);
-    std::vector<T> v;
-    v.reserve(std::min<size_t>(n, p.remaining_bytes() / sizeof(T) + 1));
-    for (uint32_t i = 0; i < n; ++i) v.push_back(p.ConsumeIntegral<T>());
-    return v;
-  };
-  d.encode = [max32](const std::vector<T>& v, FuzzInputWriter& w) {
-    w.WriteIntegralInRange<uint32_t>(static_cast<uint32_t>(v.size()), 0, max32);
-    for (const T& x : v) w.WriteIntegral<T>(x);
-  };
-  d.show = [](const std::vector<T>& v) { return ShowVector(v); };
-  return d;
+  return TwoWayDomain<std::vector<T>>(
+      std::move(type_name),
+      rc::gen::mapcat(BatchLength(max_len),
+                      [elem](size_t n) { return rc::gen::container<std::vector<T>>(n, elem); }),
+      [max32](auto& io, std::vector<T>& v) {
+        uint32_t n = static_cast<uint32_t>(v.size());
+        io.Int(n, uint32_t{0}, max32);
+        v.resize(n);  // reading: n <= max_len elements, zeros once the bytes run out
+        for (T& x : v) io.Int(x);
+      },
+      [](const std::vector<T>& v) { return ShowVector(v); });
 }
 
 // Little-endian fixed-width encodings, for canonical outputs of integer results.

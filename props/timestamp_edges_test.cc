@@ -104,9 +104,9 @@ std::vector<std::string> SweepFor(const harness::Target& t) {
     return Inputs(d::EdgeRawDates(),
                   [](uint32_t v, harness::FuzzInputWriter& w) { w.WriteIntegral<uint32_t>(v); });
   }
-  if (dom == "CivilDateTime") return Inputs(EdgeCivils(), d::EncodeCivil);
-  if (dom == "CivilDay") return Inputs(EdgeDays(), d::EncodeDay);
-  if (dom == "TimeOfDay") return Inputs(EdgeTimes(), d::EncodeTime);
+  if (dom == "CivilDateTime") return Inputs(EdgeCivils(), d::CivilDomain().encode);
+  if (dom == "CivilDay") return Inputs(EdgeDays(), d::DayDomain().encode);
+  if (dom == "TimeOfDay") return Inputs(EdgeTimes(), d::TimeOfDayDomain().encode);
   if (dom == "double seconds") {
     return Inputs(d::EdgeSeconds(), [](double v, harness::FuzzInputWriter& w) {
       w.WriteIntegral<uint64_t>(std::bit_cast<uint64_t>(v));

@@ -173,13 +173,12 @@ std::string ShowEncodeInput(const EncodeInput& in);
 // Generators. Nested: types up to 5 levels deep, collections with 0..100% nulls (a ratio
 // drawn per value), empty collections, UDTs with omitted trailing fields, tuples with nulls,
 // now and then null / unset / empty / a value of the wrong shape anywhere; scalar: native
-// types only. Scalars lean on edge values (EdgeInt64, EdgeVarints, timestamp edges, ...).
+// types only. Scalars lean on edge values (harness::EdgeInt64, EdgeVarints, timestamp edges, ...).
 rc::Gen<Type> GenType(int max_depth);
 rc::Gen<EncodeInput> GenEncodeInput(bool nested);
 rc::Gen<LargeSpec> GenLargeSpec();
 
-// Edge values.
-std::vector<int64_t> EdgeInt64();
+// Edge values (bigint edges: harness::EdgeInt64, shared by every family).
 // 0, ±1, ±2^k ± 1 for k = 0..300, and for every varint byte length L = 1..40 both ends of
 // its range for both signs: 2^(8L-1) - 1, -2^(8L-1), 2^(8(L-1)-1), -2^(8(L-1)-1) - 1.
 std::vector<BigInt> EdgeVarints();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/numeric/int128.h"
+#include "harness/edges.h"
 #include "serdiff/timestamp/timestamp.h"
 #include "targets/cql_internal.h"
 
@@ -41,7 +42,7 @@ const std::vector<int64_t>& IntEdges(Kind k) {
     for (int b = 1; b < 31; b += 3) {
       (*m)[2].insert((*m)[2].end(), {int64_t{1} << b, -(int64_t{1} << b)});
     }
-    (*m)[3] = EdgeInt64();
+    (*m)[3] = harness::EdgeInt64();
     (*m)[4] = EdgeMillisList();
     for (auto& v : *m) v = SortedUnique(std::move(v));
     return m;
@@ -219,17 +220,6 @@ uint64_t SplitMix(uint64_t* state) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
-}
-
-std::vector<int64_t> EdgeInt64() {
-  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
-  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-  std::vector<int64_t> v = {kMin, kMin + 1, -1, 0, 1, kMax - 1, kMax};
-  for (int b = 7; b < 63; b += 8) {
-    const int64_t p = int64_t{1} << b;
-    v.insert(v.end(), {p - 1, p, -p, -p - 1});
-  }
-  return SortedUnique(std::move(v));
 }
 
 std::vector<BigInt> EdgeVarints() {

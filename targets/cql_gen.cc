@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "harness/edges.h"
 #include "harness/report.h"
 #include "serdiff/cql/literal.h"
 #include "targets/cql_internal.h"
@@ -95,7 +96,7 @@ Value GenGenericNow(int& budget, bool nested_ok) {
     case Shape::kBool:
       return Value::Bool(*rc::gen::arbitrary<bool>());
     case Shape::kInt:
-      return Value::Int(Pick(EdgeInt64()));
+      return Value::Int(Pick(harness::EdgeInt64()));
     case Shape::kFloat:
       return Value::Float(std::bit_cast<float>(Pick(FloatEdges())));
     case Shape::kDouble:

@@ -23,6 +23,7 @@
 
 #include "harness/fuzz_input.h"
 #include "harness/target.h"
+#include "harness/two_way.h"
 #include "serdiff/cql/codec.h"
 #include "targets/cql_domain.h"
 
@@ -73,31 +74,9 @@ uint64_t SplitMix(uint64_t* state);
 
 // ---- corpus-file form (cql_visitor.cc) --------------------------------------------------------
 
-// Reads from FuzzedDataProvider.
-struct FdpIn {
-  static constexpr bool kReading = true;
-  FuzzedDataProvider& p;
-  template <typename T>
-  void Int(T& v, T lo, T hi) {
-    v = p.ConsumeIntegralInRange<T>(lo, hi);
-  }
-  void Bool(bool& b) { b = p.ConsumeBool(); }
-  void Str(std::string& s, size_t max) { s = p.ConsumeRandomLengthString(max); }
-  void Fixed(std::string& s, size_t n) { s = p.ConsumeBytesAsString(n); }
-};
-
-// Writes the bytes FdpIn reads back. Preconditions: values within the ranges passed.
-struct FdpOut {
-  static constexpr bool kReading = false;
-  harness::FuzzInputWriter& w;
-  template <typename T>
-  void Int(T& v, T lo, T hi) {
-    w.WriteIntegralInRange<T>(v, lo, hi);
-  }
-  void Bool(bool& b) { w.WriteBool(b); }
-  void Str(std::string& s, size_t max) { w.WriteRandomLengthString(s, max); }
-  void Fixed(std::string& s, size_t /*n*/) { w.WriteBytes(s); }
-};
+// The two directions of the shared two-way visitor (harness/two_way.h).
+using FdpIn = harness::FuzzReader;
+using FdpOut = harness::FuzzWriter;
 
 // Gives a UDT type the name "u" and the field names "f0", "f1", ...: the corpus form and the
 // generators carry no names, and ValidateType wants one unique, non-empty name per field.

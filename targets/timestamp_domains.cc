@@ -16,6 +16,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/domains.h"
+#include "harness/edges.h"
+#include "harness/two_way.h"
 
 namespace serdiff::targets::ts_domains {
 
@@ -71,22 +73,6 @@ int64_t RefMaxMillis() {
   return v;
 }
 
-rc::Gen<int64_t> EdgeBiasedInt64(std::vector<int64_t> edges, int64_t lo, int64_t hi) {
-  return rc::gen::weightedOneOf<int64_t>({
-      {5, rc::gen::elementOf(edges)},
-      {2, rc::gen::map(rc::gen::pair(rc::gen::elementOf(edges), rc::gen::inRange<int>(-3, 4)),
-                       [](const std::pair<int64_t, int>& p) {
-                         return static_cast<int64_t>(static_cast<uint64_t>(p.first) +
-                                                     static_cast<uint64_t>(int64_t{p.second}));
-                       })},
-      {3, rc::gen::map(rc::gen::inRange<uint64_t>(0, static_cast<uint64_t>(hi - lo) + 1),
-                       [lo](uint64_t off) {
-                         return static_cast<int64_t>(static_cast<uint64_t>(lo) + off);
-                       })},
-      {1, rc::gen::arbitrary<int64_t>()},
-  });
-}
-
 std::string ShowMillis(const int64_t& ms) {
   absl::StatusOr<rts::CivilDateTime> c = rts::AbseilFromUnixMillis(ms);
   return absl::StrCat(ms, " ms", c.ok() ? absl::StrCat(" (", CivilText(FromRef(*c)), ")") : "");
@@ -99,29 +85,31 @@ std::string ShowMicros(const int64_t& us) {
 
 harness::Domain<int64_t> MillisDomain() {
   auto d = harness::IntegerDomain<int64_t>(
-      "int64 ms", EdgeBiasedInt64(ts::EdgeMillis(), RefMinMillis(), RefMaxMillis()));
+      "int64 ms", harness::EdgeBiased<int64_t>(ts::EdgeMillis(), RefMinMillis(), RefMaxMillis()));
   d.show = ShowMillis;
   return d;
 }
 
 harness::Domain<int64_t> MicrosDomain() {
   auto d = harness::IntegerDomain<int64_t>(
-      "int64 µs",
-      EdgeBiasedInt64(ts::EdgeMicros(), RefMinMillis() * 1000, RefMaxMillis() * 1000 + 999));
+      "int64 µs", harness::EdgeBiased<int64_t>(ts::EdgeMicros(), RefMinMillis() * 1000,
+                                               RefMaxMillis() * 1000 + 999));
   d.show = ShowMicros;
   return d;
 }
 
 harness::Domain<int64_t> DaysDomain() {
   auto d = harness::IntegerDomain<int64_t>(
-      "int64 days", EdgeBiasedInt64(ts::EdgeDays(), -(int64_t{1} << 31), (int64_t{1} << 31) - 1));
+      "int64 days",
+      harness::EdgeBiased<int64_t>(ts::EdgeDays(), -(int64_t{1} << 31), (int64_t{1} << 31) - 1));
   d.show = [](const int64_t& v) { return absl::StrCat(v, " days"); };
   return d;
 }
 
 harness::Domain<int64_t> CqlTimeDomain() {
   auto d = harness::IntegerDomain<int64_t>(
-      "int64 ns", EdgeBiasedInt64(ts::EdgeCqlTimeNanos(), 0, 86400LL * 1000000000LL - 1));
+      "int64 ns",
+      harness::EdgeBiased<int64_t>(ts::EdgeCqlTimeNanos(), 0, 86400LL * 1000000000LL - 1));
   d.show = [](const int64_t& v) { return absl::StrCat(v, " ns"); };
   return d;
 }
@@ -163,44 +151,22 @@ bool CivilIsCompact(const ts::CivilDateTime& c) {
 
 }  // namespace
 
-ts::CivilDateTime DecodeCivil(FuzzedDataProvider& p) {
+// Corpus form: a flag, then the seven fields, each either in its compact range (flag false)
+// or as any int32 (flag true: some field is outside its compact range).
+template <typename IO>
+void VisitCivil(IO& io, ts::CivilDateTime& c) {
   using R = CivilRanges;
-  ts::CivilDateTime c;
-  if (!p.ConsumeBool()) {
-    c.year = p.ConsumeIntegralInRange<int32_t>(R::kYear[0], R::kYear[1]);
-    c.month = p.ConsumeIntegralInRange<int32_t>(R::kMonth[0], R::kMonth[1]);
-    c.day = p.ConsumeIntegralInRange<int32_t>(R::kDay[0], R::kDay[1]);
-    c.hour = p.ConsumeIntegralInRange<int32_t>(R::kHour[0], R::kHour[1]);
-    c.minute = p.ConsumeIntegralInRange<int32_t>(R::kMinute[0], R::kMinute[1]);
-    c.second = p.ConsumeIntegralInRange<int32_t>(R::kSecond[0], R::kSecond[1]);
-    c.microsecond = p.ConsumeIntegralInRange<int32_t>(R::kMicro[0], R::kMicro[1]);
-  } else {
-    c.year = p.ConsumeIntegral<int32_t>();
-    c.month = p.ConsumeIntegral<int32_t>();
-    c.day = p.ConsumeIntegral<int32_t>();
-    c.hour = p.ConsumeIntegral<int32_t>();
-    c.minute = p.ConsumeIntegral<int32_t>();
-    c.second = p.ConsumeIntegral<int32_t>();
-    c.microsecond = p.ConsumeIntegral<int32_t>();
-  }
-  return c;
-}
-
-void EncodeCivil(const ts::CivilDateTime& c, harness::FuzzInputWriter& w) {
-  using R = CivilRanges;
-  const bool wide = !CivilIsCompact(c);
-  w.WriteBool(wide);
-  if (!wide) {
-    w.WriteIntegralInRange<int32_t>(c.year, R::kYear[0], R::kYear[1]);
-    w.WriteIntegralInRange<int32_t>(c.month, R::kMonth[0], R::kMonth[1]);
-    w.WriteIntegralInRange<int32_t>(c.day, R::kDay[0], R::kDay[1]);
-    w.WriteIntegralInRange<int32_t>(c.hour, R::kHour[0], R::kHour[1]);
-    w.WriteIntegralInRange<int32_t>(c.minute, R::kMinute[0], R::kMinute[1]);
-    w.WriteIntegralInRange<int32_t>(c.second, R::kSecond[0], R::kSecond[1]);
-    w.WriteIntegralInRange<int32_t>(c.microsecond, R::kMicro[0], R::kMicro[1]);
-  } else {
-    for (int32_t v : {c.year, c.month, c.day, c.hour, c.minute, c.second, c.microsecond}) {
-      w.WriteIntegral<int32_t>(v);
+  bool wide = IO::kReading ? false : !CivilIsCompact(c);
+  io.Bool(wide);
+  const std::pair<int32_t*, const int32_t*> fields[] = {
+      {&c.year, R::kYear},        {&c.month, R::kMonth},   {&c.day, R::kDay},
+      {&c.hour, R::kHour},        {&c.minute, R::kMinute}, {&c.second, R::kSecond},
+      {&c.microsecond, R::kMicro}};
+  for (const auto& [field, range] : fields) {
+    if (wide) {
+      io.Int(*field);
+    } else {
+      io.Int(*field, range[0], range[1]);
     }
   }
 }
@@ -321,43 +287,30 @@ rc::Gen<ts::CivilDateTime> CivilGen() {
 }
 
 harness::Domain<ts::CivilDateTime> CivilDomain() {
-  harness::Domain<ts::CivilDateTime> d;
-  d.type_name = "CivilDateTime";
-  d.gen = CivilGen();
-  d.decode = DecodeCivil;
-  d.encode = EncodeCivil;
-  d.show = [](const ts::CivilDateTime& c) {
-    return absl::StrFormat("%s {year %d, month %d, day %d, %d:%d:%d, µs %d}", CivilText(c), c.year,
-                           c.month, c.day, c.hour, c.minute, c.second, c.microsecond);
-  };
-  return d;
+  return harness::TwoWayDomain<ts::CivilDateTime>(
+      "CivilDateTime", CivilGen(), [](auto& io, ts::CivilDateTime& v) { VisitCivil(io, v); },
+      [](const ts::CivilDateTime& c) {
+        return absl::StrFormat("%s {year %d, month %d, day %d, %d:%d:%d, µs %d}", CivilText(c),
+                               c.year, c.month, c.day, c.hour, c.minute, c.second, c.microsecond);
+      });
 }
 
-ts::CivilDay DecodeDay(FuzzedDataProvider& p) {
+// Corpus form: a flag, then year, month, day in their compact ranges or as any int32.
+template <typename IO>
+void VisitDay(IO& io, ts::CivilDay& d) {
   using R = DayRanges;
-  ts::CivilDay d;
-  if (!p.ConsumeBool()) {
-    d.year = p.ConsumeIntegralInRange<int32_t>(R::kYear[0], R::kYear[1]);
-    d.month = p.ConsumeIntegralInRange<int32_t>(R::kMonth[0], R::kMonth[1]);
-    d.day = p.ConsumeIntegralInRange<int32_t>(R::kDay[0], R::kDay[1]);
-  } else {
-    d.year = p.ConsumeIntegral<int32_t>();
-    d.month = p.ConsumeIntegral<int32_t>();
-    d.day = p.ConsumeIntegral<int32_t>();
-  }
-  return d;
-}
-
-void EncodeDay(const ts::CivilDay& d, harness::FuzzInputWriter& w) {
-  using R = DayRanges;
-  const bool wide = !(In(d.year, R::kYear) && In(d.month, R::kMonth) && In(d.day, R::kDay));
-  w.WriteBool(wide);
-  if (!wide) {
-    w.WriteIntegralInRange<int32_t>(d.year, R::kYear[0], R::kYear[1]);
-    w.WriteIntegralInRange<int32_t>(d.month, R::kMonth[0], R::kMonth[1]);
-    w.WriteIntegralInRange<int32_t>(d.day, R::kDay[0], R::kDay[1]);
-  } else {
-    for (int32_t v : {d.year, d.month, d.day}) w.WriteIntegral<int32_t>(v);
+  bool wide = IO::kReading
+                  ? false
+                  : !(In(d.year, R::kYear) && In(d.month, R::kMonth) && In(d.day, R::kDay));
+  io.Bool(wide);
+  const std::pair<int32_t*, const int32_t*> fields[] = {
+      {&d.year, R::kYear}, {&d.month, R::kMonth}, {&d.day, R::kDay}};
+  for (const auto& [field, range] : fields) {
+    if (wide) {
+      io.Int(*field);
+    } else {
+      io.Int(*field, range[0], range[1]);
+    }
   }
 }
 
@@ -389,46 +342,33 @@ rc::Gen<ts::CivilDay> DayGen() {
 }
 
 harness::Domain<ts::CivilDay> DayDomain() {
-  harness::Domain<ts::CivilDay> d;
-  d.type_name = "CivilDay";
-  d.gen = DayGen();
-  d.decode = DecodeDay;
-  d.encode = EncodeDay;
-  d.show = [](const ts::CivilDay& v) {
-    return absl::StrFormat("%s {year %d, month %d, day %d}", DayText(v), v.year, v.month, v.day);
-  };
-  return d;
+  return harness::TwoWayDomain<ts::CivilDay>(
+      "CivilDay", DayGen(), [](auto& io, ts::CivilDay& v) { VisitDay(io, v); },
+      [](const ts::CivilDay& v) {
+        return absl::StrFormat("%s {year %d, month %d, day %d}", DayText(v), v.year, v.month,
+                               v.day);
+      });
 }
 
-ts::TimeOfDay DecodeTime(FuzzedDataProvider& p) {
+// Corpus form: a flag, then hour, minute, second, nanosecond in their compact ranges or as
+// any int32.
+template <typename IO>
+void VisitTime(IO& io, ts::TimeOfDay& t) {
   using R = TimeRanges;
-  ts::TimeOfDay t;
-  if (!p.ConsumeBool()) {
-    t.hour = p.ConsumeIntegralInRange<int32_t>(R::kHour[0], R::kHour[1]);
-    t.minute = p.ConsumeIntegralInRange<int32_t>(R::kMinute[0], R::kMinute[1]);
-    t.second = p.ConsumeIntegralInRange<int32_t>(R::kSecond[0], R::kSecond[1]);
-    t.nanosecond = p.ConsumeIntegralInRange<int32_t>(R::kNano[0], R::kNano[1]);
-  } else {
-    t.hour = p.ConsumeIntegral<int32_t>();
-    t.minute = p.ConsumeIntegral<int32_t>();
-    t.second = p.ConsumeIntegral<int32_t>();
-    t.nanosecond = p.ConsumeIntegral<int32_t>();
-  }
-  return t;
-}
-
-void EncodeTime(const ts::TimeOfDay& t, harness::FuzzInputWriter& w) {
-  using R = TimeRanges;
-  const bool wide = !(In(t.hour, R::kHour) && In(t.minute, R::kMinute) &&
-                      In(t.second, R::kSecond) && In(t.nanosecond, R::kNano));
-  w.WriteBool(wide);
-  if (!wide) {
-    w.WriteIntegralInRange<int32_t>(t.hour, R::kHour[0], R::kHour[1]);
-    w.WriteIntegralInRange<int32_t>(t.minute, R::kMinute[0], R::kMinute[1]);
-    w.WriteIntegralInRange<int32_t>(t.second, R::kSecond[0], R::kSecond[1]);
-    w.WriteIntegralInRange<int32_t>(t.nanosecond, R::kNano[0], R::kNano[1]);
-  } else {
-    for (int32_t v : {t.hour, t.minute, t.second, t.nanosecond}) w.WriteIntegral<int32_t>(v);
+  bool wide = IO::kReading ? false
+                           : !(In(t.hour, R::kHour) && In(t.minute, R::kMinute) &&
+                               In(t.second, R::kSecond) && In(t.nanosecond, R::kNano));
+  io.Bool(wide);
+  const std::pair<int32_t*, const int32_t*> fields[] = {{&t.hour, R::kHour},
+                                                        {&t.minute, R::kMinute},
+                                                        {&t.second, R::kSecond},
+                                                        {&t.nanosecond, R::kNano}};
+  for (const auto& [field, range] : fields) {
+    if (wide) {
+      io.Int(*field);
+    } else {
+      io.Int(*field, range[0], range[1]);
+    }
   }
 }
 
@@ -471,16 +411,12 @@ rc::Gen<ts::TimeOfDay> TimeGen() {
 }
 
 harness::Domain<ts::TimeOfDay> TimeOfDayDomain() {
-  harness::Domain<ts::TimeOfDay> d;
-  d.type_name = "TimeOfDay";
-  d.gen = TimeGen();
-  d.decode = DecodeTime;
-  d.encode = EncodeTime;
-  d.show = [](const ts::TimeOfDay& t) {
-    return absl::StrFormat("%s {%d h, %d min, %d s, %d ns}", TimeText(t), t.hour, t.minute,
-                           t.second, t.nanosecond);
-  };
-  return d;
+  return harness::TwoWayDomain<ts::TimeOfDay>(
+      "TimeOfDay", TimeGen(), [](auto& io, ts::TimeOfDay& v) { VisitTime(io, v); },
+      [](const ts::TimeOfDay& t) {
+        return absl::StrFormat("%s {%d h, %d min, %d s, %d ns}", TimeText(t), t.hour, t.minute,
+                               t.second, t.nanosecond);
+      });
 }
 
 std::vector<double> EdgeSeconds() {
@@ -552,12 +488,17 @@ harness::Domain<Seconds> SecondsDomain() {
       {2, rc::gen::map(rc::gen::arbitrary<uint64_t>(),
                        [](uint64_t bits) { return Seconds{std::bit_cast<double>(bits)}; })},
   });
-  d.decode = [](FuzzedDataProvider& p) {
-    return Seconds{std::bit_cast<double>(p.ConsumeIntegral<uint64_t>())};
-  };
-  d.encode = [](const Seconds& s, harness::FuzzInputWriter& w) {
-    w.WriteIntegral<uint64_t>(std::bit_cast<uint64_t>(s.value));
-  };
+  // Corpus form: the double's bits as one uint64 (every NaN payload and -0 survive).
+  const auto two_way = harness::TwoWayDomain<Seconds>(
+      "", rc::gen::just(Seconds{0}),
+      [](auto& io, Seconds& v) {
+        uint64_t bits = std::bit_cast<uint64_t>(v.value);
+        io.Int(bits);
+        v.value = std::bit_cast<double>(bits);
+      },
+      nullptr);
+  d.decode = two_way.decode;
+  d.encode = two_way.encode;
   d.show = [](const Seconds& s) {
     return absl::StrFormat("%.17g s (bits 0x%016x)", s.value, std::bit_cast<uint64_t>(s.value));
   };

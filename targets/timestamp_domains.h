@@ -69,9 +69,8 @@ int64_t RefMaxMillis();
 
 // ---- integer generators ---------------------------------------------------------------------
 
-// Edges (often), edges nudged by -3..3 (wrapping at the int64 extremes), uniform in [lo, hi],
-// and any int64 now and then.
-rc::Gen<int64_t> EdgeBiasedInt64(std::vector<int64_t> edges, int64_t lo, int64_t hi);
+// (The edge-biased generator is the shared one, harness::EdgeBiased: edges, edges nudged by
+// -3..3, uniform in the valid range, small values, any int64.)
 
 // "<ms> ms" / "<us> us" with the reference's civil text of the instant.
 std::string ShowMillis(const int64_t& ms);
@@ -104,10 +103,8 @@ struct CivilRanges {
 };
 
 // The corpus form of a civil datetime: a flag (compact or wide), then each field in its
-// CivilRanges range (compact) or as a full int32 (wide). EncodeCivil writes what DecodeCivil
-// reads back as the same value.
-ts::CivilDateTime DecodeCivil(FuzzedDataProvider& p);
-void EncodeCivil(const ts::CivilDateTime& c, harness::FuzzInputWriter& w);
+// CivilRanges range (compact) or as a full int32 (wide); one two-way visitor (VisitCivil in
+// timestamp_domains.cc, harness/two_way.h) reads and writes it.
 
 // The edge instants (µs) within years 1..9999, and the civil datetime of an instant.
 std::vector<int64_t> InRangeEdgeMicros();
@@ -140,10 +137,8 @@ struct DayRanges {
 };
 
 // The corpus form of a civil day (a flag, then the fields in their DayRanges ranges or as full
-// int32s), the generator (edge days, any day of the CQL date range, Feb 28 .. Mar 1 of leap
-// and century years, invalid fields) and the domain.
-ts::CivilDay DecodeDay(FuzzedDataProvider& p);
-void EncodeDay(const ts::CivilDay& d, harness::FuzzInputWriter& w);
+// int32s; VisitDay), the generator (edge days, any day of the CQL date range, Feb 28 .. Mar 1 of
+// leap and century years, invalid fields) and the domain.
 rc::Gen<ts::CivilDay> DayGen();
 harness::Domain<ts::CivilDay> DayDomain();
 
@@ -157,9 +152,7 @@ struct TimeRanges {
 };
 
 // The corpus form of a time of day (a flag, then the fields in their TimeRanges ranges or as
-// full int32s), the generator and the domain.
-ts::TimeOfDay DecodeTime(FuzzedDataProvider& p);
-void EncodeTime(const ts::TimeOfDay& t, harness::FuzzInputWriter& w);
+// full int32s; VisitTime), the generator and the domain.
 rc::Gen<ts::TimeOfDay> TimeGen();
 harness::Domain<ts::TimeOfDay> TimeOfDayDomain();
 

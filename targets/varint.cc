@@ -23,7 +23,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/domains.h"
+#include "harness/edges.h"
 #include "harness/report.h"
+#include "harness/two_way.h"
 #include "reference/varint/varint_ref.h"
 #include "serdiff/varint/varint.h"
 #include "targets/families.h"
@@ -40,57 +42,14 @@ std::string Name(Format f) { return std::string(varint::FormatName(f)); }
 constexpr uint8_t kGuard = 0xA5;
 constexpr size_t kGuardBytes = 16;
 
-// ---- edge values --------------------------------------------------------------------
+// ---- edge values ----------------------------------------------------------------------
 
-// Unsigned values on both sides of every 7-bit group boundary (LEB128, Fory and Cassandra
-// vint lengths all change at 2^(7k)), of 2^63 (Fory's 9-byte form, LEB128's 10th byte) and
-// at the top of the range.
-std::vector<uint64_t> EdgeUint64() {
-  std::vector<uint64_t> v = {0, 1, 2, 63, 64, 0xFF, 0x100};
-  for (int k = 1; k <= 9; ++k) {
-    const uint64_t b = uint64_t{1} << (7 * k);
-    v.insert(v.end(), {b - 2, b - 1, b, b + 1});
-  }
-  const uint64_t top = uint64_t{1} << 63;
-  v.insert(v.end(), {top - 1, top, top + 1, ~uint64_t{0} - 1, ~uint64_t{0}});
-  return v;
-}
-
-// Signed values: 0, ±1, the int64 extremes, the raw boundaries ±2^(7k) ± 1, and the values
-// whose zigzag crosses a boundary (zz(2^(7k-1)-1) = 2^(7k)-2, zz(-2^(7k-1)) = 2^(7k)-1,
-// zz(2^(7k-1)) = 2^(7k)), including ±2^62 where Fory switches to its 8-bit 9th byte.
-std::vector<int64_t> EdgeInt64() {
-  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
-  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-  std::vector<int64_t> v = {0,    1,        -1,   2,        -2,
-                            kMin, kMin + 1, kMax, kMax - 1, -(int64_t{1} << 52) - 1};
-  for (int k = 1; k <= 9; ++k) {
-    const int64_t h = int64_t{1} << (7 * k - 1);
-    v.insert(v.end(), {h - 1, h, h + 1, -h, -h - 1, -h + 1});
-    if (k <= 8) {  // 2^63 itself is past INT64_MAX
-      const int64_t b = int64_t{1} << (7 * k);
-      v.insert(v.end(), {b - 1, b, b + 1, -b - 1, -b, -b + 1});
-    }
-  }
-  const int64_t q = int64_t{1} << 62;
-  v.insert(v.end(), {q - 1, q, q + 1, -q, -q - 1, -q + 1});
-  return v;
-}
-
-template <typename T>
-rc::Gen<T> EdgeBiased(std::vector<T> edges) {
-  return rc::gen::weightedOneOf<T>({
-      {4, rc::gen::elementOf(edges)},
-      {2, rc::gen::map(rc::gen::pair(rc::gen::elementOf(edges), rc::gen::inRange<int>(-3, 4)),
-                       [](const std::pair<T, int>& p) {  // wraps at the extremes
-                         return static_cast<T>(static_cast<uint64_t>(p.first) +
-                                               static_cast<uint64_t>(int64_t{p.second}));
-                       })},
-      {3, rc::gen::arbitrary<T>()},
-      {2, rc::gen::inRange<T>(0, 128)},
-      {1, rc::gen::cast<T>(rc::gen::inRange<int64_t>(-1000, 1001))},
-  });
-}
+// The shared tables (harness/edges.h) hold every 7-bit group boundary (where LEB128, Fory and
+// Cassandra vint lengths change), their zigzag images, ±2^62 (Fory's 9-byte form), 2^63
+// (LEB128's 10th byte) and the extremes.
+using harness::EdgeBiased;
+using harness::EdgeInt64;
+using harness::EdgeUint64;
 
 // ---- canonical outputs ---------------------------------------------------------------
 
@@ -316,24 +275,16 @@ rc::Gen<DecodeInput> DecodeInputGen(Format f) {
 }
 
 harness::Domain<DecodeInput> DecodeDomain(Format f) {
-  harness::Domain<DecodeInput> d;
-  d.type_name = "(count, bytes)";
-  d.gen = DecodeInputGen(f);
-  d.decode = [](FuzzedDataProvider& p) {
-    DecodeInput in;
-    in.count = p.ConsumeIntegralInRange<uint32_t>(0, kMaxBatch);
-    in.bytes = p.ConsumeRemainingBytesAsString();
-    return in;
-  };
-  d.encode = [](const DecodeInput& in, harness::FuzzInputWriter& w) {
-    w.WriteIntegralInRange<uint32_t>(in.count, 0, kMaxBatch);
-    w.WriteRemainingBytes(in.bytes);
-  };
-  d.show = [](const DecodeInput& in) {
-    return absl::StrCat("count ", in.count, ", ", in.bytes.size(),
-                        " bytes: ", harness::Hex(in.bytes));
-  };
-  return d;
+  return harness::TwoWayDomain<DecodeInput>(
+      "(count, bytes)", DecodeInputGen(f),
+      [](auto& io, DecodeInput& in) {
+        io.Int(in.count, uint32_t{0}, static_cast<uint32_t>(kMaxBatch));
+        io.Rest(in.bytes);
+      },
+      [](const DecodeInput& in) {
+        return absl::StrCat("count ", in.count, ", ", in.bytes.size(),
+                            " bytes: ", harness::Hex(in.bytes));
+      });
 }
 
 // The decoders get an exact-size heap copy of the input, so a read past the end is caught
