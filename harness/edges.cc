@@ -30,8 +30,11 @@ std::vector<uint64_t> EdgeUint64() {
   }
   const uint64_t top = uint64_t{1} << 63;
   v.insert(v.end(), {top - 1, top, top + 1});
-  uint64_t p = 10;  // decimal digit counts: 10^1 .. 10^19
-  for (int k = 1; k <= 19; ++k, p *= 10) v.insert(v.end(), {p - 1, p, p + 1});
+  uint64_t p = 1;  // decimal digit counts: 10^1 .. 10^19 (no multiplication past the last)
+  for (int k = 1; k <= 19; ++k) {
+    p *= 10;
+    v.insert(v.end(), {p - 1, p, p + 1});
+  }
   return SortedUnique(std::move(v));
 }
 
@@ -47,8 +50,11 @@ std::vector<int64_t> EdgeInt64() {
   for (int k = 1; k <= 7; ++k) around(int64_t{1} << (8 * k - 1));  // signed byte widths
   around(int64_t{1} << 62);                                        // Fory's 9-byte form
   v.push_back(-(int64_t{1} << 52) - 1);                            // past a double's integers
-  int64_t p = 10;  // decimal digit counts: 10^1 .. 10^18
-  for (int k = 1; k <= 18; ++k, p *= 10) around(p);
+  int64_t p = 1;  // decimal digit counts: 10^1 .. 10^18 (no multiplication past the last)
+  for (int k = 1; k <= 18; ++k) {
+    p *= 10;
+    around(p);
+  }
   return SortedUnique(std::move(v));
 }
 

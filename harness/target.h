@@ -330,6 +330,7 @@ class TypedTarget final : public Target {
 
   CaseResult Check(const T& v, Render render = Render::kOnFailure) const {
     std::vector<ImplRun> runs;
+    runs.reserve(1 + def_.references.size());
     runs.push_back(RunImpl(def_.optimized, Role::kOptimized, v));
     for (const auto& r : def_.references) runs.push_back(RunImpl(r, r.role, v));
     for (ImplRun& run : runs) {
