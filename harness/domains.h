@@ -3,10 +3,12 @@
 // printer.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <rapidcheck.h>
@@ -62,7 +64,13 @@ Domain<std::vector<T>> VectorDomain(std::string type_name, rc::Gen<T> elem, size
       [max32](auto& io, std::vector<T>& v) {
         uint32_t n = static_cast<uint32_t>(v.size());
         io.Int(n, uint32_t{0}, max32);
-        v.resize(n);  // reading: n <= max_len elements, zeros once the bytes run out
+        // Reading: no more elements than the bytes left can hold whole, so that an input's
+        // length bounds the batch (a fuzz target caps its inputs with max_len). Every file
+        // the writer makes holds all its elements, so this never changes one.
+        if constexpr (std::decay_t<decltype(io)>::kReading) {
+          n = static_cast<uint32_t>(std::min<size_t>(n, io.remaining_bytes() / sizeof(T)));
+        }
+        v.resize(n);
         for (T& x : v) io.Int(x);
       },
       [](const std::vector<T>& v) { return ShowVector(v); });

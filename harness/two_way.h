@@ -56,6 +56,8 @@ struct FuzzReader {
   void Fixed(std::string& s, size_t n) { s = p.ConsumeBytesAsString(n); }
   // Every byte left; must be the last call (FDP ConsumeRemainingBytesAsString).
   void Rest(std::string& s) { s = p.ConsumeRemainingBytesAsString(); }
+  // Bytes not read yet.
+  size_t remaining_bytes() const { return p.remaining_bytes(); }
 };
 
 // The writing direction: value -> the bytes FuzzReader reads back as that value.
