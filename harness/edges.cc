@@ -3,19 +3,7 @@
 // side); the tables are sorted and unique so that tests and generators see each value once.
 #include "harness/edges.h"
 
-#include <algorithm>
-
 namespace serdiff::harness {
-namespace {
-
-template <typename T>
-std::vector<T> SortedUnique(std::vector<T> v) {
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-  return v;
-}
-
-}  // namespace
 
 std::vector<uint64_t> EdgeUint64() {
   constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();

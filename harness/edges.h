@@ -22,6 +22,14 @@
 
 namespace serdiff::harness {
 
+// `v` sorted, each value once: the form of every edge table.
+template <typename T>
+std::vector<T> SortedUnique(std::vector<T> v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
 // Unsigned 64-bit edges (see the file comment). Sorted, unique.
 std::vector<uint64_t> EdgeUint64();
 // Signed 64-bit edges (see the file comment). Sorted, unique.

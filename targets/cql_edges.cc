@@ -16,12 +16,7 @@ namespace serdiff::targets::cql {
 
 namespace {
 
-template <typename T>
-std::vector<T> SortedUnique(std::vector<T> v) {
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-  return v;
-}
+using harness::SortedUnique;
 
 std::vector<int64_t> EdgeMillisList() { return serdiff::timestamp::EdgeMillis(); }
 std::vector<int64_t> EdgeDaysList() { return serdiff::timestamp::EdgeDays(); }
