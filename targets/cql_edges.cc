@@ -80,21 +80,8 @@ std::pair<int64_t, int64_t> IntRange(Kind k) {
   }
 }
 
-bool IsIntKind(Kind k) {
-  switch (k) {
-    case Kind::kTinyint:
-    case Kind::kSmallint:
-    case Kind::kInt:
-    case Kind::kBigint:
-    case Kind::kCounter:
-    case Kind::kTimestamp:
-    case Kind::kDate:
-    case Kind::kTime:
-      return true;
-    default:
-      return false;
-  }
-}
+// The integer kinds are those the value model holds as an int64 (value.h, ShapeOfKind).
+bool IsIntKind(Kind k) { return serdiff::cql::ShapeOfKind(k) == Value::Shape::kInt; }
 
 const std::vector<uint32_t>& FloatEdges() {
   static const auto* v = new std::vector<uint32_t>{
