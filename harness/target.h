@@ -269,6 +269,11 @@ class Target {
   // Decodes corpus or fuzz bytes with FuzzedDataProvider and judges the input; the report
   // and corpus bytes only on failure unless render is kAlways.
   virtual CaseResult RunBytes(std::string_view data, Render render = Render::kOnFailure) const = 0;
+  // The value corpus or fuzz bytes decode to, as the domain prints it (Domain::show). The
+  // printed value is what a corpus file means: tests/data/corpus-printed/ records it for every
+  // shipped corpus file, so a change of the corpus byte form cannot change a file's meaning
+  // unnoticed.
+  virtual std::string ShowBytes(std::string_view data) const = 0;
   // Generates one input (RapidCheck, given seed and size 0..100) and judges it.
   virtual CaseResult RunGenerated(uint64_t seed, int size,
                                   Render render = Render::kOnFailure) const = 0;
@@ -371,6 +376,11 @@ class TypedTarget final : public Target {
     FuzzedDataProvider fdp(reinterpret_cast<const uint8_t*>(data.data()), data.size());
     const T v = def_.domain.decode(fdp);
     return Check(v, render);
+  }
+
+  std::string ShowBytes(std::string_view data) const override {
+    FuzzedDataProvider fdp(reinterpret_cast<const uint8_t*>(data.data()), data.size());
+    return def_.domain.show(def_.domain.decode(fdp));
   }
 
   CaseResult RunGenerated(uint64_t seed, int size,

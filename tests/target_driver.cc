@@ -7,6 +7,10 @@
 //   <target>.CorpusReplayPasses                every file in corpus/<target>/ (recursive),
 //                                              and no file of corpus/<target>/regressions/
 //                                              (counted independently) is left out
+//   <target>.CorpusPrintedValuesUnchanged      every value recorded in
+//                                              tests/data/corpus-printed/<target>.tsv is still
+//                                              what some corpus file decodes to (a corpus
+//                                              byte-form change keeps each file's meaning)
 // Failing inputs go to $SERDIFF_FAILURES_DIR (default ./serdiff-failures)/<target>/.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -15,7 +19,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <set>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -97,6 +103,52 @@ class CorpusReplayTest : public testing::Test {
   const Target* t_;
 };
 
+// The meaning of the shipped corpus. tests/data/corpus-printed/<target>.tsv (written by
+// scripts/corpus-printed) holds "<file>\t<printed value, C-escaped>" per corpus file. Each
+// recorded value must be printed by one file of corpus/<target>/ (a multiset match: corpus
+// files are named by the SHA-1 of their bytes, so a converted file has a new name). Files
+// added since the record was written are not in it and are not checked here.
+class CorpusPrintedTest : public testing::Test {
+ public:
+  explicit CorpusPrintedTest(const Target* t) : t_(t) {}
+  void TestBody() override {
+    const std::string record =
+        absl::StrCat(SERDIFF_SOURCE_DIR, "/tests/data/corpus-printed/", t_->name(), ".tsv");
+    auto text = ReadFileBytes(record);
+    ASSERT_TRUE(text.ok()) << "no record of the corpus's printed values: run "
+                              "scripts/corpus-printed build/dev "
+                           << t_->name() << "\n"
+                           << text.status();
+    std::multiset<std::string> printed;
+    for (const std::string& f :
+         ListCorpusFiles(absl::StrCat(SERDIFF_CORPUS_DIR, "/", t_->name()))) {
+      auto bytes = ReadFileBytes(f);
+      ASSERT_TRUE(bytes.ok()) << bytes.status();
+      printed.insert(t_->ShowBytes(*bytes));
+    }
+    int recorded = 0;
+    for (absl::string_view line : absl::StrSplit(*text, '\n', absl::SkipEmpty())) {
+      const size_t tab = line.find('\t');
+      ASSERT_NE(tab, absl::string_view::npos) << record << ": no tab in line: " << line;
+      std::string value;
+      ASSERT_TRUE(absl::CUnescape(line.substr(tab + 1), &value)) << record << ": " << line;
+      ++recorded;
+      auto it = printed.find(value);
+      if (it == printed.end()) {
+        ADD_FAILURE() << "corpus/" << t_->name() << "/" << line.substr(0, tab)
+                      << " was recorded as\n  " << value
+                      << "\nand no corpus file decodes to that value now";
+      } else {
+        printed.erase(it);
+      }
+    }
+    EXPECT_GT(recorded, 0) << record << " is empty";
+  }
+
+ private:
+  const Target* t_;
+};
+
 void RegisterAll(const Registry& registry) {
   for (const auto& t : registry.targets()) {
     const Target* target = t.get();
@@ -108,6 +160,9 @@ void RegisterAll(const Registry& registry) {
                           [target]() -> testing::Test* { return new DomainRoundTripTest(target); });
     testing::RegisterTest(suite, "CorpusReplayPasses", nullptr, nullptr, __FILE__, __LINE__,
                           [target]() -> testing::Test* { return new CorpusReplayTest(target); });
+    testing::RegisterTest(suite, "CorpusPrintedValuesUnchanged", nullptr, nullptr, __FILE__,
+                          __LINE__,
+                          [target]() -> testing::Test* { return new CorpusPrintedTest(target); });
   }
 }
 

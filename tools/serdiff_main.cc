@@ -18,6 +18,8 @@
 //                                     command that replays it
 // Exit status: 0 pass, 1 a differential failure, 2 a usage or I/O error.
 //   serdiff seed <target> --count N   writes N generated inputs into corpus/<target>/
+//   serdiff show <target> [file...]  the value each file decodes to (default: its whole corpus);
+//                                     --tsv for tests/data/corpus-printed/<target>.tsv
 //   serdiff dict <family>             the family's libFuzzer dictionary, generated from its
 //                                     format tables (checked in as fuzz/<family>.dict)
 #include <unistd.h>
@@ -31,6 +33,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -365,6 +368,35 @@ int Seed(const std::string& name, int count, uint64_t seed, const std::string& c
   return 0;
 }
 
+// Prints the value each file decodes to. With `tsv`: one line per file, the file's path
+// relative to corpus/<target>/ (or as given), a tab, then the printed value with C escapes
+// (the form of tests/data/corpus-printed/<target>.tsv; scripts/corpus-printed writes it).
+int Show(const std::string& name, std::vector<std::string> files, bool tsv,
+         const std::string& corpus_dir, bool selftest) {
+  const Target* t = FindTarget(name, selftest);
+  if (t == nullptr) {
+    std::cerr << "serdiff: no target named " << name << "\n";
+    return 2;
+  }
+  const std::string root = corpus_dir + "/" + name + "/";
+  if (files.empty()) files = serdiff::harness::ListCorpusFiles(corpus_dir + "/" + name);
+  for (const std::string& f : files) {
+    auto bytes = serdiff::harness::ReadFileBytes(f);
+    if (!bytes.ok()) {
+      std::cerr << "serdiff: " << bytes.status() << "\n";
+      return 2;
+    }
+    const std::string shown = t->ShowBytes(*bytes);
+    if (tsv) {
+      std::cout << (absl::StartsWith(f, root) ? f.substr(root.size()) : f) << "\t"
+                << absl::CEscape(shown) << "\n";
+    } else {
+      std::cout << f << ": " << shown << "\n";
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -417,6 +449,16 @@ int main(int argc, char** argv) {
   seedcmd->add_option("--seed", seed, "first seed")->capture_default_str();
   seedcmd->add_option("--corpus", corpus_dir, "corpus root")->capture_default_str();
 
+  auto* showcmd =
+      app.add_subcommand("show", "print the value each input file decodes to (its meaning)");
+  std::string show_target;
+  std::vector<std::string> show_files;
+  bool show_tsv = false;
+  showcmd->add_option("target", show_target, "target name")->required();
+  showcmd->add_option("files", show_files, "input files (default: every file of its corpus)");
+  showcmd->add_flag("--tsv", show_tsv, "one line per file: path<TAB>C-escaped value");
+  showcmd->add_option("--corpus", corpus_dir, "corpus root")->capture_default_str();
+
   auto* dictcmd = app.add_subcommand("dict", "print a family's generated libFuzzer dictionary");
   std::string dict_family;
   dictcmd->add_option("family", dict_family, "varint, cql")->required();
@@ -432,6 +474,7 @@ int main(int argc, char** argv) {
   if (*repro)
     return Repro(target_name, file, selftest, shrink, emit_regression, corpus_dir, shrink_dir);
   if (*seedcmd) return Seed(seed_target, count, seed, corpus_dir, selftest);
+  if (*showcmd) return Show(show_target, show_files, show_tsv, corpus_dir, selftest);
   if (*dictcmd) {
     const std::string d = serdiff::tools::FamilyDictionary(dict_family);
     if (d.empty()) {
