@@ -98,7 +98,7 @@ Outcome OutcomeOf(const Output& out) {
 // texts are built only to explain a failure (once per failing case).
 CaseResult JudgeCase(const JudgeInput& in) {
   CaseResult result;
-  const std::vector<ImplRun>& runs = *in.runs;
+  const absl::Span<const ImplRun> runs = in.runs;
   const ImplRun& opt = runs[0];
   result.optimized_peak_bytes = opt.peak_heap_bytes;
   result.optimized_rejected = !opt.first.ok();
@@ -111,11 +111,11 @@ CaseResult JudgeCase(const JudgeInput& in) {
   result.heap_bound_bytes = in.heap_bound;
 
   // `why` is called only for the first failure: its text costs nothing on passing cases.
-  auto fail = [&](absl::string_view cls, const std::string& impl, auto why) {
+  auto fail = [&](absl::string_view cls, absl::string_view impl, auto why) {
     if (!result.passed) return;
     result.passed = false;
     result.failure_class = absl::StrCat(cls, ":", impl);
-    result.failing_impl = impl;
+    result.failing_impl = std::string(impl);
     result.details = why();
   };
   // A mismatch with runs[i] that an accepted divergence covers is recorded, not failed.
@@ -140,7 +140,7 @@ CaseResult JudgeCase(const JudgeInput& in) {
   if (OutcomeOf(opt.first) == Outcome::kDeclined && result.passed) {
     result.passed = false;
     result.failure_class = "optimized-declined";
-    result.failing_impl = opt.name;
+    result.failing_impl = std::string(opt.name);
     result.details = "the optimized implementation must not decline an input";
   }
 
@@ -214,7 +214,7 @@ CaseResult JudgeCase(const JudgeInput& in) {
   if (in.heap_bound >= 0 && opt.peak_heap_bytes > in.heap_bound && result.passed) {
     result.passed = false;
     result.failure_class = "heap-bound";
-    result.failing_impl = opt.name;
+    result.failing_impl = std::string(opt.name);
     result.details = absl::StrFormat(
         "%s peaked at %d heap bytes (%s the input); the bound is %d bytes", opt.name,
         opt.peak_heap_bytes, opt.first.ok() ? "accepting" : "rejecting", in.heap_bound);
@@ -223,7 +223,7 @@ CaseResult JudgeCase(const JudgeInput& in) {
 }
 
 void RenderReport(const JudgeInput& in, CaseResult* result) {
-  const std::vector<ImplRun>& runs = *in.runs;
+  const absl::Span<const ImplRun> runs = in.runs;
   const ImplRun& opt = runs[0];
   std::string& r = result->report;
   r.clear();

@@ -48,8 +48,11 @@
 
 #include <rapidcheck.h>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "harness/alloc_tracker.h"
 #include "harness/fuzz_input.h"
 
@@ -199,7 +202,7 @@ struct TargetDef {
 
 // One implementation's run, as judged.
 struct ImplRun {
-  std::string name;
+  absl::string_view name;  // the Impl's name in the TargetDef (lives as long as the target)
   Role role = Role::kReference;
   Output first;
   Output second;                // the repeated run (non-determinism check)
@@ -228,8 +231,8 @@ struct CaseResult {
 
 // Non-template core of the verdict; see the file comment for the order of the rules.
 struct JudgeInput {
-  std::string target;
-  const std::vector<ImplRun>* runs;  // [0] is the optimized implementation
+  absl::string_view target;        // the target's name
+  absl::Span<const ImplRun> runs;  // [0] is the optimized implementation
   // The reason of the accepted divergence that covers runs[i] on this input, or nullopt.
   // Called only where runs[i] differs from the optimized run (so predicates cost nothing on
   // agreeing cases); unset: no divergences.
@@ -333,9 +336,12 @@ class TypedTarget final : public Target {
     return w.Finish();
   }
 
+  // Judges one input. On a passing input under a fuzzer this is the whole per-input cost
+  // beside the implementations' own runs, so it allocates nothing of its own for up to four
+  // implementations: runs are inline, names are views, the divergence callback captures one
+  // pointer (fits std::function's inline buffer).
   CaseResult Check(const T& v, Render render = Render::kOnFailure) const {
-    std::vector<ImplRun> runs;
-    runs.reserve(1 + def_.references.size());
+    absl::InlinedVector<ImplRun, 4> runs;
     runs.push_back(RunImpl(def_.optimized, Role::kOptimized, v));
     for (const auto& r : def_.references) runs.push_back(RunImpl(r, r.role, v));
     for (ImplRun& run : runs) {
@@ -346,11 +352,16 @@ class TypedTarget final : public Target {
     const Output& opt = runs[0].first;
     JudgeInput in;
     in.target = def_.name;
-    in.runs = &runs;
+    in.runs = absl::MakeConstSpan(runs);
+    struct DivergenceContext {
+      const TargetDef<T>* def;
+      const T* v;
+      absl::Span<const ImplRun> runs;
+    } ctx{&def_, &v, in.runs};
     if (!def_.divergences.empty()) {
-      in.divergence = [this, &v, &runs](size_t i) -> std::optional<std::string> {
-        for (const auto& d : def_.divergences) {
-          if (d.impl == runs[i].name && d.applies(v, runs[0].first, runs[i].first)) {
+      in.divergence = [c = &ctx](size_t i) -> std::optional<std::string> {
+        for (const auto& d : c->def->divergences) {
+          if (d.impl == c->runs[i].name && d.applies(*c->v, c->runs[0].first, c->runs[i].first)) {
             return d.reason;
           }
         }
