@@ -72,8 +72,24 @@ struct LargeSpec {
 };
 inline constexpr uint8_t kLargeShapes = 9;
 inline constexpr uint32_t kLargeMaxCount = 500'000;
+inline constexpr uint32_t kLargeMaxTextLen = 200'000;
 std::string LargeShapeName(uint8_t shape);
 EncodeInput BuildLarge(const LargeSpec& spec);
+
+// The work of building and encoding BuildLarge(spec), in units: one per Value it builds
+// (elements, map entries' keys and values, UDT fields, inner-list items; counted at the
+// shape's largest) plus one per kLargeTextBytesPerUnit bytes of text and blob it builds.
+inline constexpr uint64_t kLargeTextBytesPerUnit = 8;
+uint64_t LargeWork(const LargeSpec& spec);
+
+// The corpus form bounds the work by the input's length, so that a fuzz target's max_len
+// bounds it (docs/fuzzing.md, "Limits"): reading a spec, a spec whose LargeWork exceeds
+// kLargeUnitsPerByte x the bytes left after its fields is clamped (count, then text_len) to at
+// most that many units + 1; the writer pads the input with LargePadBytes(spec) zero bytes, so
+// that a written spec is read back unchanged.
+inline constexpr uint64_t kLargeUnitsPerByte = 8;
+void ClampLargeSpec(LargeSpec* spec, size_t pad_bytes);
+size_t LargePadBytes(const LargeSpec& spec);
 struct LargeInput {
   LargeSpec spec;
   EncodeInput input;  // BuildLarge(spec)
@@ -89,6 +105,10 @@ inline constexpr Kind kTypedKinds[] = {
     Kind::kDouble,  Kind::kUuid,    Kind::kTimeuuid};
 inline constexpr uint8_t kTypedKindCount = 13;
 inline constexpr uint32_t kTypedMaxCount = 70'000;
+// The corpus form bounds the work by the input's length, as for LargeSpec: reading a spec, its
+// count is clamped to kTypedCountPerByte x the bytes left after its fields; the writer pads
+// the input with ceil(count / kTypedCountPerByte) zero bytes (docs/fuzzing.md, "Limits").
+inline constexpr uint32_t kTypedCountPerByte = 8;
 
 // A typed column, or a map's two, built deterministically from a small spec.
 struct TypedSpec {

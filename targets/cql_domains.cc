@@ -234,30 +234,44 @@ harness::Domain<MutatedInput> MutatedDomain() {
   return d;
 }
 
+namespace {
+
+// The spec's fields, then the padding that makes the input long enough for the spec's work
+// (ClampLargeSpec, LargePadBytes): a spec read from fewer bytes than its work needs is
+// clamped, so the input's length bounds the work of the case.
+template <typename IO>
+void VisitLargeSpec(IO& io, LargeSpec& s) {
+  io.Int(s.shape, uint8_t{0}, static_cast<uint8_t>(kLargeShapes - 1));
+  io.Int(s.count, uint32_t{0}, kLargeMaxCount);
+  io.Int(s.null_pct, uint8_t{0}, uint8_t{100});
+  io.Int(s.text_len, uint32_t{0}, kLargeMaxTextLen);
+  io.Int(s.seed);
+  io.Int(s.version, uint8_t{3}, uint8_t{5});
+  if constexpr (IO::kReading) {
+    ClampLargeSpec(&s, io.remaining_bytes());
+  } else {
+    io.Pad(LargePadBytes(s));
+  }
+}
+
+}  // namespace
+
 harness::Domain<LargeInput> LargeDomain() {
   harness::Domain<LargeInput> d;
-  d.type_name = "(shape, count, null %, text length, seed, version)";
+  d.type_name = "(shape, count, null %, text length, seed, version; padding)";
   d.gen = rc::gen::map(GenLargeSpec(), [](const LargeSpec& s) {
     return LargeInput{s, BuildLarge(s)};
   });
   d.decode = [](FuzzedDataProvider& p) {
     LargeSpec s;
-    s.shape = p.ConsumeIntegralInRange<uint8_t>(0, kLargeShapes - 1);
-    s.count = p.ConsumeIntegralInRange<uint32_t>(0, kLargeMaxCount);
-    s.null_pct = p.ConsumeIntegralInRange<uint8_t>(0, 100);
-    s.text_len = p.ConsumeIntegralInRange<uint32_t>(0, 200'000);
-    s.seed = p.ConsumeIntegral<uint64_t>();
-    s.version = p.ConsumeIntegralInRange<uint8_t>(3, 5);
+    FdpIn io{p};
+    VisitLargeSpec(io, s);
     return LargeInput{s, BuildLarge(s)};
   };
   d.encode = [](const LargeInput& v, harness::FuzzInputWriter& w) {
-    const LargeSpec& s = v.spec;
-    w.WriteIntegralInRange<uint8_t>(s.shape, 0, kLargeShapes - 1);
-    w.WriteIntegralInRange<uint32_t>(s.count, 0, kLargeMaxCount);
-    w.WriteIntegralInRange<uint8_t>(s.null_pct, 0, 100);
-    w.WriteIntegralInRange<uint32_t>(s.text_len, 0, 200'000);
-    w.WriteIntegral<uint64_t>(s.seed);
-    w.WriteIntegralInRange<uint8_t>(s.version, 3, 5);
+    LargeSpec s = v.spec;
+    FdpOut io{w};
+    VisitLargeSpec(io, s);
   };
   d.show = [](const LargeInput& in) {
     const LargeSpec& s = in.spec;

@@ -264,8 +264,16 @@ std::string LargeShapeName(uint8_t shape) {
 EncodeInput BuildLarge(const LargeSpec& spec) {
   EncodeInput in;
   in.version = std::clamp<int>(spec.version, 3, 5);
-  absl::Status st = opt::ParseType(LargeShapeName(spec.shape % kLargeShapes), &in.type);
-  (void)st;
+  // Parsed once: under fuzzing, parsing the type text cost as much as building a small value.
+  static const std::vector<Type> kTypes = [] {
+    std::vector<Type> types(kLargeShapes);
+    for (uint8_t i = 0; i < kLargeShapes; ++i) {
+      absl::Status st = opt::ParseType(LargeShapeName(i), &types[i]);
+      (void)st;
+    }
+    return types;
+  }();
+  in.type = kTypes[spec.shape % kLargeShapes];
   uint64_t rng = spec.seed;
   const uint32_t n = std::min(spec.count, kLargeMaxCount);
   const size_t text_cap = (size_t{16} << 20) / std::max<size_t>(n, 1);
@@ -367,6 +375,59 @@ EncodeInput BuildLarge(const LargeSpec& spec) {
     }
   }
   return in;
+}
+
+namespace {
+
+// Values BuildLarge makes per element at most, by shape: list<udt> 7 (the UDT, three fields,
+// up to three inner items), list<list<int>> 8 (the list and up to seven items), the tuple's
+// list item and map entry 2; the big UDT has four fields whatever the count.
+constexpr uint64_t kLargeValuesPerElement[kLargeShapes] = {1, 1, 1, 2, 2, 8, 0, 8, 2};
+
+// Text and blob bytes BuildLarge makes at most (nulls not subtracted), with its caps.
+uint64_t LargeTextBytes(const LargeSpec& spec) {
+  const uint64_t n = std::min(spec.count, kLargeMaxCount);
+  const uint64_t tlen =
+      std::min<uint64_t>(spec.text_len, (uint64_t{16} << 20) / std::max<uint64_t>(n, 1));
+  switch (spec.shape % kLargeShapes) {
+    case 2:
+    case 3:
+    case 5:
+      return n * tlen;
+    case 4:
+      return n * std::max<uint64_t>(tlen, 1);
+    case 6:
+      return 3 * std::min<uint64_t>(std::max<uint64_t>(spec.text_len, n), uint64_t{4} << 20);
+    case 8:
+      return std::min<uint64_t>(std::max<uint64_t>(spec.text_len, 1), uint64_t{1} << 20);
+    default:
+      return 0;
+  }
+}
+
+}  // namespace
+
+uint64_t LargeWork(const LargeSpec& spec) {
+  const uint64_t n = std::min(spec.count, kLargeMaxCount);
+  return n * kLargeValuesPerElement[spec.shape % kLargeShapes] +
+         (LargeTextBytes(spec) + kLargeTextBytesPerUnit - 1) / kLargeTextBytesPerUnit;
+}
+
+// A spec over budget gets at most budget / 16 elements (so at most budget / 2 Values at 8 per
+// element), then text_len of at most kLargeTextBytesPerUnit x budget / (6 x count): the text
+// of every shape (n x text_len; 3 x max(text_len, n) for the big UDT) stays within about
+// budget / 2 units. Total: at most budget + 1 units (the rounding up of the text).
+void ClampLargeSpec(LargeSpec* spec, size_t pad_bytes) {
+  const uint64_t budget = kLargeUnitsPerByte * pad_bytes;
+  if (LargeWork(*spec) <= budget) return;
+  spec->count = static_cast<uint32_t>(std::min<uint64_t>(spec->count, budget / 16));
+  const uint64_t text_cap =
+      kLargeTextBytesPerUnit * budget / (6 * std::max<uint64_t>(spec->count, 1));
+  spec->text_len = static_cast<uint32_t>(std::min<uint64_t>(spec->text_len, text_cap));
+}
+
+size_t LargePadBytes(const LargeSpec& spec) {
+  return static_cast<size_t>((LargeWork(spec) + kLargeUnitsPerByte - 1) / kLargeUnitsPerByte);
 }
 
 rc::Gen<Type> GenType(int max_depth) {

@@ -215,6 +215,14 @@ void VisitTypedSpec(IO& io, TypedSpec& s) {
   io.Bool(s.bad);
   io.Int(s.seed, uint64_t{0}, ~uint64_t{0});
   io.Int(s.version, uint8_t{1}, uint8_t{5});
+  // The input's length bounds the column: kTypedCountPerByte elements per byte after the
+  // fields (cql_domain.h); the writer pads the input to hold the count it wrote.
+  if constexpr (IO::kReading) {
+    const uint64_t cap = uint64_t{kTypedCountPerByte} * io.remaining_bytes();
+    s.count = static_cast<uint32_t>(std::min<uint64_t>(s.count, cap));
+  } else {
+    io.Pad((s.count + kTypedCountPerByte - 1) / kTypedCountPerByte);
+  }
 }
 
 template <typename IO>
@@ -336,7 +344,7 @@ absl::StatusOr<std::string> TreeDecodeOutput(const TypedDecodeInput& in) {
 
 harness::Domain<TypedInput> TypedDomain() {
   harness::Domain<TypedInput> d;
-  d.type_name = "(list/set/map, fixed-width kinds, count, null %, seed, version)";
+  d.type_name = "(list/set/map, fixed-width kinds, count, null %, seed, version; padding)";
   d.gen = rc::gen::exec([] {
     TypedSpec s;
     s.container = Roll<uint8_t>(0, 3);

@@ -163,6 +163,12 @@ std::vector<Seed> HandPickedSeeds() {
   typ(0, 12, 3, 20, 0, 5, true);  // list<timeuuid> with one version 4 uuid
   typ(2, 11, 0, 30, 33, 3);       // map<uuid, boolean>
   typ(0, 4, 3, 10, 33, 1);        // list<date>, v1 with nulls: rejected
+  // Within the fuzz target's max_len (26 bytes: <= 72 elements, fuzz/limits.tsv): the null
+  // bitmap's block edges at 63, 64, 65 elements, a bad element, a map of 16-byte kinds.
+  typ(0, 3, 3, 65, 33, 4);       // list<int>
+  typ(1, 8, 3, 64, 1, 5, true);  // set<time> with one time of -1
+  typ(2, 11, 12, 63, 33, 4);     // map<uuid, timeuuid>
+  typ(0, 0, 3, 72, 99, 2);       // list<boolean>, v2
 
   const auto typed_decode = TypedDecodeDomain();
   auto tdec = [&](uint8_t container, uint8_t key, uint8_t value, const std::string& hex,
@@ -195,6 +201,9 @@ std::vector<Seed> HandPickedSeeds() {
   big(3, 100'000, 10, 100);     // map<int, text>
   big(5, 50'000, 5, 40);        // list<udt>
   big(6, 500'000, 0, 200'000);  // udt with two 500 KB text fields and a 500 KB blob
+  // Every shape within the fuzz target's max_len (32 bytes: LargeWork <= 121 units,
+  // fuzz/limits.tsv): 8 elements with 8-byte texts.
+  for (uint8_t shape = 0; shape < kLargeShapes; ++shape) big(shape, 8, 33, 8);
   return seeds;
 }
 
