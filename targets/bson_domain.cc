@@ -42,26 +42,36 @@ uint8_t TypeIndex(Type t) {
 
 // One document's corpus form, run in both directions (IO = harness::FuzzReader or
 // harness::FuzzWriter). A Value's meaningful fields depend on its type (document.h), so the
-// type is visited first; when reading it resets the value to OfType(type).
+// type is visited first.
 template <typename IO>
 struct DocumentVisitor {
   IO& io;
   uint32_t budget = kMaxTotalElements;
+  // Elements that the open containers announced and that are not visited yet. Each takes at
+  // least one byte (its type index), so when reading, a new count may use only the bytes left
+  // beyond these: an input of L bytes then builds at most L elements in all, and a file the
+  // writer made (which holds every element) is never cut.
+  size_t announced = 0;
 
   void Elements(std::vector<Element>& els, bool is_array, int depth) {
     const uint32_t cap = depth > kMaxDomainDepth ? 0 : std::min(kMaxElements, budget);
     uint32_t n = static_cast<uint32_t>(els.size());
     io.Int(n, uint32_t{0}, cap);
-    if constexpr (IO::kReading) els.resize(std::min<size_t>(n, io.remaining_bytes() + 1));
+    if constexpr (IO::kReading) {
+      const size_t left = io.remaining_bytes();
+      n = static_cast<uint32_t>(std::min<size_t>(n, left > announced ? left - announced : 0));
+      els.resize(n);
+    }
     budget -= n;
-    for (uint32_t i = 0; i < n; ++i) {
-      if constexpr (IO::kReading) {
-        if (i == els.size()) els.emplace_back();
-      }
-      Element& e = els[i];
+    announced += n;
+    for (Element& e : els) {
+      --announced;
       uint8_t t = TypeIndex(e.value.type);
       io.Int(t, uint8_t{0}, uint8_t{20});
-      if constexpr (IO::kReading) e.value = sb::OfType(sb::kAllTypes[t]);
+      // Reading fills a default-constructed element, so setting the type is enough: the
+      // payload visit below overwrites every field OfType(type) would preset (the 12- and
+      // 16-byte ids), without building and moving a temporary Value per element.
+      if constexpr (IO::kReading) e.value.type = sb::kAllTypes[t];
       if (!is_array) io.Str(e.key, kMaxKey);
       Payload(e.value, depth);
     }
@@ -164,7 +174,19 @@ harness::Domain<uint32_t> ArrayKeyCountDomain() {
       rc::gen::weightedOneOf<uint32_t>(
           {{3, rc::gen::element<uint32_t>(0, 1, 10, 11, 100, 101, 1000, 1001, 100001)},
            {3, rc::gen::inRange<uint32_t>(0, 20001)}}),
-      [](auto& io, uint32_t& n) { io.Int(n, uint32_t{0}, kMaxArrayKeys); },
+      [](auto& io, uint32_t& n) {
+        io.Int(n, uint32_t{0}, kMaxArrayKeys);
+        // The padding's bytes are 0xFF so that a long file cut to max_len by libFuzzer (which
+        // keeps the front, the padding) reads as a large count, not as 0.
+        std::string padding;
+        if constexpr (std::decay_t<decltype(io)>::kReading) {
+          n = static_cast<uint32_t>(
+              std::min<uint64_t>(n, uint64_t{kArrayKeysPerByte} * io.remaining_bytes()));
+        } else {
+          padding.assign((n + kArrayKeysPerByte - 1) / kArrayKeysPerByte, '\xFF');
+        }
+        io.Rest(padding);
+      },
       [](const uint32_t& n) { return absl::StrCat(n); });
 }
 

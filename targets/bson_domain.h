@@ -8,6 +8,12 @@
 // ConsumeIntegralInRange<uint8_t>(0, 20) into kAllTypes, the key as
 // ConsumeRandomLengthString(24) (documents only; array keys are left empty), then the payload.
 // Containers deeper than kMaxDomainDepth are read as empty.
+//
+// The input's length bounds the document: every element takes at least one byte (its type
+// index), so when reading, a count is cut to the bytes left that no element announced earlier
+// still needs (remaining bytes - elements announced by the open containers and not read yet).
+// A file the writer makes holds all its elements, so the cut never changes one; a fuzz input
+// of L bytes builds at most L elements (fuzz/limits.tsv caps L).
 #pragma once
 
 #include <cstdint>
@@ -28,8 +34,12 @@ inline constexpr int kMaxDomainDepth = 104;           // a few levels past the c
 harness::Domain<serdiff::bson::Document> DocumentDomain();
 
 // bson_array_keys: the key count n, 0 <= n <= kMaxArrayKeys.
-// Corpus form: n as ConsumeIntegralInRange<uint32_t>(0, kMaxArrayKeys).
+// Corpus form: n as ConsumeIntegralInRange<uint32_t>(0, kMaxArrayKeys), then padding that the
+// reader ignores: n is cut to kArrayKeysPerByte x (the bytes left after n), and the writer
+// pads with ceil(n / kArrayKeysPerByte) bytes (0xFF), so an input's length bounds its key count
+// (fuzz/limits.tsv caps it) while any n up to kMaxArrayKeys has a corpus file.
 inline constexpr uint32_t kMaxArrayKeys = 200000;
+inline constexpr uint32_t kArrayKeysPerByte = 16;
 harness::Domain<uint32_t> ArrayKeyCountDomain();
 
 // bson_decode, bson_decode_offsets: the input bytes themselves (corpus form: the whole file,
