@@ -122,17 +122,7 @@ void RegisterArrayKeys(harness::Registry& registry) {
   def.description =
       "the keys of an n-element array (each with its NUL): the decimal counter vs snprintf per "
       "key vs libbson's bson_uint32_to_string; check: ArrayKeyBytes(n)";
-  def.domain = harness::IntegerDomain<uint32_t>(
-      "uint32 (n <= 200000)",
-      rc::gen::weightedOneOf<uint32_t>(
-          {{3, rc::gen::element<uint32_t>(0, 1, 10, 11, 100, 101, 1000, 1001, 100001)},
-           {3, rc::gen::inRange<uint32_t>(0, 20001)}}));
-  def.domain.decode = [](FuzzedDataProvider& p) {
-    return p.ConsumeIntegralInRange<uint32_t>(0, 200000);
-  };
-  def.domain.encode = [](const uint32_t& v, harness::FuzzInputWriter& w) {
-    w.WriteIntegralInRange<uint32_t>(v, 0, 200000);
-  };
+  def.domain = bson::ArrayKeyCountDomain();
   def.optimized = {"optimized", [](const uint32_t& n) -> Output {
                      std::string out(sb::ArrayKeyBytes(n), '\0');
                      char* p = out.data();
@@ -172,23 +162,13 @@ void RegisterArrayKeys(harness::Registry& registry) {
   registry.Add(std::move(def));
 }
 
-harness::Domain<Document> DocumentDomain() {
-  harness::Domain<Document> d;
-  d.type_name = "bson document";
-  d.gen = bson::GenDocument();
-  d.decode = [](FuzzedDataProvider& p) { return bson::DecodeDocument(p); };
-  d.encode = [](const Document& doc, harness::FuzzInputWriter& w) { bson::EncodeDocument(doc, w); };
-  d.show = [](const Document& doc) { return sb::Show(doc); };
-  return d;
-}
-
 void RegisterEncode(harness::Registry& registry) {
   harness::TargetDef<Document> def;
   def.name = "bson_encode";
   def.description =
       "document -> BSON bytes: optimized (size pass + exact write) vs reference (fragments) vs "
       "libbson bson_append_*";
-  def.domain = DocumentDomain();
+  def.domain = bson::DocumentDomain();
   def.optimized = {"optimized", [](const Document& doc) -> Output { return sb::Encode(doc); }};
   def.references.push_back(
       {"reference", [](const Document& doc) -> Output { return ref::bson::Encode(doc); }});
@@ -214,16 +194,6 @@ void RegisterEncode(harness::Registry& registry) {
   registry.Add(std::move(def));
 }
 
-harness::Domain<std::string> BytesDomain() {
-  harness::Domain<std::string> d;
-  d.type_name = "bytes";
-  d.gen = bson::GenDecoderInput();
-  d.decode = [](FuzzedDataProvider& p) { return p.ConsumeRemainingBytesAsString(); };
-  d.encode = [](const std::string& s, harness::FuzzInputWriter& w) { w.WriteRemainingBytes(s); };
-  d.show = [](const std::string& s) { return harness::Hex(s); };
-  return d;
-}
-
 Output Accepted(const std::string& bytes, const absl::Status& st) {
   if (!st.ok()) return st;
   return bytes;
@@ -235,7 +205,7 @@ void RegisterDecode(harness::Registry& registry) {
   def.description =
       "bytes -> accept/reject: optimized Validate and Decode vs reference vs libbson "
       "bson_validate (UTF-8 checked, NUL allowed in strings)";
-  def.domain = BytesDomain();
+  def.domain = bson::DecoderInputDomain();
   def.optimized = {"optimized",
                    [](const std::string& in) -> Output { return Accepted(in, sb::Validate(in)); }};
   def.references.push_back(
@@ -275,7 +245,7 @@ void RegisterDecodeOffsets(harness::Registry& registry) {
   def.description =
       "bytes -> \"accept\" or \"reject at <offset>\" (with array keys checked): optimized vs "
       "reference, so the error offsets are compared";
-  def.domain = BytesDomain();
+  def.domain = bson::DecoderInputDomain();
   def.optimized = {"optimized", [](const std::string& in) -> Output {
                      sb::DecodeOptions opt;
                      opt.check_array_keys = true;

@@ -1,13 +1,19 @@
-// BSON family: documents as a harness domain (the corpus form read by DecodeDocument and
-// written by EncodeDocument, the edge-biased generators). Declared in targets/bson_domain.h.
+// BSON family: documents as a harness domain (the corpus form as one two-way visitor, the
+// edge-biased generators), the bson_array_keys count and the decoders' byte-string domain.
+// Declared in targets/bson_domain.h.
 #include "targets/bson_domain.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
-#include "harness/fuzz_input.h"
+#include "absl/strings/str_cat.h"
+#include "harness/report.h"
+#include "harness/two_way.h"
 #include "serdiff/bson/codec.h"
 #include "serdiff/timestamp/timestamp.h"
 
@@ -27,181 +33,124 @@ namespace {
 constexpr size_t kMaxKey = 24;
 constexpr size_t kMaxString = 48;
 
-struct Reader {
-  FuzzedDataProvider& p;
-  uint32_t budget = kMaxTotalElements;
-
-  void Elements(std::vector<Element>* out, bool is_array, int depth) {
-    const uint32_t cap = depth > kMaxDomainDepth ? 0 : std::min(kMaxElements, budget);
-    const uint32_t n = p.ConsumeIntegralInRange<uint32_t>(0, cap);
-    budget -= n;
-    out->reserve(std::min<size_t>(n, p.remaining_bytes() + 1));
-    for (uint32_t i = 0; i < n; ++i) {
-      Element e;
-      const uint8_t t = p.ConsumeIntegralInRange<uint8_t>(0, 20);
-      if (!is_array) e.key = p.ConsumeRandomLengthString(kMaxKey);
-      e.value = Payload(sb::kAllTypes[t], depth);
-      out->push_back(std::move(e));
-    }
-  }
-
-  Value Payload(Type t, int depth) {
-    Value v = sb::OfType(t);
-    switch (t) {
-      case Type::kDouble: {
-        const uint64_t bits = p.ConsumeIntegral<uint64_t>();
-        std::memcpy(&v.d, &bits, 8);
-        break;
-      }
-      case Type::kString:
-      case Type::kCode:
-      case Type::kSymbol:
-        v.s = p.ConsumeRandomLengthString(kMaxString);
-        break;
-      case Type::kDocument:
-      case Type::kArray:
-        Elements(&v.children, t == Type::kArray, depth + 1);
-        break;
-      case Type::kBinary:
-        v.subtype = p.ConsumeIntegral<uint8_t>();
-        v.s = p.ConsumeRandomLengthString(kMaxString);
-        break;
-      case Type::kObjectId:
-        v.s = p.ConsumeBytesAsString(12);
-        break;
-      case Type::kDecimal128:
-        v.s = p.ConsumeBytesAsString(16);
-        break;
-      case Type::kBool:
-        v.i = p.ConsumeIntegralInRange<uint8_t>(0, 2);
-        break;
-      case Type::kDateTime:
-        if (p.ConsumeBool()) {
-          timestamp::CivilDateTime c;
-          c.year = p.ConsumeIntegralInRange<int32_t>(0, 10000);
-          c.month = p.ConsumeIntegralInRange<int32_t>(0, 13);
-          c.day = p.ConsumeIntegralInRange<int32_t>(0, 32);
-          c.hour = p.ConsumeIntegralInRange<int32_t>(0, 24);
-          c.minute = p.ConsumeIntegralInRange<int32_t>(0, 60);
-          c.second = p.ConsumeIntegralInRange<int32_t>(0, 60);
-          c.microsecond = p.ConsumeIntegralInRange<int32_t>(0, 1000000);
-          v.civil = c;
-        } else {
-          v.i = p.ConsumeIntegral<int64_t>();
-        }
-        break;
-      case Type::kRegex:
-        v.s = p.ConsumeRandomLengthString(kMaxKey);
-        v.s2 = p.ConsumeRandomLengthString(kMaxKey);
-        break;
-      case Type::kDbPointer:
-        v.s = p.ConsumeRandomLengthString(kMaxKey);
-        v.s2 = p.ConsumeBytesAsString(12);
-        break;
-      case Type::kCodeWithScope:
-        v.s = p.ConsumeRandomLengthString(kMaxString);
-        Elements(&v.children, false, depth + 1);
-        break;
-      case Type::kInt32:
-        v.i = p.ConsumeIntegral<int32_t>();
-        break;
-      case Type::kTimestamp:
-      case Type::kInt64:
-        v.i = p.ConsumeIntegral<int64_t>();
-        break;
-      default:
-        break;
-    }
-    return v;
-  }
-};
-
-int TypeIndex(Type t) {
-  for (int i = 0; i < 21; ++i) {
+uint8_t TypeIndex(Type t) {
+  for (uint8_t i = 0; i < 21; ++i) {
     if (sb::kAllTypes[i] == t) return i;
   }
   return 0;
 }
 
-struct Writer {
-  harness::FuzzInputWriter& w;
+// One document's corpus form, run in both directions (IO = harness::FuzzReader or
+// harness::FuzzWriter). A Value's meaningful fields depend on its type (document.h), so the
+// type is visited first.
+template <typename IO>
+struct DocumentVisitor {
+  IO& io;
   uint32_t budget = kMaxTotalElements;
+  // Elements that the open containers announced and that are not visited yet. Each takes at
+  // least one byte (its type index), so when reading, a new count may use only the bytes left
+  // beyond these: an input of L bytes then builds at most L elements in all, and a file the
+  // writer made (which holds every element) is never cut.
+  size_t announced = 0;
 
-  void Elements(const std::vector<Element>& els, bool is_array, int depth) {
+  void Elements(std::vector<Element>& els, bool is_array, int depth) {
     const uint32_t cap = depth > kMaxDomainDepth ? 0 : std::min(kMaxElements, budget);
-    const uint32_t n = static_cast<uint32_t>(els.size());
-    w.WriteIntegralInRange<uint32_t>(n, 0, cap);
+    uint32_t n = static_cast<uint32_t>(els.size());
+    io.Int(n, uint32_t{0}, cap);
+    if constexpr (IO::kReading) {
+      const size_t left = io.remaining_bytes();
+      n = static_cast<uint32_t>(std::min<size_t>(n, left > announced ? left - announced : 0));
+      els.resize(n);
+    }
     budget -= n;
-    for (const Element& e : els) {
-      w.WriteIntegralInRange<uint8_t>(static_cast<uint8_t>(TypeIndex(e.value.type)), 0, 20);
-      if (!is_array) w.WriteRandomLengthString(e.key, kMaxKey);
+    announced += n;
+    for (Element& e : els) {
+      --announced;
+      uint8_t t = TypeIndex(e.value.type);
+      io.Int(t, uint8_t{0}, uint8_t{20});
+      // Reading fills a default-constructed element, so setting the type is enough: the
+      // payload visit below overwrites every field OfType(type) would preset (the 12- and
+      // 16-byte ids), without building and moving a temporary Value per element.
+      if constexpr (IO::kReading) e.value.type = sb::kAllTypes[t];
+      if (!is_array) io.Str(e.key, kMaxKey);
       Payload(e.value, depth);
     }
   }
 
-  void Payload(const Value& v, int depth) {
+  void Payload(Value& v, int depth) {
     switch (v.type) {
       case Type::kDouble: {
-        uint64_t bits;
-        std::memcpy(&bits, &v.d, 8);
-        w.WriteIntegral<uint64_t>(bits);
+        uint64_t bits = IO::kReading ? 0 : std::bit_cast<uint64_t>(v.d);
+        io.Int(bits);
+        if constexpr (IO::kReading) v.d = std::bit_cast<double>(bits);
         break;
       }
       case Type::kString:
       case Type::kCode:
       case Type::kSymbol:
-        w.WriteRandomLengthString(v.s, kMaxString);
+        io.Str(v.s, kMaxString);
         break;
       case Type::kDocument:
       case Type::kArray:
         Elements(v.children, v.type == Type::kArray, depth + 1);
         break;
       case Type::kBinary:
-        w.WriteIntegral<uint8_t>(v.subtype);
-        w.WriteRandomLengthString(v.s, kMaxString);
+        io.Int(v.subtype);
+        io.Str(v.s, kMaxString);
         break;
       case Type::kObjectId:
+        io.Fixed(v.s, 12);
+        break;
       case Type::kDecimal128:
-        w.WriteBytes(v.s);
+        io.Fixed(v.s, 16);
         break;
-      case Type::kBool:
-        w.WriteIntegralInRange<uint8_t>(static_cast<uint8_t>(v.i), 0, 2);
+      case Type::kBool: {
+        uint8_t b = static_cast<uint8_t>(v.i);
+        io.Int(b, uint8_t{0}, uint8_t{2});
+        v.i = b;
         break;
-      case Type::kDateTime:
-        w.WriteBool(v.civil.has_value());
-        if (v.civil) {
-          const timestamp::CivilDateTime& c = *v.civil;
-          w.WriteIntegralInRange<int32_t>(c.year, 0, 10000);
-          w.WriteIntegralInRange<int32_t>(c.month, 0, 13);
-          w.WriteIntegralInRange<int32_t>(c.day, 0, 32);
-          w.WriteIntegralInRange<int32_t>(c.hour, 0, 24);
-          w.WriteIntegralInRange<int32_t>(c.minute, 0, 60);
-          w.WriteIntegralInRange<int32_t>(c.second, 0, 60);
-          w.WriteIntegralInRange<int32_t>(c.microsecond, 0, 1000000);
+      }
+      case Type::kDateTime: {
+        bool civil = v.civil.has_value();
+        io.Bool(civil);
+        if (civil) {
+          if constexpr (IO::kReading) v.civil.emplace();
+          timestamp::CivilDateTime& c = *v.civil;
+          io.Int(c.year, 0, 10000);
+          io.Int(c.month, 0, 13);
+          io.Int(c.day, 0, 32);
+          io.Int(c.hour, 0, 24);
+          io.Int(c.minute, 0, 60);
+          io.Int(c.second, 0, 60);
+          io.Int(c.microsecond, 0, 1000000);
         } else {
-          w.WriteIntegral<int64_t>(v.i);
+          io.Int(v.i);
         }
         break;
+      }
       case Type::kRegex:
-        w.WriteRandomLengthString(v.s, kMaxKey);
-        w.WriteRandomLengthString(v.s2, kMaxKey);
+        io.Str(v.s, kMaxKey);
+        io.Str(v.s2, kMaxKey);
         break;
       case Type::kDbPointer:
-        w.WriteRandomLengthString(v.s, kMaxKey);
-        w.WriteBytes(v.s2);
+        io.Str(v.s, kMaxKey);
+        io.Fixed(v.s2, 12);
         break;
       case Type::kCodeWithScope:
-        w.WriteRandomLengthString(v.s, kMaxString);
+        io.Str(v.s, kMaxString);
         Elements(v.children, false, depth + 1);
         break;
-      case Type::kInt32:
-        w.WriteIntegral<int32_t>(static_cast<int32_t>(v.i));
+      case Type::kInt32: {
+        int32_t x = static_cast<int32_t>(v.i);
+        io.Int(x);
+        v.i = x;
         break;
+      }
       case Type::kTimestamp:
       case Type::kInt64:
-        w.WriteIntegral<int64_t>(v.i);
+        io.Int(v.i);
         break;
-      default:
+      default:  // undefined, null, min key, max key: no payload
         break;
     }
   }
@@ -209,16 +158,42 @@ struct Writer {
 
 }  // namespace
 
-Document DecodeDocument(FuzzedDataProvider& p) {
-  Reader r{p};
-  Document doc;
-  r.Elements(&doc.elements, false, 1);
-  return doc;
+harness::Domain<Document> DocumentDomain() {
+  return harness::TwoWayDomain<Document>(
+      "bson document", GenDocument(),
+      [](auto& io, Document& doc) {
+        DocumentVisitor<std::decay_t<decltype(io)>> visitor{io};
+        visitor.Elements(doc.elements, false, 1);
+      },
+      [](const Document& doc) { return sb::Show(doc); });
 }
 
-void EncodeDocument(const Document& doc, harness::FuzzInputWriter& w) {
-  Writer wr{w};
-  wr.Elements(doc.elements, false, 1);
+harness::Domain<uint32_t> ArrayKeyCountDomain() {
+  return harness::TwoWayDomain<uint32_t>(
+      "uint32 (n <= 200000)",
+      rc::gen::weightedOneOf<uint32_t>(
+          {{3, rc::gen::element<uint32_t>(0, 1, 10, 11, 100, 101, 1000, 1001, 100001)},
+           {3, rc::gen::inRange<uint32_t>(0, 20001)}}),
+      [](auto& io, uint32_t& n) {
+        io.Int(n, uint32_t{0}, kMaxArrayKeys);
+        // The padding's bytes are 0xFF so that a long file cut to max_len by libFuzzer (which
+        // keeps the front, the padding) reads as a large count, not as 0.
+        std::string padding;
+        if constexpr (std::decay_t<decltype(io)>::kReading) {
+          n = static_cast<uint32_t>(
+              std::min<uint64_t>(n, uint64_t{kArrayKeysPerByte} * io.remaining_bytes()));
+        } else {
+          padding.assign((n + kArrayKeysPerByte - 1) / kArrayKeysPerByte, '\xFF');
+        }
+        io.Rest(padding);
+      },
+      [](const uint32_t& n) { return absl::StrCat(n); });
+}
+
+harness::Domain<std::string> DecoderInputDomain() {
+  return harness::TwoWayDomain<std::string>(
+      "bytes", GenDecoderInput(), [](auto& io, std::string& s) { io.Rest(s); },
+      [](const std::string& s) { return harness::Hex(s); });
 }
 
 // ---- generators -----------------------------------------------------------------------------

@@ -564,9 +564,10 @@ TEST(BsonLibbson, LibbsonStopsOnlyTheDocumentItIsIn) {
   EXPECT_FALSE(covered(bad_string_parent));
 }
 
-// Found by fuzzing bson_encode (corpus/bson_encode/regressions/77143e7e...): libbson's
-// bson_append_value hands JavaScript code to bson_append_code, a C string, which cuts it at
-// the first NUL. The libbson side declines such documents; without the NUL it must agree.
+// Found by fuzzing bson_encode (corpus/bson_encode/regressions/e7ae94c1..., first kept as
+// 77143e7e... in the older corpus form): libbson's bson_append_value hands JavaScript code to
+// bson_append_code, a C string, which cuts it at the first NUL. The libbson side declines such
+// documents; without the NUL it must agree.
 TEST(BsonLibbson, CodeWithNulIsDeclinedAndCodeWithoutNulAgrees) {
   Value code = OfType(Type::kCode);
   code.s = std::string("a\0b", 3);
