@@ -56,6 +56,9 @@ struct FuzzReader {
   void Fixed(std::string& s, size_t n) { s = p.ConsumeBytesAsString(n); }
   // Every byte left; must be the last call (FDP ConsumeRemainingBytesAsString).
   void Rest(std::string& s) { s = p.ConsumeRemainingBytesAsString(); }
+  // Skips `n` bytes (fewer when the input runs out): filler that makes an input as long as
+  // the work it asks for (a size budget bounded by the input's length).
+  void Pad(size_t n) { p.ConsumeBytes<uint8_t>(n); }
   // Bytes not read yet.
   size_t remaining_bytes() const { return p.remaining_bytes(); }
 };
@@ -79,6 +82,8 @@ struct FuzzWriter {
   void Str(std::string& s, size_t max) { w.WriteRandomLengthString(s, max); }
   void Fixed(std::string& s, size_t /*n*/) { w.WriteBytes(s); }
   void Rest(std::string& s) { w.WriteRemainingBytes(s); }
+  // Writes `n` zero bytes, which FuzzReader::Pad skips.
+  void Pad(size_t n) { w.WriteBytes(std::string(n, '\0')); }
 };
 
 // A domain whose decode and encode both run `visit`, a callable taking (IO&, T&) for IO =
