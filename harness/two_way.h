@@ -56,12 +56,15 @@ struct FuzzReader {
   void Fixed(std::string& s, size_t n) { s = p.ConsumeBytesAsString(n); }
   // Every byte left; must be the last call (FDP ConsumeRemainingBytesAsString).
   void Rest(std::string& s) { s = p.ConsumeRemainingBytesAsString(); }
+  // Skips `n` bytes (fewer when the input runs out): filler that makes an input as long as
+  // the work it asks for (a size budget bounded by the input's length; the mutation spec).
+  void Pad(size_t n) { p.ConsumeBytes<uint8_t>(n); }
   // Bytes not read yet.
   size_t remaining_bytes() const { return p.remaining_bytes(); }
-  // Padding the writer added (FuzzWriter::Pad) so that an input is long enough for the work
-  // its value costs; the reader leaves those bytes unread and may bound the value's sizes by
-  // remaining_bytes() (a domain whose few bytes describe a large value: docs/fuzzing.md).
-  void Pad(size_t /*n*/) {}
+  // Padding the writer added (FuzzWriter::PadUnread) so that an input is long enough for the
+  // work its value costs; the reader leaves those bytes unread and may bound the value's sizes
+  // by remaining_bytes() (the CQL large and typed specs: docs/fuzzing.md, "Limits").
+  void PadUnread(size_t /*n*/) {}
 };
 
 // The writing direction: value -> the bytes FuzzReader reads back as that value.
@@ -83,10 +86,12 @@ struct FuzzWriter {
   void Str(std::string& s, size_t max) { w.WriteRandomLengthString(s, max); }
   void Fixed(std::string& s, size_t /*n*/) { w.WriteBytes(s); }
   void Rest(std::string& s) { w.WriteRemainingBytes(s); }
+  // Writes `n` zero bytes, which FuzzReader::Pad skips.
+  void Pad(size_t n) { w.WriteBytes(std::string(n, '\0')); }
   // `n` zero bytes at the front, which FuzzReader leaves unread (it reads integers from the
   // back); they count in its remaining_bytes(). Call it last: after every Fixed and Str, and
   // never in a visitor that calls Rest.
-  void Pad(size_t n) { w.WriteBytes(std::string(n, '\0')); }
+  void PadUnread(size_t n) { w.WriteBytes(std::string(n, '\0')); }
 };
 
 // A domain whose decode and encode both run `visit`, a callable taking (IO&, T&) for IO =

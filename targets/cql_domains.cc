@@ -250,7 +250,7 @@ void VisitLargeSpec(IO& io, LargeSpec& s) {
   if constexpr (IO::kReading) {
     ClampLargeSpec(&s, io.remaining_bytes());
   } else {
-    io.Pad(LargePadBytes(s));
+    io.PadUnread(LargePadBytes(s));
   }
 }
 

@@ -221,7 +221,7 @@ void VisitTypedSpec(IO& io, TypedSpec& s) {
     const uint64_t cap = uint64_t{kTypedCountPerByte} * io.remaining_bytes();
     s.count = static_cast<uint32_t>(std::min<uint64_t>(s.count, cap));
   } else {
-    io.Pad((s.count + kTypedCountPerByte - 1) / kTypedCountPerByte);
+    io.PadUnread((s.count + kTypedCountPerByte - 1) / kTypedCountPerByte);
   }
 }
 

@@ -4,7 +4,7 @@
 //                              buffer ("reference") and the spec-transcription writer ("spec"),
 //                              byte for byte; checks size-prediction and round-trip (both
 //                              decoders); heap bound output + 1 KiB
-//   mutation_serialize_small   SerializeSmall (threshold 64 KiB, scratch grown at registration)
+//   mutation_serialize_small   SerializeSmall (threshold 256 B, scratch grown at registration)
 //                              vs the same three; heap bound output + 1 KiB
 //   mutation_decode            Deserialize vs the reference decoder on arbitrary bytes, against
 //                              the schema of a generated mutation
@@ -14,11 +14,13 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "harness/domains.h"
 #include "harness/report.h"
+#include "harness/two_way.h"
 #include "reference/mutation/decoder_ref.h"
 #include "reference/mutation/spec_writer.h"
 #include "serdiff/mutation/mutation.h"
@@ -227,11 +229,17 @@ Mutation BuildMutation(const MutationSpec& spec) {
   Mutation m;
   m.version = static_cast<Version>(spec.version % 3);
   if (HasEpoch(m.version)) m.allow_out_of_range = r.Chance(50);
-  const size_t updates = std::clamp<size_t>(spec.updates, 1, 8);
-  const size_t ncols = std::clamp<size_t>(spec.columns, 1, 70);
-  const size_t nclust = std::min<size_t>(spec.clustering, 40);
+  // The budget also caps the parts drawn before any row (tables, columns, clustering) and
+  // the value scale. Each cap is inert at kMaxBuiltBytes (it then exceeds the spec's range:
+  // 65 updates, 2049 columns, 2048 clustering columns, a 16 KiB scale), so a full-budget spec
+  // builds what it did before the budget existed.
+  const size_t budget = std::min<size_t>(spec.budget, kMaxBuiltBytes);
+  const size_t updates =
+      std::clamp<size_t>(spec.updates, 1, std::min<size_t>(8, 1 + budget / 4096));
+  const size_t ncols = std::clamp<size_t>(spec.columns, 1, std::min<size_t>(70, 1 + budget / 128));
+  const size_t nclust = std::min<size_t>({spec.clustering, 40, budget / 128});
   const size_t max_rows = std::min<size_t>(spec.max_rows, 200);
-  const size_t scale = std::min<size_t>(spec.value_bytes, 4096);
+  const size_t scale = std::min<size_t>({spec.value_bytes, 4096, budget / 16});
   size_t built = 0;  // ApproxBytes of the unfiltereds so far, across updates
   for (size_t p = 0; p < updates; ++p) {
     PartitionUpdate u;
@@ -262,7 +270,7 @@ Mutation BuildMutation(const MutationSpec& spec) {
     }
     const size_t rows = max_rows == 0 ? 0 : r.Below(max_rows + 1);
     int32_t row_count = 0;
-    for (size_t i = 0; i < rows && built < kMaxBuiltBytes; ++i) {
+    for (size_t i = 0; i < rows && built < budget; ++i) {
       Unfiltered un;
       if (r.Chance(10)) {
         un.is_marker = true;
@@ -412,7 +420,11 @@ std::string Dump(const Mutation& m) {
 }
 
 std::string MutatedBytes(const MutatedInput& in) {
-  absl::StatusOr<std::string> base = Serialize(BuildMutation(in.spec));
+  return MutatedBytes(BuildMutation(in.spec), in);
+}
+
+std::string MutatedBytes(const Mutation& built, const MutatedInput& in) {
+  absl::StatusOr<std::string> base = Serialize(built);
   std::string b = base.ok() ? *base : std::string();
   if (b.empty() || in.op == 0) return b;
   const size_t pos = in.pos % b.size();
@@ -444,8 +456,8 @@ std::string MutatedBytes(const MutatedInput& in) {
 rc::Gen<MutationSpec> GenSpec() {
   return rc::gen::apply(
       [](uint64_t seed, uint8_t version, uint8_t updates, uint8_t rows, uint8_t cols, uint8_t clust,
-         uint16_t value_bytes) {
-        return MutationSpec{seed, version, updates, rows, cols, clust, value_bytes};
+         uint16_t value_bytes, uint32_t budget) {
+        return MutationSpec{seed, version, updates, rows, cols, clust, value_bytes, budget};
       },
       rc::gen::arbitrary<uint64_t>(), rc::gen::inRange<uint8_t>(0, 3),
       rc::gen::weightedOneOf<uint8_t>(
@@ -458,30 +470,42 @@ rc::Gen<MutationSpec> GenSpec() {
       rc::gen::weightedOneOf<uint8_t>(
           {{6, rc::gen::inRange<uint8_t>(0, 4)}, {1, rc::gen::inRange<uint8_t>(30, 41)}}),
       rc::gen::weightedOneOf<uint16_t>(
-          {{6, rc::gen::inRange<uint16_t>(0, 64)}, {1, rc::gen::inRange<uint16_t>(0, 4097)}}));
+          {{6, rc::gen::inRange<uint16_t>(0, 64)}, {1, rc::gen::inRange<uint16_t>(0, 4097)}}),
+      // Mostly the full budget (the large mutations stay in the properties), sometimes one
+      // as small as a fuzz input's.
+      rc::gen::weightedOneOf<uint32_t>(
+          {{6, rc::gen::just(static_cast<uint32_t>(kMaxBuiltBytes))},
+           {1, rc::gen::map(rc::gen::inRange<uint32_t>(0, 129), [](uint32_t units) {
+              return static_cast<uint32_t>(units * kBudgetBytesPerInputByte);
+            })}}));
 }
 
 namespace {
 
-MutationSpec ReadSpec(FuzzedDataProvider& p) {
-  MutationSpec s;
-  s.seed = p.ConsumeIntegral<uint64_t>();
-  s.version = p.ConsumeIntegralInRange<uint8_t>(0, 2);
-  s.updates = p.ConsumeIntegralInRange<uint8_t>(1, 8);
-  s.max_rows = p.ConsumeIntegralInRange<uint8_t>(0, 200);
-  s.columns = p.ConsumeIntegralInRange<uint8_t>(1, 70);
-  s.clustering = p.ConsumeIntegralInRange<uint8_t>(0, 40);
-  s.value_bytes = p.ConsumeIntegralInRange<uint16_t>(0, 4096);
-  return s;
-}
-void WriteSpec(const MutationSpec& s, harness::FuzzInputWriter& w) {
-  w.WriteIntegral<uint64_t>(s.seed);
-  w.WriteIntegralInRange<uint8_t>(s.version, 0, 2);
-  w.WriteIntegralInRange<uint8_t>(s.updates, 1, 8);
-  w.WriteIntegralInRange<uint8_t>(s.max_rows, 0, 200);
-  w.WriteIntegralInRange<uint8_t>(s.columns, 1, 70);
-  w.WriteIntegralInRange<uint8_t>(s.clustering, 0, 40);
-  w.WriteIntegralInRange<uint16_t>(s.value_bytes, 0, 4096);
+// The corpus form of a spec, both ways (harness/two_way.h). The seven fields are integers
+// (FDP reads them from the end of the input), then the budget as a count of filler bytes
+// (an integer, then that many bytes at the front, which carry nothing): reading, the count is
+// cut to the bytes left, so an input's length bounds its budget, kBudgetBytesPerInputByte
+// bytes of mutation per byte of input. The writer writes every filler byte the budget needs.
+template <typename IO>
+void VisitSpec(IO& io, MutationSpec& s) {
+  io.Int(s.seed);
+  io.Int(s.version, uint8_t{0}, uint8_t{2});
+  io.Int(s.updates, uint8_t{1}, uint8_t{8});
+  io.Int(s.max_rows, uint8_t{0}, uint8_t{200});
+  io.Int(s.columns, uint8_t{1}, uint8_t{70});
+  io.Int(s.clustering, uint8_t{0}, uint8_t{40});
+  io.Int(s.value_bytes, uint16_t{0}, uint16_t{4096});
+  // Writing: the budget is a multiple of kBudgetBytesPerInputByte (MutationSpec); another
+  // one would be rounded up.
+  uint16_t units = static_cast<uint16_t>(std::min<size_t>(
+      (s.budget + kBudgetBytesPerInputByte - 1) / kBudgetBytesPerInputByte, kMaxBudgetUnits));
+  io.Int(units, uint16_t{0}, static_cast<uint16_t>(kMaxBudgetUnits));
+  if constexpr (IO::kReading) {
+    units = static_cast<uint16_t>(std::min<size_t>(units, io.remaining_bytes()));
+    s.budget = static_cast<uint32_t>(units * kBudgetBytesPerInputByte);
+  }
+  io.Pad(units);
 }
 std::string ShowSpec(const MutationSpec& s) {
   return absl::StrCat("spec{seed=", s.seed, " version=", s.version, " updates=", s.updates,
@@ -500,82 +524,70 @@ MutatedInput Derive(MutatedInput in) {
   const Mutation m = BuildMutation(in.spec);
   in.version = m.version;
   in.schema = SchemaOf(m);
-  in.bytes = MutatedBytes(in);
+  in.bytes = MutatedBytes(m, in);
   return in;
 }
 
 }  // namespace
 
 harness::Domain<MutationInput> SpecDomain() {
-  harness::Domain<MutationInput> d;
-  d.type_name = "mutation spec (seed, version, updates, rows, columns, clustering, value size)";
-  d.gen = rc::gen::map(GenSpec(), MakeInput);
-  d.decode = [](FuzzedDataProvider& p) { return MakeInput(ReadSpec(p)); };
-  d.encode = [](const MutationInput& in, harness::FuzzInputWriter& w) { WriteSpec(in.spec, w); };
-  d.show = [](const MutationInput& in) { return ShowSpec(in.spec); };
-  return d;
+  return harness::TwoWayDomain<MutationInput>(
+      "mutation spec (seed, version, updates, rows, columns, clustering, value size)",
+      rc::gen::map(GenSpec(), MakeInput),
+      [](auto& io, MutationInput& in) {
+        VisitSpec(io, in.spec);
+        if constexpr (std::decay_t<decltype(io)>::kReading) in.m = BuildMutation(in.spec);
+      },
+      [](const MutationInput& in) { return ShowSpec(in.spec); });
 }
 
 harness::Domain<DecodeInput> DecodeDomain() {
-  harness::Domain<DecodeInput> d;
-  d.type_name = "(schema spec, bytes)";
-  d.gen = rc::gen::apply(
-      [](MutationSpec s, std::string bytes) {
-        DecodeInput in;
-        in.spec = s;
-        in.bytes = std::move(bytes);
-        return Derive(std::move(in));
+  return harness::TwoWayDomain<DecodeInput>(
+      "(schema spec, bytes)",
+      rc::gen::apply(
+          [](MutationSpec s, std::string bytes) {
+            DecodeInput in;
+            in.spec = s;
+            in.bytes = std::move(bytes);
+            return Derive(std::move(in));
+          },
+          GenSpec(), rc::gen::arbitrary<std::string>()),
+      [](auto& io, DecodeInput& in) {
+        VisitSpec(io, in.spec);
+        io.Rest(in.bytes);
+        if constexpr (std::decay_t<decltype(io)>::kReading) in = Derive(std::move(in));
       },
-      GenSpec(), rc::gen::arbitrary<std::string>());
-  d.decode = [](FuzzedDataProvider& p) {
-    DecodeInput in;
-    in.spec = ReadSpec(p);
-    in.bytes = p.ConsumeRemainingBytesAsString();
-    return Derive(std::move(in));
-  };
-  d.encode = [](const DecodeInput& in, harness::FuzzInputWriter& w) {
-    WriteSpec(in.spec, w);
-    w.WriteRemainingBytes(in.bytes);
-  };
-  d.show = [](const DecodeInput& in) {
-    return absl::StrCat(ShowSpec(in.spec), " bytes=", Hex(in.bytes.substr(0, 256)),
-                        in.bytes.size() > 256 ? "..." : "");
-  };
-  return d;
+      [](const DecodeInput& in) {
+        return absl::StrCat(ShowSpec(in.spec), " bytes=", Hex(in.bytes.substr(0, 256)),
+                            in.bytes.size() > 256 ? "..." : "");
+      });
 }
 
 harness::Domain<MutatedInput> MutatedDomain() {
-  harness::Domain<MutatedInput> d;
-  d.type_name = "(mutation spec, op, pos, arg)";
-  d.gen = rc::gen::apply(
-      [](MutationSpec s, uint8_t op, uint32_t pos, uint8_t arg) {
-        MutatedInput in;
-        in.spec = s;
-        in.op = op;
-        in.pos = pos;
-        in.arg = arg;
-        return Derive(std::move(in));
+  return harness::TwoWayDomain<MutatedInput>(
+      "(mutation spec, op, pos, arg)",
+      rc::gen::apply(
+          [](MutationSpec s, uint8_t op, uint32_t pos, uint8_t arg) {
+            MutatedInput in;
+            in.spec = s;
+            in.op = op;
+            in.pos = pos;
+            in.arg = arg;
+            return Derive(std::move(in));
+          },
+          GenSpec(), rc::gen::inRange<uint8_t>(0, 7), rc::gen::arbitrary<uint32_t>(),
+          rc::gen::arbitrary<uint8_t>()),
+      [](auto& io, MutatedInput& in) {
+        // The edit first, so that the spec's budget is bounded by the bytes after it.
+        io.Int(in.op, uint8_t{0}, uint8_t{6});
+        io.Int(in.pos);
+        io.Int(in.arg);
+        VisitSpec(io, in.spec);
+        if constexpr (std::decay_t<decltype(io)>::kReading) in = Derive(std::move(in));
       },
-      GenSpec(), rc::gen::inRange<uint8_t>(0, 7), rc::gen::arbitrary<uint32_t>(),
-      rc::gen::arbitrary<uint8_t>());
-  d.decode = [](FuzzedDataProvider& p) {
-    MutatedInput in;
-    in.spec = ReadSpec(p);
-    in.op = p.ConsumeIntegralInRange<uint8_t>(0, 6);
-    in.pos = p.ConsumeIntegral<uint32_t>();
-    in.arg = p.ConsumeIntegral<uint8_t>();
-    return Derive(std::move(in));
-  };
-  d.encode = [](const MutatedInput& in, harness::FuzzInputWriter& w) {
-    WriteSpec(in.spec, w);
-    w.WriteIntegralInRange<uint8_t>(in.op, 0, 6);
-    w.WriteIntegral<uint32_t>(in.pos);
-    w.WriteIntegral<uint8_t>(in.arg);
-  };
-  d.show = [](const MutatedInput& in) {
-    return absl::StrCat(ShowSpec(in.spec), " op=", in.op, " pos=", in.pos, " arg=", in.arg);
-  };
-  return d;
+      [](const MutatedInput& in) {
+        return absl::StrCat(ShowSpec(in.spec), " op=", in.op, " pos=", in.pos, " arg=", in.arg);
+      });
 }
 
 namespace {

@@ -25,12 +25,22 @@ using serdiff::mutation::Mutation;
 // kind; timestamps, TTLs and deletion times drawn from the int32/int64 edges and below the
 // encoding epoch; `value_bytes` scales variable-length values (0..4096). All choices come from
 // a PRNG seeded with `seed`, so the spec is the whole input (and shrinks field by field).
-// Rows stop once the unfiltereds drawn so far, across updates, come to about kMaxBuiltBytes
-// serialized bytes: the largest spec would otherwise describe a mutation of hundreds of MB
-// (8 updates x 200 rows x 70 columns x 4 KiB values) from a 21-byte fuzz input, too slow to
-// fuzz and beyond libFuzzer's malloc limit. Large single values have their own benchmark
-// and tests (SingleValueMutation).
+//
+// `budget` bounds the size of what is built: rows stop once the unfiltereds drawn so far,
+// across updates, come to about `budget` serialized bytes (ApproxBytes), and the value scale
+// is at most budget / 16. The largest spec would otherwise describe a mutation of hundreds of
+// MB (8 updates x 200 rows x 70 columns x 4 KiB values). The budget is at most kMaxBuiltBytes,
+// which the generators use (so properties and `serdiff check` build the large mutations);
+// at kMaxBuiltBytes both limits are those of the spec before the budget existed (rows stop
+// at 256 KiB, and 256 KiB / 16 is above the largest value scale). A fuzz input pays for its
+// budget with its length: kBudgetBytesPerInputByte per byte of filler (see the domains in
+// targets/mutation.cc), so a short input builds a small mutation. The rest of the work is
+// bounded by the spec's ranges: 8 tables of at most 70 + 3 columns, one static row each, and
+// the one row that may cross the budget. Large single values have their own benchmark and
+// tests (SingleValueMutation).
 inline constexpr size_t kMaxBuiltBytes = 256 * 1024;
+inline constexpr size_t kBudgetBytesPerInputByte = 64;
+inline constexpr size_t kMaxBudgetUnits = kMaxBuiltBytes / kBudgetBytesPerInputByte;  // 4096
 struct MutationSpec {
   uint64_t seed = 0;
   uint8_t version = 0;
@@ -39,6 +49,9 @@ struct MutationSpec {
   uint8_t columns = 3;
   uint8_t clustering = 1;
   uint16_t value_bytes = 8;
+  // A multiple of kBudgetBytesPerInputByte, at most kMaxBuiltBytes (the fuzz domains' form
+  // holds no other value). Not printed: the printed spec is the corpus record's key.
+  uint32_t budget = kMaxBuiltBytes;
   friend bool operator==(const MutationSpec&, const MutationSpec&) = default;
 };
 Mutation BuildMutation(const MutationSpec& spec);
@@ -83,6 +96,8 @@ struct MutatedInput {
   }
 };
 std::string MutatedBytes(const MutatedInput& in);
+// The same, from the already built BuildMutation(in.spec).
+std::string MutatedBytes(const Mutation& built, const MutatedInput& in);
 
 // One partition update of table (pk int, v blob) holding one row with one value of `bytes`
 // bytes (the benchmark's shape).
@@ -101,7 +116,9 @@ harness::Domain<DecodeInput> DecodeDomain();
 harness::Domain<MutatedInput> MutatedDomain();
 
 // The SerializeSmall threshold the mutation_serialize_small target uses (its scratch buffer is
-// grown to this size when the targets are registered, so its peak is the output alone).
-inline constexpr size_t kSmallTargetThreshold = 64 * 1024;
+// grown to this size when the targets are registered, so its peak is the output alone). Small
+// enough that the fuzz inputs, capped in fuzz/limits.tsv to a budget of a few hundred bytes,
+// build mutations on both sides of it (the scratch path and the fallback to Serialize).
+inline constexpr size_t kSmallTargetThreshold = 256;
 
 }  // namespace serdiff::targets::mutation

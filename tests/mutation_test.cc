@@ -2,6 +2,7 @@
 // growable buffer, spec transcription) against hand-derived bytes (docs/mutation.md's worked
 // example and per-field table), the decoders (optimized and reference) against exact values and
 // exact error offsets, and the allocation contract of the exact-size and small paths.
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <regex>
@@ -9,8 +10,11 @@
 #include <string>
 #include <vector>
 
+#include <FuzzedDataProvider.h>
+
 #include "gtest/gtest.h"
 #include "harness/alloc_tracker.h"
+#include "harness/fuzz_input.h"
 #include "reference/mutation/decoder_ref.h"
 #include "reference/mutation/spec_writer.h"
 #include "serdiff/common/error_offset.h"
@@ -503,8 +507,9 @@ TEST(MutationHeap, SmallPathPeaksAtTheOutputOnceTheScratchHasGrown) {
   EXPECT_GE(peak, static_cast<int64_t>(out->size()));
 }
 
-// The fuzz domain's largest spec once described a 9.5 MB mutation (from a 21-byte input,
-// corpus/mutation_decode_mutated/edge-16fd5be582057d90); rows now stop near kMaxBuiltBytes.
+// The fuzz domain's largest spec once described a 9.5 MB mutation (from a 21-byte input, a
+// seed of corpus/mutation_decode_mutated); rows now stop near the budget, kMaxBuiltBytes at
+// most.
 TEST(MutationSpecBudget, LargestSpecStaysNearTheBudget) {
   using targets::mutation::BuildMutation;
   using targets::mutation::kMaxBuiltBytes;
@@ -520,6 +525,78 @@ TEST(MutationSpecBudget, LargestSpecStaysNearTheBudget) {
   // A small spec is far below the budget.
   const MutationSpec small{7, 0, 1, 4, 3, 1, 8};
   EXPECT_EQ(BuildMutation(small).updates.size(), 1u);
+}
+
+// fuzz/limits.tsv caps the mutation_serialize* inputs at 2 filler bytes, a budget of 128 B: the
+// largest spec then builds one update of at most 1 KiB (the bound stated there), now and then
+// one above the mutation_serialize_small threshold.
+TEST(MutationSpecBudget, FuzzCapBuildsSmallMutations) {
+  using targets::mutation::BuildMutation;
+  using targets::mutation::MutationSpec;
+  size_t largest = 0;
+  for (uint64_t seed = 0; seed < 2000; ++seed) {
+    for (uint8_t version = 0; version < 3; ++version) {
+      const MutationSpec spec{seed, version, 8, 200, 70, 40, 4096, 2 * 64};
+      const Mutation m = BuildMutation(spec);
+      ASSERT_EQ(m.updates.size(), 1u);
+      ASSERT_LE(m.updates[0].regular_columns.size(), 2u);
+      ASSERT_LE(m.updates[0].clustering_widths.size(), 1u);
+      const absl::StatusOr<size_t> size = SerializedSize(m);
+      ASSERT_TRUE(size.ok()) << size.status();
+      largest = std::max(largest, *size);
+    }
+  }
+  EXPECT_LE(largest, 1024u);  // 422 bytes when written
+  EXPECT_GT(largest, targets::mutation::kSmallTargetThreshold);
+}
+
+// The corpus form of a spec: the seven fields, the budget as a count of filler bytes (cut to
+// the bytes that are there), then the filler.
+TEST(MutationSpecBudget, InputLengthBoundsTheBudget) {
+  using targets::mutation::kBudgetBytesPerInputByte;
+  using targets::mutation::kMaxBudgetUnits;
+  using targets::mutation::kMaxBuiltBytes;
+  using targets::mutation::MutationInput;
+  using targets::mutation::MutationSpec;
+  const auto domain = targets::mutation::SpecDomain();
+  const auto decode = [&](const std::string& bytes) {
+    FuzzedDataProvider p(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+    return domain.decode(p).spec;
+  };
+  harness::FuzzInputWriter w;
+  w.WriteIntegral<uint64_t>(99);
+  w.WriteIntegralInRange<uint8_t>(2, 0, 2);
+  w.WriteIntegralInRange<uint8_t>(8, 1, 8);
+  w.WriteIntegralInRange<uint8_t>(200, 0, 200);
+  w.WriteIntegralInRange<uint8_t>(70, 1, 70);
+  w.WriteIntegralInRange<uint8_t>(40, 0, 40);
+  w.WriteIntegralInRange<uint16_t>(4096, 0, 4096);
+  w.WriteIntegralInRange<uint16_t>(4096, 0, 4096);  // asks for the full budget ...
+  w.WriteBytes("abc");                              // ... with 3 filler bytes
+  const std::string bytes = w.Finish();
+  ASSERT_EQ(bytes.size(), 20u);
+  // front "abc", then the integers backwards (FDP reads them from the end).
+  EXPECT_EQ(Hex(bytes),
+            "616263"
+            "0010"
+            "0010"
+            "28"
+            "45"
+            "c8"
+            "07"
+            "02"
+            "6300000000000000");
+  const MutationSpec short_input = decode(bytes);
+  EXPECT_EQ(short_input, (MutationSpec{99, 2, 8, 200, 70, 40, 4096, 3 * 64}));
+  // The writer writes every filler byte: a full-budget spec is a 17 + 4096 byte file.
+  const MutationSpec full{99, 2, 8, 200, 70, 40, 4096};
+  harness::FuzzInputWriter fw;
+  domain.encode(MutationInput{full, Mutation{}}, fw);
+  const std::string full_bytes = fw.Finish();
+  EXPECT_EQ(full_bytes.size(), 17 + kMaxBudgetUnits);
+  EXPECT_EQ(full_bytes.substr(0, kMaxBudgetUnits), std::string(kMaxBudgetUnits, '\0'));
+  EXPECT_EQ(decode(full_bytes), full);
+  EXPECT_EQ(kMaxBudgetUnits * kBudgetBytesPerInputByte, kMaxBuiltBytes);
 }
 
 // ---- the spec writer includes nothing from src/ but the value model -----------------------
