@@ -179,6 +179,13 @@ TEST(SeedValue, WritesEachValueAsItsCorpusFileAndRefusesAnUnreadableOne) {
   EXPECT_EQ(*ReadFileBytes(path), minus1);
   EXPECT_EQ(out, absl::StrCat(path, "\n", root, "/varint_zigzag64/",
                               Sha1Hex(*Find("varint_zigzag64").BytesOfText("5")), "\n"));
+  // A printed vector is one value (not split at its commas).
+  const std::string vec = "[2 values: 1, 300]";
+  auto [vec_status, vec_out] =
+      RunCli("seed varint_leb128_encode --corpus " + root + " --value '" + vec + "'");
+  EXPECT_EQ(vec_status, 0) << vec_out;
+  EXPECT_EQ(vec_out, absl::StrCat(root, "/varint_leb128_encode/",
+                                  Sha1Hex(*Find("varint_leb128_encode").BytesOfText(vec)), "\n"));
   // A failing input says so, as `seed --count` does.
   auto [fail_status, fail_out] =
       RunCli("--selftest seed selftest_broken_zigzag --corpus " + root + " --value -1");

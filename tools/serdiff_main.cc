@@ -486,6 +486,9 @@ int main(int argc, char** argv) {
       ->add_option("--value", seed_values,
                    "an input written as `serdiff show` prints it (repeatable); instead of "
                    "generated inputs")
+      // One text per --value, taken as is: CLI11 would otherwise split a "[...]" text (a
+      // printed vector) at its commas.
+      ->allow_extra_args(false)
       ->excludes(count_opt);
   seedcmd->add_option("--seed", seed, "first seed")->capture_default_str();
   seedcmd->add_option("--corpus", corpus_dir, "corpus root")->capture_default_str();
