@@ -19,7 +19,6 @@
 namespace serdiff::timestamp {
 namespace {
 
-constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 
 // Days from 0000-03-01 to 1970-01-01.
