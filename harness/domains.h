@@ -1,6 +1,6 @@
 // Reusable, family-agnostic domains: integers and vectors of integers, each a two-way domain
-// (harness/two_way.h: one visitor reads and writes the corpus form) with its generator and
-// printer.
+// (harness/two_way.h: one visitor reads and writes the corpus form) with its generator,
+// printer and parser of the printed text (harness/text_parse.h).
 #pragma once
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "harness/report.h"
 #include "harness/target.h"
+#include "harness/text_parse.h"
 #include "harness/two_way.h"
 
 namespace serdiff::harness {
@@ -32,12 +34,19 @@ inline rc::Gen<size_t> BatchLength(size_t max) {
   });
 }
 
-// A single integer; corpus form: FDP ConsumeIntegral<T>.
+// The decimal text of an integer of type T (TextCursor::Int), nothing else.
+template <typename T>
+absl::StatusOr<T> ParseInteger(std::string_view text) {
+  return ParseAll<T>(text, [](TextCursor& c, T& v) { return c.Int(v); });
+}
+
+// A single integer; corpus form: FDP ConsumeIntegral<T>; printed and parsed in decimal
+// ("-42"). A domain that prints the integer otherwise must set its own parser too.
 template <typename T>
 Domain<T> IntegerDomain(std::string type_name, rc::Gen<T> gen) {
   return TwoWayDomain<T>(
       std::move(type_name), std::move(gen), [](auto& io, T& v) { io.Int(v); },
-      [](const T& v) { return absl::StrCat(v); });
+      [](const T& v) { return absl::StrCat(v); }, ParseInteger<T>);
 }
 
 // Shows at most `max_items` elements of a vector: "[3 values: 1, 2, 3]".
@@ -49,6 +58,43 @@ std::string ShowVector(const std::vector<T>& v, size_t max_items = 16) {
   if (v.size() > max_items) absl::StrAppend(&out, ", ...");
   out += "]";
   return out;
+}
+
+// Reads ShowVector's text back: "[0 values]", "[1 value: 7]", "[3 values: 1, -2, 3]". Errors
+// (at the character where they are): another shape; a count that is not the number of
+// elements; more than `max_len` elements (the most the domain's corpus form holds); a list
+// shown with ", ..." (ElidedAt: the printer left elements out).
+template <typename T>
+absl::StatusOr<std::vector<T>> ParseVector(std::string_view text, size_t max_len) {
+  return ParseAll<std::vector<T>>(
+      text, [max_len](TextCursor& c, std::vector<T>& v) -> absl::Status {
+        if (absl::Status s = c.Expect("["); !s.ok()) return s;
+        const size_t count_at = c.pos();
+        size_t n = 0;
+        if (absl::Status s = c.Int(n); !s.ok()) return s;
+        if (n > max_len) {
+          return ParseErrorAt(
+              count_at, absl::StrCat(n, " values, more than the domain holds (", max_len, ")"));
+        }
+        if (absl::Status s = c.Expect(n == 1 ? " value" : " values"); !s.ok()) return s;
+        if (n > 0) {
+          if (absl::Status s = c.Expect(": "); !s.ok()) return s;
+          for (size_t i = 0; i < n; ++i) {
+            if (i > 0) {
+              if (absl::Status s = c.Expect(", "); !s.ok()) return s;
+              if (c.rest().substr(0, 3) == "...") {
+                return ElidedAt(c.pos(), absl::StrCat("the list shows ", i, " of its ", n,
+                                                      " values (\"...\"): the rest cannot be "
+                                                      "read back"));
+              }
+            }
+            T x{};
+            if (absl::Status s = c.Int(x); !s.ok()) return s;
+            v.push_back(x);
+          }
+        }
+        return c.Expect("]");
+      });
 }
 
 // A vector of integers of length 0..max_len; corpus form: length as
@@ -73,7 +119,8 @@ Domain<std::vector<T>> VectorDomain(std::string type_name, rc::Gen<T> elem, size
         v.resize(n);
         for (T& x : v) io.Int(x);
       },
-      [](const std::vector<T>& v) { return ShowVector(v); });
+      [](const std::vector<T>& v) { return ShowVector(v); },
+      [max_len](std::string_view text) { return ParseVector<T>(text, max_len); });
 }
 
 // Little-endian fixed-width encodings, for canonical outputs of integer results.

@@ -51,10 +51,12 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "harness/alloc_tracker.h"
 #include "harness/fuzz_input.h"
+#include "harness/text_parse.h"
 
 namespace serdiff::harness {
 
@@ -91,7 +93,7 @@ struct OffsetExemption {
   std::string reason;
 };
 
-// The input type of a target, in its three forms.
+// The input type of a target, in its forms: generated, corpus bytes, printed text.
 template <typename T>
 struct Domain {
   std::string type_name;                                   // "vector<int64>", shown in reports
@@ -99,6 +101,13 @@ struct Domain {
   std::function<T(FuzzedDataProvider&)> decode;            // raw fuzz/corpus bytes -> input
   std::function<void(const T&, FuzzInputWriter&)> encode;  // input -> bytes that decode reads back
   std::function<std::string(const T&)> show;               // input -> text for people
+  // Optional: the text `show` prints -> the input (harness/text_parse.h), so that a person can
+  // write a corpus file from a readable value (`serdiff seed <target> --value '<text>'`).
+  // parse(show(v)) == v for every v whose printed form leaves nothing out (the
+  // <target>.DomainParseInvertsShow property); a parser may accept shorter forms too. Errors:
+  // InvalidArgument "at character N: ..." (N the byte offset in the text); a printed form that
+  // left part of the value out fails with ElidedAt. Unset: the domain has no parser.
+  std::function<absl::StatusOr<T>(std::string_view text)> parse;
 };
 
 // What an implementation is, beside the optimized one it is compared with. The "reference
@@ -281,11 +290,24 @@ class Target {
   virtual CaseResult RunGenerated(uint64_t seed, int size,
                                   Render render = Render::kOnFailure) const = 0;
 
+  // True when the domain can read its printed values back (Domain::parse is set).
+  virtual bool has_parser() const = 0;
+  // The corpus bytes of the input written as `text`, the form ShowBytes prints (or a shorter
+  // form the domain's parser accepts): parse, then the domain's encoder. So
+  // ShowBytes(*BytesOfText(ShowBytes(b))) == ShowBytes(b). Errors: Unimplemented when the
+  // domain has no parser; the parser's InvalidArgument ("at character N: ..."); InvalidArgument
+  // when the corpus form cannot hold the value (it would read back as another value, e.g. a
+  // count beyond the range the form encodes).
+  virtual absl::StatusOr<std::string> BytesOfText(std::string_view text) const = 0;
+
   // Property bodies, to be called inside rc::check. The differential property records the
   // corpus form of the last failing input (after shrinking: the minimal one).
   virtual void RcDifferentialProperty() const = 0;
   // decode(encode(v)) == v for generated v.
   virtual void RcDomainRoundTripProperty() const = 0;
+  // parse(show(v)) == v for generated v, where show(v) leaves nothing of v out (a parse that
+  // fails with ElidedAt is skipped). Precondition: has_parser().
+  virtual void RcParseInvertsShowProperty() const = 0;
   const std::string& last_counterexample() const { return last_counterexample_; }
 
  protected:
@@ -406,6 +428,43 @@ class TypedTarget final : public Target {
     if (!r.passed) {
       last_counterexample_ = r.corpus_bytes;
       RC_FAIL(r.report);
+    }
+  }
+
+  bool has_parser() const override { return static_cast<bool>(def_.domain.parse); }
+
+  absl::StatusOr<std::string> BytesOfText(std::string_view text) const override {
+    if (!def_.domain.parse) {
+      return absl::UnimplementedError(absl::StrCat("the domain of ", def_.name, " (",
+                                                   def_.domain.type_name,
+                                                   ") has no parser for printed values"));
+    }
+    absl::StatusOr<T> v = def_.domain.parse(text);
+    if (!v.ok()) return v.status();
+    std::string bytes = Encode(*v);
+    // An encoder's precondition (a value within the range its form holds) is not checked by
+    // the encoder: read the bytes back and refuse a value they do not hold.
+    FuzzedDataProvider fdp(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+    const T back = def_.domain.decode(fdp);
+    if (!(back == *v)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the corpus form of ", def_.domain.type_name, " cannot hold ",
+                       def_.domain.show(*v), ": its bytes read back as ", def_.domain.show(back)));
+    }
+    return bytes;
+  }
+
+  void RcParseInvertsShowProperty() const override {
+    const T v = *(*def_.domain.gen);
+    const std::string shown = def_.domain.show(v);
+    absl::StatusOr<T> back = def_.domain.parse(shown);
+    if (!back.ok() && IsElided(back.status())) return;  // the text left part of v out
+    if (!back.ok())
+      RC_FAIL("domain parse(show(v)) failed\n  show(v): " + shown +
+              "\n  error:   " + std::string(back.status().message()));
+    if (!(*back == v)) {
+      RC_FAIL("domain parse(show(v)) != v\n  show(v):        " + shown +
+              "\n  show(parse(..)): " + def_.domain.show(*back));
     }
   }
 

@@ -24,10 +24,12 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include <FuzzedDataProvider.h>
 
+#include "absl/status/statusor.h"
 #include "harness/fuzz_input.h"
 #include "harness/target.h"
 
@@ -96,10 +98,12 @@ struct FuzzWriter {
 
 // A domain whose decode and encode both run `visit`, a callable taking (IO&, T&) for IO =
 // FuzzReader and FuzzWriter (a generic lambda, or a function template wrapped in one).
-// Decoding starts from a value-initialized T; encoding visits a copy of the value.
+// Decoding starts from a value-initialized T; encoding visits a copy of the value. `parse`
+// (optional) reads what `show` prints back (Domain::parse, harness/text_parse.h).
 template <typename T, typename Visit>
 Domain<T> TwoWayDomain(std::string type_name, rc::Gen<T> gen, Visit visit,
-                       std::function<std::string(const T&)> show) {
+                       std::function<std::string(const T&)> show,
+                       std::function<absl::StatusOr<T>(std::string_view)> parse = nullptr) {
   Domain<T> d;
   d.type_name = std::move(type_name);
   d.gen = std::move(gen);
@@ -115,6 +119,7 @@ Domain<T> TwoWayDomain(std::string type_name, rc::Gen<T> gen, Visit visit,
     visit(io, copy);
   };
   d.show = std::move(show);
+  d.parse = std::move(parse);
   return d;
 }
 

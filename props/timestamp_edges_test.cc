@@ -17,6 +17,7 @@
 #include "serdiff/timestamp/timestamp.h"
 #include "targets/families.h"
 #include "targets/timestamp_domains.h"
+#include "targets/timestamp_edges.h"
 
 namespace serdiff::targets {
 namespace {
@@ -66,7 +67,7 @@ std::vector<ts::CivilDateTime> EdgeCivils() {
 
 std::vector<ts::CivilDay> EdgeDays() {
   std::vector<ts::CivilDay> v;
-  for (int64_t days : ts::EdgeDays()) {
+  for (int64_t days : ts_edges::EdgeDays()) {
     if (days >= -(int64_t{1} << 31) && days < (int64_t{1} << 31)) {
       v.push_back(d::FromRef(rts::AbseilCivilFromDays(days)));
     }
@@ -83,7 +84,7 @@ std::vector<ts::CivilDay> EdgeDays() {
 
 std::vector<ts::TimeOfDay> EdgeTimes() {
   std::vector<ts::TimeOfDay> v;
-  for (int64_t ns : ts::EdgeCqlTimeNanos()) {
+  for (int64_t ns : ts_edges::EdgeCqlTimeNanos()) {
     if (ns >= 0 && ns <= ts::kMaxCqlTimeNanos) v.push_back(d::FromRef(*rts::SlowTimeOfDayFromCqlTime(ns)));
   }
   const ts::TimeOfDay invalid[] = {{24, 0, 0, 0},          {0, 60, 0, 0},  {0, 0, 60, 0},
@@ -96,10 +97,10 @@ std::vector<ts::TimeOfDay> EdgeTimes() {
 // The sweep inputs for a target, chosen by its domain.
 std::vector<std::string> SweepFor(const harness::Target& t) {
   const std::string& dom = t.domain_name();
-  if (dom == "int64 ms") return Int64Inputs(ts::EdgeMillis());
-  if (dom == "int64 µs") return Int64Inputs(ts::EdgeMicros());
-  if (dom == "int64 days") return Int64Inputs(ts::EdgeDays());
-  if (dom == "int64 ns") return Int64Inputs(ts::EdgeCqlTimeNanos());
+  if (dom == "int64 ms") return Int64Inputs(ts_edges::EdgeMillis());
+  if (dom == "int64 µs") return Int64Inputs(ts_edges::EdgeMicros());
+  if (dom == "int64 days") return Int64Inputs(ts_edges::EdgeDays());
+  if (dom == "int64 ns") return Int64Inputs(ts_edges::EdgeCqlTimeNanos());
   if (dom == "uint32 CQL date") {
     return Inputs(d::EdgeRawDates(),
                   [](uint32_t v, harness::FuzzInputWriter& w) { w.WriteIntegral<uint32_t>(v); });

@@ -16,6 +16,7 @@
 #include "harness/two_way.h"
 #include "serdiff/bson/codec.h"
 #include "serdiff/timestamp/timestamp.h"
+#include "targets/timestamp_edges.h"
 
 namespace serdiff::targets {
 namespace bson {
@@ -263,7 +264,7 @@ rc::Gen<timestamp::CivilDateTime> GenCivil() {
                                timestamp::CivilDateTime{1970, 1, 1, 0, 0, 0, 1},
                                timestamp::CivilDateTime{2000, 2, 30, 0, 0, 0, 0});
     }
-    const std::vector<int64_t> edges = timestamp::EdgeMillis();
+    const std::vector<int64_t> edges = ts_edges::EdgeMillis();
     const int64_t ms = *rc::gen::elementOf(edges);
     absl::StatusOr<timestamp::CivilDateTime> c = timestamp::FromUnixMillis(ms);
     timestamp::CivilDateTime out = c.ok() ? *c : timestamp::CivilDateTime{};

@@ -9,8 +9,8 @@
 
 #include "absl/numeric/int128.h"
 #include "harness/edges.h"
-#include "serdiff/timestamp/timestamp.h"
 #include "targets/cql_internal.h"
+#include "targets/timestamp_edges.h"
 
 namespace serdiff::targets::cql {
 
@@ -18,9 +18,9 @@ namespace {
 
 using harness::SortedUnique;
 
-std::vector<int64_t> EdgeMillisList() { return serdiff::timestamp::EdgeMillis(); }
-std::vector<int64_t> EdgeDaysList() { return serdiff::timestamp::EdgeDays(); }
-std::vector<int64_t> EdgeTimeList() { return serdiff::timestamp::EdgeCqlTimeNanos(); }
+std::vector<int64_t> EdgeMillisList() { return ts_edges::EdgeMillis(); }
+std::vector<int64_t> EdgeDaysList() { return ts_edges::EdgeDays(); }
+std::vector<int64_t> EdgeTimeList() { return ts_edges::EdgeCqlTimeNanos(); }
 
 }  // namespace
 

@@ -1,5 +1,5 @@
-// Domains of the timestamp family: generators, corpus forms and printers (declared, with the
-// edge-bias rules, in targets/timestamp_domains.h).
+// Domains of the timestamp family: generators, corpus forms, printers and their parsers
+// (declared, with the edge-bias rules, in targets/timestamp_domains.h).
 #include "targets/timestamp_domains.h"
 
 #include <algorithm>
@@ -7,17 +7,23 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
+#include <initializer_list>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/domains.h"
 #include "harness/edges.h"
+#include "harness/text_parse.h"
 #include "harness/two_way.h"
+#include "targets/timestamp_edges.h"
 
 namespace serdiff::targets::ts_domains {
 
@@ -130,41 +136,70 @@ std::string ShowMicros(const int64_t& us) {
   return absl::StrCat(us, " µs", c.ok() ? absl::StrCat(" (", CivilText(FromRef(*c)), ")") : "");
 }
 
+namespace {
+
+// "<n><unit>..." as the integer domains print it: the integer, then optionally `unit`; either
+// the text ends there (a short form) or it is exactly what `show` prints for the integer.
+template <typename T>
+absl::StatusOr<T> ParseIntThenShown(std::string_view text, std::string_view unit,
+                                    const std::function<std::string(const T&)>& show) {
+  return harness::ParseAll<T>(text, [&](harness::TextCursor& c, T& v) -> absl::Status {
+    if (absl::Status s = c.Int(v); !s.ok()) return s;
+    c.Consume(unit);
+    return harness::AtEndOrShownAs(c, show(v));
+  });
+}
+
+// Sets d.parse to ParseIntThenShown with the domain's own printer.
+template <typename T>
+void SetIntParser(harness::Domain<T>& d, std::string_view unit) {
+  d.parse = [unit = std::string(unit), show = d.show](std::string_view text) {
+    return ParseIntThenShown<T>(text, unit, show);
+  };
+}
+
+}  // namespace
+
 harness::Domain<int64_t> MillisDomain() {
   auto d = harness::IntegerDomain<int64_t>(
-      "int64 ms", harness::EdgeBiased<int64_t>(ts::EdgeMillis(), RefMinMillis(), RefMaxMillis()));
+      "int64 ms",
+      harness::EdgeBiased<int64_t>(ts_edges::EdgeMillis(), RefMinMillis(), RefMaxMillis()));
   d.show = ShowMillis;
+  SetIntParser(d, " ms");
   return d;
 }
 
 harness::Domain<int64_t> MicrosDomain() {
   auto d = harness::IntegerDomain<int64_t>(
-      "int64 µs", harness::EdgeBiased<int64_t>(ts::EdgeMicros(), RefMinMillis() * 1000,
+      "int64 µs", harness::EdgeBiased<int64_t>(ts_edges::EdgeMicros(), RefMinMillis() * 1000,
                                                RefMaxMillis() * 1000 + 999));
   d.show = ShowMicros;
+  SetIntParser(d, " µs");
   return d;
 }
 
 harness::Domain<int64_t> DaysDomain() {
   auto d = harness::IntegerDomain<int64_t>(
-      "int64 days",
-      harness::EdgeBiased<int64_t>(ts::EdgeDays(), -(int64_t{1} << 31), (int64_t{1} << 31) - 1));
+      "int64 days", harness::EdgeBiased<int64_t>(ts_edges::EdgeDays(), -(int64_t{1} << 31),
+                                                 (int64_t{1} << 31) - 1));
   d.show = [](const int64_t& v) { return absl::StrCat(v, " days"); };
+  SetIntParser(d, " days");
   return d;
 }
 
 harness::Domain<int64_t> CqlTimeDomain() {
   auto d = harness::IntegerDomain<int64_t>(
       "int64 ns",
-      harness::EdgeBiased<int64_t>(ts::EdgeCqlTimeNanos(), 0, 86400LL * 1000000000LL - 1));
+      harness::EdgeBiased<int64_t>(ts_edges::EdgeCqlTimeNanos(), 0, 86400LL * 1000000000LL - 1));
   d.show = [](const int64_t& v) { return absl::StrCat(v, " ns"); };
+  SetIntParser(d, " ns");
   return d;
 }
 
 std::vector<uint32_t> EdgeRawDates() {
   std::vector<uint32_t> v = {0,          1,          2,          0x7ffffffe, 0x7fffffff,
                              0x80000000, 0x80000001, 0xfffffffe, 0xffffffff};
-  for (int64_t days : ts::EdgeDays()) {
+  for (int64_t days : ts_edges::EdgeDays()) {
     if (days >= -(int64_t{1} << 31) && days < (int64_t{1} << 31)) {
       v.push_back(static_cast<uint32_t>(days + (int64_t{1} << 31)));
     }
@@ -181,6 +216,13 @@ harness::Domain<uint32_t> RawDateDomain() {
   d.show = [](const uint32_t& raw) {
     return absl::StrFormat("raw %u (0x%08x, day %d)", raw, raw,
                            static_cast<int64_t>(raw) - (int64_t{1} << 31));
+  };
+  d.parse = [show = d.show](std::string_view text) {
+    return harness::ParseAll<uint32_t>(text, [&](harness::TextCursor& c, uint32_t& raw) {
+      c.Consume("raw ");
+      if (absl::Status s = c.Int(raw); !s.ok()) return s;
+      return harness::AtEndOrShownAs(c, show(raw));
+    });
   };
   return d;
 }
@@ -220,7 +262,7 @@ void VisitCivil(IO& io, ts::CivilDateTime& c) {
 
 std::vector<int64_t> InRangeEdgeMicros() {
   std::vector<int64_t> v;
-  for (int64_t us : ts::EdgeMicros()) {
+  for (int64_t us : ts_edges::EdgeMicros()) {
     if (us >= RefMinMillis() * 1000 && us <= RefMaxMillis() * 1000 + 999) v.push_back(us);
   }
   return v;
@@ -333,13 +375,45 @@ rc::Gen<ts::CivilDateTime> CivilGen() {
   });
 }
 
+std::string ShowCivil(const ts::CivilDateTime& c) {
+  return absl::StrFormat("%s {year %d, month %d, day %d, %d:%d:%d, µs %d}", CivilText(c), c.year,
+                         c.month, c.day, c.hour, c.minute, c.second, c.microsecond);
+}
+
+namespace {
+
+// The fields of DayText / CivilText / TimeText, in order, each a decimal int32 (a field out
+// of its range prints with its sign: month -1 is "1970--1-01", year -1 is "-0001"), separated
+// by the given punctuation.
+absl::Status ParseFields(harness::TextCursor& c, std::initializer_list<int32_t*> fields,
+                         std::initializer_list<std::string_view> separators) {
+  auto sep = separators.begin();
+  for (int32_t* f : fields) {
+    if (f != *fields.begin()) {
+      if (absl::Status s = c.Expect(*sep++); !s.ok()) return s;
+    }
+    if (absl::Status s = c.Int(*f); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<ts::CivilDateTime> ParseCivil(std::string_view text) {
+  return harness::ParseAll<ts::CivilDateTime>(
+      text, [](harness::TextCursor& c, ts::CivilDateTime& v) -> absl::Status {
+        absl::Status s = ParseFields(
+            c, {&v.year, &v.month, &v.day, &v.hour, &v.minute, &v.second, &v.microsecond},
+            {"-", "-", "T", ":", ":", "."});
+        if (!s.ok()) return s;
+        return harness::AtEndOrShownAs(c, ShowCivil(v));
+      });
+}
+
 harness::Domain<ts::CivilDateTime> CivilDomain() {
   return harness::TwoWayDomain<ts::CivilDateTime>(
       "CivilDateTime", CivilGen(), [](auto& io, ts::CivilDateTime& v) { VisitCivil(io, v); },
-      [](const ts::CivilDateTime& c) {
-        return absl::StrFormat("%s {year %d, month %d, day %d, %d:%d:%d, µs %d}", CivilText(c),
-                               c.year, c.month, c.day, c.hour, c.minute, c.second, c.microsecond);
-      });
+      ShowCivil, ParseCivil);
 }
 
 // Corpus form: a flag, then year, month, day in their compact ranges or as any int32.
@@ -364,7 +438,7 @@ void VisitDay(IO& io, ts::CivilDay& d) {
 rc::Gen<ts::CivilDay> DayGen() {
   auto of_days = [](int64_t days) { return FromRef(rts::AbseilCivilFromDays(days)); };
   std::vector<int64_t> edges;
-  for (int64_t days : ts::EdgeDays()) {
+  for (int64_t days : ts_edges::EdgeDays()) {
     if (days >= -(int64_t{1} << 31) - 2 && days <= (int64_t{1} << 31) + 1) edges.push_back(days);
   }
   const std::vector<int32_t> leap_years = {-400, -100, -4, -1, 0, 1, 1900, 2000, 2100, 2400};
@@ -388,13 +462,22 @@ rc::Gen<ts::CivilDay> DayGen() {
   });
 }
 
+std::string ShowDay(const ts::CivilDay& v) {
+  return absl::StrFormat("%s {year %d, month %d, day %d}", DayText(v), v.year, v.month, v.day);
+}
+
+absl::StatusOr<ts::CivilDay> ParseDay(std::string_view text) {
+  return harness::ParseAll<ts::CivilDay>(
+      text, [](harness::TextCursor& c, ts::CivilDay& v) -> absl::Status {
+        absl::Status s = ParseFields(c, {&v.year, &v.month, &v.day}, {"-", "-"});
+        if (!s.ok()) return s;
+        return harness::AtEndOrShownAs(c, ShowDay(v));
+      });
+}
+
 harness::Domain<ts::CivilDay> DayDomain() {
   return harness::TwoWayDomain<ts::CivilDay>(
-      "CivilDay", DayGen(), [](auto& io, ts::CivilDay& v) { VisitDay(io, v); },
-      [](const ts::CivilDay& v) {
-        return absl::StrFormat("%s {year %d, month %d, day %d}", DayText(v), v.year, v.month,
-                               v.day);
-      });
+      "CivilDay", DayGen(), [](auto& io, ts::CivilDay& v) { VisitDay(io, v); }, ShowDay, ParseDay);
 }
 
 // Corpus form: a flag, then hour, minute, second, nanosecond in their compact ranges or as
@@ -421,7 +504,7 @@ void VisitTime(IO& io, ts::TimeOfDay& t) {
 
 rc::Gen<ts::TimeOfDay> TimeGen() {
   std::vector<int64_t> edges;
-  for (int64_t ns : ts::EdgeCqlTimeNanos()) {
+  for (int64_t ns : ts_edges::EdgeCqlTimeNanos()) {
     if (ns >= 0 && ns < 86400LL * 1000000000LL) edges.push_back(ns);
   }
   auto of_ns = [](int64_t ns) { return FromRef(*rts::SlowTimeOfDayFromCqlTime(ns)); };
@@ -457,13 +540,25 @@ rc::Gen<ts::TimeOfDay> TimeGen() {
   });
 }
 
+std::string ShowTime(const ts::TimeOfDay& t) {
+  return absl::StrFormat("%s {%d h, %d min, %d s, %d ns}", TimeText(t), t.hour, t.minute, t.second,
+                         t.nanosecond);
+}
+
+absl::StatusOr<ts::TimeOfDay> ParseTime(std::string_view text) {
+  return harness::ParseAll<ts::TimeOfDay>(
+      text, [](harness::TextCursor& c, ts::TimeOfDay& v) -> absl::Status {
+        absl::Status s =
+            ParseFields(c, {&v.hour, &v.minute, &v.second, &v.nanosecond}, {":", ":", "."});
+        if (!s.ok()) return s;
+        return harness::AtEndOrShownAs(c, ShowTime(v));
+      });
+}
+
 harness::Domain<ts::TimeOfDay> TimeOfDayDomain() {
   return harness::TwoWayDomain<ts::TimeOfDay>(
-      "TimeOfDay", TimeGen(), [](auto& io, ts::TimeOfDay& v) { VisitTime(io, v); },
-      [](const ts::TimeOfDay& t) {
-        return absl::StrFormat("%s {%d h, %d min, %d s, %d ns}", TimeText(t), t.hour, t.minute,
-                               t.second, t.nanosecond);
-      });
+      "TimeOfDay", TimeGen(), [](auto& io, ts::TimeOfDay& v) { VisitTime(io, v); }, ShowTime,
+      ParseTime);
 }
 
 std::vector<double> EdgeSeconds() {
@@ -507,7 +602,7 @@ std::vector<double> EdgeSeconds() {
       v.push_back(x);
     }
   }
-  for (int64_t us : ts::EdgeMicros()) {
+  for (int64_t us : ts_edges::EdgeMicros()) {
     const double s = static_cast<double>(us) / 1e6;
     v.push_back(s);
     v.push_back(std::nextafter(s, kInf));
@@ -546,10 +641,35 @@ harness::Domain<Seconds> SecondsDomain() {
       nullptr);
   d.decode = two_way.decode;
   d.encode = two_way.encode;
-  d.show = [](const Seconds& s) {
-    return absl::StrFormat("%.17g s (bits 0x%016x)", s.value, std::bit_cast<uint64_t>(s.value));
-  };
+  d.show = ShowSeconds;
+  d.parse = ParseSeconds;
   return d;
+}
+
+std::string ShowSeconds(const Seconds& s) {
+  return absl::StrFormat("%.17g s (bits 0x%016x)", s.value, std::bit_cast<uint64_t>(s.value));
+}
+
+absl::StatusOr<Seconds> ParseSeconds(std::string_view text) {
+  return harness::ParseAll<Seconds>(text, [text](harness::TextCursor& c, Seconds& v) {
+    const size_t start = c.pos();
+    const std::string_view number = c.Until(" ");
+    if (!absl::SimpleAtod(absl::string_view(number.data(), number.size()), &v.value)) {
+      return harness::ParseErrorAt(
+          start, absl::StrCat("expected a number of seconds, found \"", std::string(number), "\""));
+    }
+    if (c.AtEnd()) return absl::OkStatus();
+    if (absl::Status s = c.Expect(" s"); !s.ok()) return s;
+    if (c.AtEnd()) return absl::OkStatus();
+    // The bits are the value (every NaN payload, -0); the number before them must print the
+    // same.
+    uint64_t bits = 0;
+    if (absl::Status s = c.Expect(" (bits 0x"); !s.ok()) return s;
+    if (absl::Status s = c.HexInt(bits); !s.ok()) return s;
+    if (absl::Status s = c.Expect(")"); !s.ok()) return s;
+    v.value = std::bit_cast<double>(bits);
+    return harness::MatchesShown(text, ShowSeconds(v));
+  });
 }
 
 }  // namespace serdiff::targets::ts_domains

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -25,6 +26,7 @@
 #include "harness/domains.h"
 #include "harness/edges.h"
 #include "harness/report.h"
+#include "harness/text_parse.h"
 #include "harness/two_way.h"
 #include "reference/varint/varint_ref.h"
 #include "serdiff/varint/varint.h"
@@ -274,6 +276,22 @@ rc::Gen<DecodeInput> DecodeInputGen(Format f) {
   return rc::gen::weightedOneOf<DecodeInput>({{3, valid}, {4, damaged}, {2, arbitrary}});
 }
 
+// Reads the printed form back: "count 2, 3 bytes: 96 01 00". A dump cut short after 256 bytes
+// ("... (300 bytes)") cannot be read back (harness::ElidedAt).
+absl::StatusOr<DecodeInput> ParseDecodeInput(std::string_view text) {
+  return harness::ParseAll<DecodeInput>(
+      text, [](harness::TextCursor& c, DecodeInput& in) -> absl::Status {
+        size_t n = 0;
+        absl::Status s = c.Expect("count ");
+        if (s.ok()) s = c.Int(in.count);
+        if (s.ok()) s = c.Expect(", ");
+        if (s.ok()) s = c.Int(n);
+        if (s.ok()) s = c.Expect(" bytes: ");
+        if (s.ok()) s = harness::ParseHexBytes(c, n, in.bytes);
+        return s;
+      });
+}
+
 harness::Domain<DecodeInput> DecodeDomain(Format f) {
   return harness::TwoWayDomain<DecodeInput>(
       "(count, bytes)", DecodeInputGen(f),
@@ -284,7 +302,8 @@ harness::Domain<DecodeInput> DecodeDomain(Format f) {
       [](const DecodeInput& in) {
         return absl::StrCat("count ", in.count, ", ", in.bytes.size(),
                             " bytes: ", harness::Hex(in.bytes));
-      });
+      },
+      ParseDecodeInput);
 }
 
 // The decoders get an exact-size heap copy of the input, so a read past the end is caught

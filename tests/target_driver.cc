@@ -1,9 +1,11 @@
-// Derives three GoogleTest tests from every registered target:
+// Derives four or five GoogleTest tests from every registered target:
 //   <target>.DifferentialAgreesWithReferences  RapidCheck property (with shrinking) over the
 //                                              target's domain; a failing, shrunk input is
 //                                              written in corpus-file form and its
 //                                              `serdiff repro` command printed
 //   <target>.DomainDecodeInvertsEncode         decode(encode(v)) == v for the domain
+//   <target>.DomainParseInvertsShow            parse(show(v)) == v, for a domain with a parser
+//                                              (skipping values whose printed form elides)
 //   <target>.CorpusReplayPasses                every file in corpus/<target>/ (recursive),
 //                                              and no file of corpus/<target>/regressions/
 //                                              (counted independently) is left out
@@ -79,6 +81,17 @@ int CountFilesBelow(const std::string& dir) {
   }
   return n;
 }
+
+class ParseShowTest : public testing::Test {
+ public:
+  explicit ParseShowTest(const Target* t) : t_(t) {}
+  void TestBody() override {
+    rc::detail::checkGTest([this] { t_->RcParseInvertsShowProperty(); });
+  }
+
+ private:
+  const Target* t_;
+};
 
 class CorpusReplayTest : public testing::Test {
  public:
@@ -158,6 +171,10 @@ void RegisterAll(const Registry& registry) {
                           [target]() -> testing::Test* { return new DifferentialTest(target); });
     testing::RegisterTest(suite, "DomainDecodeInvertsEncode", nullptr, nullptr, __FILE__, __LINE__,
                           [target]() -> testing::Test* { return new DomainRoundTripTest(target); });
+    if (target->has_parser()) {
+      testing::RegisterTest(suite, "DomainParseInvertsShow", nullptr, nullptr, __FILE__, __LINE__,
+                            [target]() -> testing::Test* { return new ParseShowTest(target); });
+    }
     testing::RegisterTest(suite, "CorpusReplayPasses", nullptr, nullptr, __FILE__, __LINE__,
                           [target]() -> testing::Test* { return new CorpusReplayTest(target); });
     testing::RegisterTest(suite, "CorpusPrintedValuesUnchanged", nullptr, nullptr, __FILE__,

@@ -18,12 +18,19 @@
 #include "harness/report.h"
 #include "reference/timestamp/timestamp_ref.h"
 #include "serdiff/timestamp/timestamp.h"
+#include "targets/timestamp_edges.h"
 
 namespace serdiff::timestamp {
 namespace {
 
 namespace rts = ::serdiff::ref::timestamp;
 using ::testing::HasSubstr;
+// The edge tables are test inputs, kept beside the targets (not in the library's header).
+using ::serdiff::targets::ts_edges::AnchorMillis;
+using ::serdiff::targets::ts_edges::EdgeCqlTimeNanos;
+using ::serdiff::targets::ts_edges::EdgeDays;
+using ::serdiff::targets::ts_edges::EdgeMicros;
+using ::serdiff::targets::ts_edges::EdgeMillis;
 
 constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();

@@ -18,6 +18,14 @@
 //                                     command that replays it
 // Exit status: 0 pass, 1 a differential failure, 2 a usage or I/O error.
 //   serdiff seed <target> --count N   writes N generated inputs into corpus/<target>/
+//   serdiff seed <target> --value '<text>' [--value ...]
+//                                     writes the input each text names, in the form `serdiff
+//                                     show` prints it (or a shorter form the domain's parser
+//                                     accepts: docs/architecture.md), into corpus/<target>/
+//                                     (SHA-1 named); prints each path and, for an input that
+//                                     fails, its class. A text that cannot be read exits 2
+//                                     with the parser's error ("at character N: ...") and
+//                                     writes nothing; so does a domain without a parser.
 //   serdiff show <target> [file...]  the value each file decodes to (default: its whole corpus);
 //                                     --tsv for tests/data/corpus-printed/<target>.tsv
 //   serdiff dict <family>             the family's libFuzzer dictionary, generated from its
@@ -348,13 +356,40 @@ int Repro(const std::string& name, const std::string& file, bool selftest, bool 
   return r.passed ? 0 : 1;
 }
 
-int Seed(const std::string& name, int count, uint64_t seed, const std::string& corpus_dir,
-         bool selftest) {
+// `seed --value`: every text is parsed first (Target::BytesOfText), so that one unreadable
+// value writes nothing; then each input is written and judged.
+int SeedValues(const Target& t, const std::vector<std::string>& values,
+               const std::string& corpus_dir) {
+  std::vector<std::string> inputs;
+  for (const std::string& text : values) {
+    auto bytes = t.BytesOfText(text);
+    if (!bytes.ok()) {
+      std::cerr << "serdiff: " << t.name() << ": cannot read the value '" << text
+                << "': " << bytes.status().message() << "\n";
+      return 2;
+    }
+    inputs.push_back(*std::move(bytes));
+  }
+  for (const std::string& bytes : inputs) {
+    auto path = serdiff::harness::WriteCorpusFile(corpus_dir + "/" + t.name(), bytes);
+    if (!path.ok()) {
+      std::cerr << path.status() << "\n";
+      return 2;
+    }
+    const CaseResult r = t.RunBytes(bytes);
+    std::cout << *path << (r.passed ? "" : "  (FAILS: " + r.failure_class + ")") << "\n";
+  }
+  return 0;
+}
+
+int Seed(const std::string& name, int count, const std::vector<std::string>& values, uint64_t seed,
+         const std::string& corpus_dir, bool selftest) {
   const Target* t = FindTarget(name, selftest);
   if (t == nullptr) {
     std::cerr << "serdiff: no target named " << name << "\n";
     return 2;
   }
+  if (!values.empty()) return SeedValues(*t, values, corpus_dir);
   for (int i = 0; i < count; ++i) {
     const CaseResult r = t->RunGenerated(seed + static_cast<uint64_t>(i), (i * 7) % 101,
                                          serdiff::harness::Render::kAlways);
@@ -443,9 +478,18 @@ int main(int argc, char** argv) {
   std::string seed_target;
   int count = 20;
   seedcmd->add_option("target", seed_target, "target name")->required();
-  seedcmd->add_option("--count", count, "how many inputs")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+  std::vector<std::string> seed_values;
+  auto* count_opt = seedcmd->add_option("--count", count, "how many generated inputs")
+                        ->check(CLI::PositiveNumber)
+                        ->capture_default_str();
+  seedcmd
+      ->add_option("--value", seed_values,
+                   "an input written as `serdiff show` prints it (repeatable); instead of "
+                   "generated inputs")
+      // One text per --value, taken as is: CLI11 would otherwise split a "[...]" text (a
+      // printed vector) at its commas.
+      ->allow_extra_args(false)
+      ->excludes(count_opt);
   seedcmd->add_option("--seed", seed, "first seed")->capture_default_str();
   seedcmd->add_option("--corpus", corpus_dir, "corpus root")->capture_default_str();
 
@@ -473,7 +517,7 @@ int main(int argc, char** argv) {
   if (*check) return Check(cases, seed, corpus_dir, json_path, filter, failures_dir, selftest);
   if (*repro)
     return Repro(target_name, file, selftest, shrink, emit_regression, corpus_dir, shrink_dir);
-  if (*seedcmd) return Seed(seed_target, count, seed, corpus_dir, selftest);
+  if (*seedcmd) return Seed(seed_target, count, seed_values, seed, corpus_dir, selftest);
   if (*showcmd) return Show(show_target, show_files, show_tsv, corpus_dir, selftest);
   if (*dictcmd) {
     const std::string d = serdiff::tools::FamilyDictionary(dict_family);

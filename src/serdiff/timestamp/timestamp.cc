@@ -19,7 +19,6 @@
 namespace serdiff::timestamp {
 namespace {
 
-constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 
 // Days from 0000-03-01 to 1970-01-01.
@@ -513,110 +512,6 @@ absl::StatusOr<CivilDateTime> DriverFloatSecondsFromMillis(int64_t ms) {
         absl::StrCat("ms ", ms, " is outside year 1..9999 (python: OverflowError)"));
   }
   return CivilOfMicrosInRange(total_us);
-}
-
-// ---- edge values --------------------------------------------------------------------------
-
-std::vector<int64_t> AnchorMillis() {
-  std::vector<int64_t> v = {
-      kMinUnixMillis,            // 0001-01-01T00:00:00
-      -62'104'060'800'000 - 1,   // 0001-12-31T23:59:59.999
-      -62'104'060'800'000,       // 0002-01-01
-      -11'670'912'000'000,       // 1600-03-01
-      -11'654'632'814'640,       // 1600-09-05T09:59:45.360 (6.4 flaky case)
-      -8'515'238'400'000,        // 1700-03-01
-      -5'359'564'800'000,        // 1800-03-01
-      -2'203'977'600'000,        // 1900-02-28
-      -2'203'891'200'000,        // 1900-03-01
-      -2'208'988'800'000,        // 1900-01-01
-      -(int64_t{1} << 33) * 1000,  // -2^33 s (1697-10-17)
-      -(int64_t{1} << 43),       // -2^43 ms
-      -1,                        // 1969-12-31T23:59:59.999
-      0,                         // 1970-01-01
-      31'536'000'000 - 1,        // 1970-12-31T23:59:59.999
-      951'696'000'000,           // 2000-02-28
-      951'782'400'000,           // 2000-02-29
-      951'868'800'000,           // 2000-03-01
-      2'145'916'800'000,         // 2038-01-01
-      2'147'483'648'000,         // 2038-01-19T03:14:08 = 2^31 s
-      2'177'452'800'000 - 1,     // 2038-12-31T23:59:59.999
-      4'107'456'000'000,         // 2100-02-28
-      4'107'542'400'000,         // 2100-03-01
-      7'263'216'000'000,         // 2200-03-01
-      (int64_t{1} << 33) * 1000,  // 2^33 s (2242-03-16)
-      int64_t{1} << 43,          // 2^43 ms
-      10'413'792'000'000,        // 2300-01-01
-      10'425'520'380'477,        // 2300-05-16T17:53:00.477 (6.4 flaky case)
-      13'574'563'200'000,        // 2400-02-29
-      13'574'649'600'000,        // 2400-03-01
-      253'370'764'800'000,       // 9999-01-01
-      kMaxUnixMillis,            // 9999-12-31T23:59:59.999
-  };
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-  return v;
-}
-
-std::vector<int64_t> EdgeMillis() {
-  std::vector<int64_t> v;
-  for (int64_t a : AnchorMillis()) {
-    for (int64_t d = -2; d <= 2; ++d) v.push_back(a + d);
-  }
-  const int64_t extra[] = {kInt64Min,     kInt64Min + 1, kInt64Max - 1, kInt64Max,
-                           -(int64_t{1} << 53), int64_t{1} << 53,
-                           kInt64Min / 1000, kInt64Max / 1000};
-  v.insert(v.end(), std::begin(extra), std::end(extra));
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-  return v;
-}
-
-std::vector<int64_t> EdgeMicros() {
-  std::vector<int64_t> v;
-  for (int64_t a : AnchorMillis()) {
-    for (int64_t k = a - 1; k <= a + 1; ++k) {
-      for (int64_t off : {-1, 0, 1, 499, 500, 501, 999}) v.push_back(k * 1000 + off);
-    }
-  }
-  const int64_t extra[] = {kMinUnixMicros - 1, kMaxUnixMicros + 1, kInt64Min, kInt64Min + 1,
-                           kInt64Max - 1,      kInt64Max};
-  v.insert(v.end(), std::begin(extra), std::end(extra));
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-  return v;
-}
-
-std::vector<int64_t> EdgeDays() {
-  std::vector<int64_t> v = {kMinCqlDateDays - 1, kMinCqlDateDays, kMinCqlDateDays + 1,
-                            kMaxCqlDateDays - 1, kMaxCqlDateDays, kMaxCqlDateDays + 1,
-                            kMinCivilDays - 1,   kMinCivilDays,   kMaxCivilDays,
-                            kMaxCivilDays + 1,   -1,              0,
-                            1,                   10'957};
-  for (int64_t a : AnchorMillis()) {
-    const int64_t day = DivideRounded(a, kMillisPerDay, Rounding::kFloor);
-    for (int64_t d = -1; d <= 1; ++d) v.push_back(day + d);
-  }
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-  return v;
-}
-
-std::vector<int64_t> EdgeCqlTimeNanos() {
-  std::vector<int64_t> v = {kInt64Min, -1, 0, 1, 999, 1000, 1001, 499, 500, 501,
-                            86'399'999'999'000, 86'399'999'999'499, 86'399'999'999'500,
-                            86'399'999'999'501, kMaxCqlTimeNanos, kNanosPerDay,
-                            kNanosPerDay + 1, kInt64Max};
-  for (int64_t unit : {int64_t{1'000'000'000}, int64_t{60'000'000'000},
-                       int64_t{3'600'000'000'000}}) {
-    for (int64_t k : {1, 2, 12, 23}) {
-      const int64_t b = unit * k;
-      if (b >= kNanosPerDay) continue;
-      for (int64_t d : {-1, 0, 1}) v.push_back(b + d);
-    }
-  }
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-  return v;
 }
 
 // ---- formatting ---------------------------------------------------------------------------

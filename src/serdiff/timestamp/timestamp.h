@@ -28,7 +28,7 @@
 //     outside 0..86399999999999, a double whose microseconds do not fit int64, a CQL time
 //     that rounds up to 24:00:00).
 // Messages name the field and the allowed range. The conversions allocate nothing except the
-// absl::Status message on the error path (the edge lists and Format* return new containers).
+// absl::Status message on the error path (Format* returns a new string).
 #pragma once
 
 #include <cstdint>
@@ -228,24 +228,7 @@ absl::StatusOr<CivilDateTime> DriverIntegerFromMillis(int64_t ms);
 // 17:53:00.476999 (not .477000). Errors: OutOfRange outside year 1..9999 (OverflowError).
 absl::StatusOr<CivilDateTime> DriverFloatSecondsFromMillis(int64_t ms);
 
-// ---- edge values (for domains and seed corpora; the CQL family uses them too) ------------
-
-// Anchor instants in ms: first and last ms of years 1, 1970, 2038, 9999; the epoch; 2^31 s;
-// the days around 2000-02-29, 1900-02-28 and 2100-02-28; ±2^43 ms; ±2^33 s; the 6.4 flaky
-// cases. Sorted, unique, all within kMinUnixMillis..kMaxUnixMillis.
-std::vector<int64_t> AnchorMillis();
-// AnchorMillis() ± 0, 1, 2 ms, plus values just outside the civil range, ±2^43 ± 1, 0 ± 1,
-// and INT64_MIN, INT64_MIN + 1, INT64_MAX - 1, INT64_MAX. Sorted, unique.
-std::vector<int64_t> EdgeMillis();
-// Every k*1000 µs for k in AnchorMillis() ± 1 at offsets -1, 0, +1, 499, 500, 501, 999 µs,
-// plus kMinUnixMicros - 1, kMaxUnixMicros + 1 and the int64 extremes. Sorted, unique.
-std::vector<int64_t> EdgeMicros();
-// Day counts: CQL date limits (±2^31 and one past), 0, ±1, the civil range limits, leap
-// days. Sorted, unique.
-std::vector<int64_t> EdgeDays();
-// CQL time edges: 0, 1, each hour/minute/second boundary ±1, 86399999999000 (23:59:59.999999),
-// 86399999999499/500/501, kMaxCqlTimeNanos, 86400000000000, -1, int64 extremes. Sorted, unique.
-std::vector<int64_t> EdgeCqlTimeNanos();
+// ---- formatting ---------------------------------------------------------------------------
 
 // "2000-02-29T12:34:56.789000" (always 6 fraction digits; years with 4+ digits, sign when
 // negative). For reports and tests; allocates the string.
