@@ -507,10 +507,13 @@ void VisitSpec(IO& io, MutationSpec& s) {
   }
   io.Pad(units);
 }
+// The budget is part of the value (it caps what BuildMutation draws), so it is printed, but
+// only when below the full kMaxBuiltBytes, the budget of every spec before it existed.
 std::string ShowSpec(const MutationSpec& s) {
   return absl::StrCat("spec{seed=", s.seed, " version=", s.version, " updates=", s.updates,
                       " max_rows=", s.max_rows, " columns=", s.columns,
-                      " clustering=", s.clustering, " value_bytes=", s.value_bytes, "}");
+                      " clustering=", s.clustering, " value_bytes=", s.value_bytes,
+                      s.budget < kMaxBuiltBytes ? absl::StrCat(" budget=", s.budget) : "", "}");
 }
 
 MutationInput MakeInput(const MutationSpec& s) { return MutationInput{s, BuildMutation(s)}; }
