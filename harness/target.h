@@ -359,9 +359,10 @@ class TypedTarget final : public Target {
   }
 
   // Judges one input. On a passing input under a fuzzer this is the whole per-input cost
-  // beside the implementations' own runs, so it allocates nothing of its own for up to four
-  // implementations: runs are inline, names are views, the divergence callback captures one
-  // pointer (fits std::function's inline buffer).
+  // beside the implementations' own runs, so for up to four implementations it allocates
+  // nothing of its own but the extra checks' results (TargetDef::checks, when a target has
+  // any): runs are inline, names are views, the divergence callback captures one pointer
+  // (fits std::function's inline buffer).
   CaseResult Check(const T& v, Render render = Render::kOnFailure) const {
     absl::InlinedVector<ImplRun, 4> runs;
     runs.push_back(RunImpl(def_.optimized, Role::kOptimized, v));
