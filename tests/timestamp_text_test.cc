@@ -44,6 +44,11 @@ const std::vector<int32_t>& Fields() {
   return v;
 }
 
+// -f without overflow (INT32_MIN has no negation in int32_t; its neighbour stands in).
+int32_t Neg(int32_t f) {
+  return f == std::numeric_limits<int32_t>::min() ? std::numeric_limits<int32_t>::max() : -f;
+}
+
 std::string PrintfDay(int32_t y, int32_t m, int32_t d) {
   return absl::StrFormat("%s%04d-%02d-%02d", y < 0 ? "-" : "", y < 0 ? -int64_t{y} : int64_t{y}, m,
                          d);
@@ -54,7 +59,7 @@ TEST(TimestampTextTest, DayTextIsPrintfForm) {
   EXPECT_EQ(DayText({-44, 3, 15}), "-0044-03-15");
   for (int32_t y : Fields()) {
     for (int32_t f : Fields()) {
-      EXPECT_EQ(DayText({y, f, -f}), PrintfDay(y, f, -f)) << y << " " << f;
+      EXPECT_EQ(DayText({y, f, Neg(f)}), PrintfDay(y, f, Neg(f))) << y << " " << f;
     }
   }
 }
@@ -64,8 +69,8 @@ TEST(TimestampTextTest, CivilTextIsPrintfForm) {
   EXPECT_EQ(CivilText({1, 1, 1, 0, 0, 0, 0}), "0001-01-01T00:00:00.000000");
   for (int32_t y : Fields()) {
     for (int32_t f : Fields()) {
-      EXPECT_EQ(CivilText({y, f, f, -f, f, -f, f}),
-                PrintfDay(y, f, f) + absl::StrFormat("T%02d:%02d:%02d.%06d", -f, f, -f, f))
+      EXPECT_EQ(CivilText({y, f, f, Neg(f), f, Neg(f), f}),
+                PrintfDay(y, f, f) + absl::StrFormat("T%02d:%02d:%02d.%06d", Neg(f), f, Neg(f), f))
           << y << " " << f;
     }
   }
@@ -75,7 +80,8 @@ TEST(TimestampTextTest, TimeTextIsPrintfForm) {
   EXPECT_EQ(TimeText({0, 0, 0, 1}), "00:00:00.000000001");
   for (int32_t f : Fields()) {
     for (int32_t g : Fields()) {
-      EXPECT_EQ(TimeText({f, g, -f, g}), absl::StrFormat("%02d:%02d:%02d.%09d", f, g, -f, g))
+      EXPECT_EQ(TimeText({f, g, Neg(f), g}),
+                absl::StrFormat("%02d:%02d:%02d.%09d", f, g, Neg(f), g))
           << f << " " << g;
     }
   }
