@@ -28,8 +28,10 @@
 //   timestamp_cql_time_roundtrip            ns -> TimeOfDay -> ns
 //   timestamp_seconds_roundtrip             civil -> double -> civil (half-even), |s| < 2^33
 // <mode> is floor, truncate or half_even. Outputs: integers as big-endian bytes (the CQL wire
-// form: 8 bytes for ms/µs/ns, 4 for a CQL date), civil values as ISO text, doubles as their
-// 8 IEEE bytes big-endian.
+// form: 8 bytes for ms/µs/ns, 4 for a CQL date), civil values as their fields packed
+// (ts_domains::CivilBytes; reports show them as ISO text), doubles as their 8 IEEE bytes
+// big-endian. Every valid output fits std::string's inline buffer, so judging a passing input
+// allocates no output.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -39,6 +41,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/civil_time.h"
@@ -88,14 +91,22 @@ uint32_t ReadBe32(const std::string& s) {
 }
 std::string DoubleBytes(double d) { return Be64(std::bit_cast<int64_t>(d)); }
 
-std::string Text(const ts::CivilDateTime& c) { return ts_domains::CivilText(c); }
+// Texts for reports (ShowMillisOutput, ShowRawOutput).
 std::string Text(const rts::CivilDateTime& c) {
   return ts_domains::CivilText(ts_domains::FromRef(c));
 }
-std::string Text(const ts::CivilDay& d) { return ts_domains::DayText(d); }
 std::string Text(const rts::CivilDay& d) { return ts_domains::DayText(ts_domains::FromRef(d)); }
-std::string Text(const ts::TimeOfDay& t) { return ts_domains::TimeText(t); }
-std::string Text(const rts::TimeOfDay& t) { return ts_domains::TimeText(ts_domains::FromRef(t)); }
+
+// Canonical output bytes of civil values (ts_domains::CivilBytes: compact, no allocation for a
+// valid value), shown as text by ShowCivilOutput and friends.
+std::string Canon(const ts::CivilDateTime& c) { return ts_domains::CivilBytes(c); }
+std::string Canon(const rts::CivilDateTime& c) {
+  return ts_domains::CivilBytes(ts_domains::FromRef(c));
+}
+std::string Canon(const ts::CivilDay& d) { return ts_domains::DayBytes(d); }
+std::string Canon(const rts::CivilDay& d) { return ts_domains::DayBytes(ts_domains::FromRef(d)); }
+std::string Canon(const ts::TimeOfDay& t) { return ts_domains::TimeBytes(t); }
+std::string Canon(const rts::TimeOfDay& t) { return ts_domains::TimeBytes(ts_domains::FromRef(t)); }
 
 template <typename T, typename F>
 Output Wrap(const absl::StatusOr<T>& v, F encode) {
@@ -103,8 +114,8 @@ Output Wrap(const absl::StatusOr<T>& v, F encode) {
   return encode(*v);
 }
 template <typename T>
-Output AsText(const absl::StatusOr<T>& v) {
-  return Wrap(v, [](const T& x) { return Text(x); });
+Output AsCanon(const absl::StatusOr<T>& v) {
+  return Wrap(v, [](const T& x) { return Canon(x); });
 }
 Output AsBe64(const absl::StatusOr<int64_t>& v) { return Wrap(v, Be64); }
 Output AsBe32(const absl::StatusOr<uint32_t>& v) { return Wrap(v, Be32); }
@@ -123,7 +134,21 @@ std::string ShowRawOutput(const std::string& out) {
 std::string ShowDoubleOutput(const std::string& out) {
   return absl::StrFormat("%.17g", std::bit_cast<double>(ReadBe64(out)));
 }
-std::string ShowTextOutput(const std::string& out) { return out; }
+// The civil outputs as text ("1969-12-31T23:59:59.999999"); bytes of no civil form as hex.
+template <typename V>
+std::string ShowCanon(const absl::StatusOr<V>& v, const std::string& out,
+                      std::string (*text)(const V&)) {
+  return v.ok() ? text(*v) : absl::StrCat("0x", absl::BytesToHexString(out));
+}
+std::string ShowCivilOutput(const std::string& out) {
+  return ShowCanon(ts_domains::CivilOfBytes(out), out, ts_domains::CivilText);
+}
+std::string ShowDayOutput(const std::string& out) {
+  return ShowCanon(ts_domains::DayOfBytes(out), out, ts_domains::DayText);
+}
+std::string ShowTimeOutput(const std::string& out) {
+  return ShowCanon(ts_domains::TimeOfBytes(out), out, ts_domains::TimeText);
+}
 
 rts::Rounding RefMode(ts::Rounding r) { return static_cast<rts::Rounding>(static_cast<int>(r)); }
 std::string ModeName(ts::Rounding r) { return std::string(ts::RoundingName(r)); }
@@ -176,15 +201,15 @@ harness::TargetDef<ts::CivilDateTime> CivilToMillis(ts::Rounding r) {
 harness::TargetDef<int64_t> MillisToCivil() {
   auto def = Base<int64_t>("timestamp_millis_to_civil",
                            "int64 ms -> CivilDateTime (exact; OutOfRange beyond year 1..9999): "
-                           "optimized vs Abseil vs slow; output ISO text",
-                           ts_domains::MillisDomain(), ShowTextOutput);
+                           "optimized vs Abseil vs slow; output civil bytes, shown as ISO text",
+                           ts_domains::MillisDomain(), ShowCivilOutput);
   def.optimized = {"optimized",
-                   [](const int64_t& ms) -> Output { return AsText(ts::FromUnixMillis(ms)); }};
+                   [](const int64_t& ms) -> Output { return AsCanon(ts::FromUnixMillis(ms)); }};
   def.references.push_back({"abseil", harness::Role::kOracle, [](const int64_t& ms) -> Output {
-                              return AsText(rts::AbseilFromUnixMillis(ms));
+                              return AsCanon(rts::AbseilFromUnixMillis(ms));
                             }});
   def.references.push_back(
-      {"slow", [](const int64_t& ms) -> Output { return AsText(rts::SlowFromUnixMillis(ms)); }});
+      {"slow", [](const int64_t& ms) -> Output { return AsCanon(rts::SlowFromUnixMillis(ms)); }});
   return def;
 }
 
@@ -209,15 +234,15 @@ harness::TargetDef<ts::CivilDateTime> CivilToMicros() {
 harness::TargetDef<int64_t> MicrosToCivil() {
   auto def = Base<int64_t>("timestamp_micros_to_civil",
                            "int64 µs -> CivilDateTime (exact; OutOfRange beyond year 1..9999): "
-                           "optimized vs Abseil vs slow; output ISO text",
-                           ts_domains::MicrosDomain(), ShowTextOutput);
+                           "optimized vs Abseil vs slow; output civil bytes, shown as ISO text",
+                           ts_domains::MicrosDomain(), ShowCivilOutput);
   def.optimized = {"optimized",
-                   [](const int64_t& us) -> Output { return AsText(ts::FromUnixMicros(us)); }};
+                   [](const int64_t& us) -> Output { return AsCanon(ts::FromUnixMicros(us)); }};
   def.references.push_back({"abseil", harness::Role::kOracle, [](const int64_t& us) -> Output {
-                              return AsText(rts::AbseilFromUnixMicros(us));
+                              return AsCanon(rts::AbseilFromUnixMicros(us));
                             }});
   def.references.push_back(
-      {"slow", [](const int64_t& us) -> Output { return AsText(rts::SlowFromUnixMicros(us)); }});
+      {"slow", [](const int64_t& us) -> Output { return AsCanon(rts::SlowFromUnixMicros(us)); }});
   return def;
 }
 
@@ -315,16 +340,17 @@ harness::TargetDef<ts::CivilDay> CivilToCqlDate() {
 harness::TargetDef<uint32_t> CqlDateToCivil() {
   auto def = Base<uint32_t>(
       "timestamp_cql_date_to_civil",
-      "CQL date raw -> CivilDay (every uint32 is a date): optimized vs Abseil vs slow; output "
-      "ISO text",
-      ts_domains::RawDateDomain(), ShowTextOutput);
+      "CQL date raw -> CivilDay (every uint32 is a date): optimized vs Abseil vs slow; output day "
+      "bytes, shown as ISO text",
+      ts_domains::RawDateDomain(), ShowDayOutput);
   def.optimized = {"optimized",
-                   [](const uint32_t& raw) -> Output { return Text(ts::CivilFromCqlDate(raw)); }};
+                   [](const uint32_t& raw) -> Output { return Canon(ts::CivilFromCqlDate(raw)); }};
   def.references.push_back({"abseil", harness::Role::kOracle, [](const uint32_t& raw) -> Output {
-                              return Text(rts::AbseilCivilFromCqlDate(raw));
+                              return Canon(rts::AbseilCivilFromCqlDate(raw));
                             }});
-  def.references.push_back(
-      {"slow", [](const uint32_t& raw) -> Output { return Text(rts::SlowCivilFromCqlDate(raw)); }});
+  def.references.push_back({"slow", [](const uint32_t& raw) -> Output {
+                              return Canon(rts::SlowCivilFromCqlDate(raw));
+                            }});
   return def;
 }
 
@@ -370,13 +396,13 @@ harness::TargetDef<int64_t> CqlTimeToTimeOfDay() {
   auto def = Base<int64_t>(
       "timestamp_cql_time_to_time_of_day",
       "CQL time ns -> TimeOfDay (OutOfRange outside 0..86399999999999, negatives included): "
-      "optimized vs slow; output text",
-      ts_domains::CqlTimeDomain(), ShowTextOutput);
+      "optimized vs slow; output time bytes, shown as text",
+      ts_domains::CqlTimeDomain(), ShowTimeOutput);
   def.optimized = {"optimized", [](const int64_t& ns) -> Output {
-                     return AsText(ts::TimeOfDayFromCqlTime(ns));
+                     return AsCanon(ts::TimeOfDayFromCqlTime(ns));
                    }};
   def.references.push_back({"slow", [](const int64_t& ns) -> Output {
-                              return AsText(rts::SlowTimeOfDayFromCqlTime(ns));
+                              return AsCanon(rts::SlowTimeOfDayFromCqlTime(ns));
                             }});
   return def;
 }
@@ -471,17 +497,17 @@ harness::TargetDef<int64_t> DriverDeserialize() {
       "timestamp_driver_deserialize",
       "CQL timestamp ms -> datetime as drivers do it: exact integer (scylladb HEAD, "
       "timedelta(milliseconds=ms)) vs Abseil vs python-driver 3.25 timedelta(seconds=ms/1000.0); "
-      "output ISO text",
-      ts_domains::MillisDomain(), ShowTextOutput);
+      "output civil bytes, shown as ISO text",
+      ts_domains::MillisDomain(), ShowCivilOutput);
   def.optimized = {"optimized", [](const int64_t& ms) -> Output {
-                     return AsText(ts::DriverIntegerFromMillis(ms));
+                     return AsCanon(ts::DriverIntegerFromMillis(ms));
                    }};
   def.references.push_back({"abseil", harness::Role::kOracle, [](const int64_t& ms) -> Output {
-                              return AsText(rts::AbseilFromUnixMillis(ms));
+                              return AsCanon(rts::AbseilFromUnixMillis(ms));
                             }});
   def.references.push_back(
       {"python_driver_3_25", harness::Role::kOracle,
-       [](const int64_t& ms) -> Output { return AsText(ts::DriverFloatSecondsFromMillis(ms)); }});
+       [](const int64_t& ms) -> Output { return AsCanon(ts::DriverFloatSecondsFromMillis(ms)); }});
   def.divergences.push_back(
       {"python_driver_3_25",
        "driver 3.25 divides ms by 1000.0 in a double; once |seconds| >= 2^33 (after 2242-03-16, "
@@ -490,8 +516,8 @@ harness::TargetDef<int64_t> DriverDeserialize() {
        [](const int64_t& ms, const Output& opt, const Output& other) {
          if (!opt.ok() || !other.ok()) return false;
          if (ms > -kTwo33SecondsMillis && ms < kTwo33SecondsMillis) return false;
-         absl::StatusOr<int64_t> a = ts_domains::MicrosOfText(*opt);
-         absl::StatusOr<int64_t> b = ts_domains::MicrosOfText(*other);
+         absl::StatusOr<int64_t> a = ts_domains::MicrosOfCivilBytes(*opt);
+         absl::StatusOr<int64_t> b = ts_domains::MicrosOfCivilBytes(*other);
          if (!a.ok() || !b.ok()) return false;
          return std::abs(*a - *b) <= FloatSecondsErrorBoundMicros(ms);
        }});
@@ -580,12 +606,12 @@ harness::TargetDef<ts::CivilDateTime> CivilRoundTrip() {
   auto def = Base<ts::CivilDateTime>(
       "timestamp_civil_roundtrip",
       "CivilDateTime -> ms (floor) -> CivilDateTime gives the value floored to its millisecond "
-      "(the identity for whole-ms values); output ISO text",
-      ts_domains::CivilDomain(), ShowTextOutput);
+      "(the identity for whole-ms values); output civil bytes, shown as ISO text",
+      ts_domains::CivilDomain(), ShowCivilOutput);
   def.optimized = {"optimized", [](const ts::CivilDateTime& c) -> Output {
                      absl::StatusOr<int64_t> ms = ts::ToUnixMillis(c);
                      if (!ms.ok()) return ms.status();
-                     return AsText(ts::FromUnixMillis(*ms));
+                     return AsCanon(ts::FromUnixMillis(*ms));
                    }};
   def.references.push_back({"identity", [](const ts::CivilDateTime& c) -> Output {
                               rts::CivilDateTime r = ts_domains::ToRef(c);
@@ -593,7 +619,7 @@ harness::TargetDef<ts::CivilDateTime> CivilRoundTrip() {
                                 return us.status();
                               }
                               r.microsecond -= r.microsecond % 1000;
-                              return Text(r);
+                              return Canon(r);
                             }});
   return def;
 }
@@ -633,12 +659,12 @@ harness::TargetDef<ts::CivilDateTime> SecondsRoundTrip() {
   auto def = Base<ts::CivilDateTime>(
       "timestamp_seconds_roundtrip",
       "CivilDateTime -> double seconds -> CivilDateTime (half-even) is the identity while "
-      "|seconds| < 2^33 (half an ulp < 0.5 µs); output ISO text",
-      ts_domains::CivilDomain(), ShowTextOutput);
+      "|seconds| < 2^33 (half an ulp < 0.5 µs); output civil bytes, shown as ISO text",
+      ts_domains::CivilDomain(), ShowCivilOutput);
   def.optimized = {"optimized", [](const ts::CivilDateTime& c) -> Output {
                      absl::StatusOr<double> s = ts::ToUnixSeconds(c);
                      if (!s.ok()) return s.status();
-                     return AsText(ts::FromUnixSeconds(*s, ts::Rounding::kHalfEven));
+                     return AsCanon(ts::FromUnixSeconds(*s, ts::Rounding::kHalfEven));
                    }};
   def.references.push_back({"identity", [](const ts::CivilDateTime& c) -> Output {
                               absl::StatusOr<int64_t> us =
@@ -650,7 +676,7 @@ harness::TargetDef<ts::CivilDateTime> SecondsRoundTrip() {
                                     "|seconds| >= 2^33: a double's half-ulp exceeds 0.5 µs, the "
                                     "round trip is not the identity there (docs/timestamp.md)");
                               }
-                              return Text(c);
+                              return Canon(c);
                             }});
   return def;
 }

@@ -3,6 +3,7 @@
 #include "targets/timestamp_domains.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -107,13 +108,92 @@ std::string TimeText(const ts::TimeOfDay& t) {
   return std::string(buf, PutTime(buf, t.hour, t.minute, t.second, t.nanosecond, 9));
 }
 
-absl::StatusOr<int64_t> MicrosOfText(const std::string& text) {
-  rts::CivilDateTime c;
-  if (std::sscanf(text.c_str(), "%d-%d-%dT%d:%d:%d.%d", &c.year, &c.month, &c.day, &c.hour,
-                  &c.minute, &c.second, &c.microsecond) != 7) {
-    return absl::InvalidArgumentError("not a civil datetime text");
+namespace {
+
+// Packs int32 fields, field i taking compact[i] bytes (big-endian) when every field fits its
+// compact width, else four bytes each (see CivilBytes in the header).
+template <size_t N>
+std::string PackFields(const std::array<int32_t, N>& f, const std::array<int, N>& compact) {
+  bool fits = true;
+  for (size_t i = 0; i < N; ++i) {
+    if (compact[i] < 4 && (f[i] < 0 || f[i] >= (int32_t{1} << (8 * compact[i])))) fits = false;
   }
-  return rts::SlowToUnixMicros(c);
+  char buf[4 * N];
+  size_t n = 0;
+  for (size_t i = 0; i < N; ++i) {
+    const uint32_t u = static_cast<uint32_t>(f[i]);
+    for (int b = (fits ? compact[i] : 4) - 1; b >= 0; --b) {
+      buf[n++] = static_cast<char>(u >> (8 * b));
+    }
+  }
+  return std::string(buf, n);
+}
+
+template <size_t N>
+absl::StatusOr<std::array<int32_t, N>> UnpackFields(std::string_view bytes,
+                                                    const std::array<int, N>& compact,
+                                                    absl::string_view kind) {
+  size_t compact_len = 0;
+  for (int w : compact) compact_len += static_cast<size_t>(w);
+  const bool fits = bytes.size() == compact_len;
+  if (!fits && bytes.size() != 4 * N) {
+    return absl::InvalidArgumentError(absl::StrCat(kind, " output bytes are ", compact_len, " or ",
+                                                   4 * N, " long, not ", bytes.size()));
+  }
+  std::array<int32_t, N> f{};
+  size_t at = 0;
+  for (size_t i = 0; i < N; ++i) {
+    uint32_t u = 0;
+    for (int b = 0; b < (fits ? compact[i] : 4); ++b) {
+      u = (u << 8) | static_cast<unsigned char>(bytes[at++]);
+    }
+    f[i] = static_cast<int32_t>(u);
+  }
+  return f;
+}
+
+constexpr std::array<int, 7> kCivilWidths = {4, 1, 1, 1, 1, 1, 3};
+constexpr std::array<int, 3> kDayWidths = {4, 1, 1};
+constexpr std::array<int, 4> kTimeWidths = {1, 1, 1, 4};
+
+}  // namespace
+
+std::string CivilBytes(const ts::CivilDateTime& c) {
+  return PackFields<7>({c.year, c.month, c.day, c.hour, c.minute, c.second, c.microsecond},
+                       kCivilWidths);
+}
+
+std::string DayBytes(const ts::CivilDay& d) {
+  return PackFields<3>({d.year, d.month, d.day}, kDayWidths);
+}
+
+std::string TimeBytes(const ts::TimeOfDay& t) {
+  return PackFields<4>({t.hour, t.minute, t.second, t.nanosecond}, kTimeWidths);
+}
+
+absl::StatusOr<ts::CivilDateTime> CivilOfBytes(std::string_view bytes) {
+  absl::StatusOr<std::array<int32_t, 7>> f = UnpackFields(bytes, kCivilWidths, "datetime");
+  if (!f.ok()) return f.status();
+  const auto& v = *f;
+  return ts::CivilDateTime{v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
+}
+
+absl::StatusOr<ts::CivilDay> DayOfBytes(std::string_view bytes) {
+  absl::StatusOr<std::array<int32_t, 3>> f = UnpackFields(bytes, kDayWidths, "day");
+  if (!f.ok()) return f.status();
+  return ts::CivilDay{(*f)[0], (*f)[1], (*f)[2]};
+}
+
+absl::StatusOr<ts::TimeOfDay> TimeOfBytes(std::string_view bytes) {
+  absl::StatusOr<std::array<int32_t, 4>> f = UnpackFields(bytes, kTimeWidths, "time of day");
+  if (!f.ok()) return f.status();
+  return ts::TimeOfDay{(*f)[0], (*f)[1], (*f)[2], (*f)[3]};
+}
+
+absl::StatusOr<int64_t> MicrosOfCivilBytes(std::string_view bytes) {
+  absl::StatusOr<ts::CivilDateTime> c = CivilOfBytes(bytes);
+  if (!c.ok()) return c.status();
+  return rts::SlowToUnixMicros(ToRef(*c));
 }
 
 int64_t RefMinMillis() {

@@ -75,8 +75,26 @@ absl::StatusOr<ts::CivilDateTime> ParseCivil(std::string_view text);
 absl::StatusOr<ts::CivilDay> ParseDay(std::string_view text);
 absl::StatusOr<ts::TimeOfDay> ParseTime(std::string_view text);
 
-// µs since the epoch of a CivilText output (reference arithmetic).
-absl::StatusOr<int64_t> MicrosOfText(const std::string& text);
+// ---- output bytes (the canonical outputs of the civil, day and time targets) ---------------
+//
+// What the harness compares byte for byte; reports show them as the texts above. A field takes
+// one byte when it is 0..255, the year four (int32 big-endian) and the fraction three (µs,
+// below 2^24) or four (ns), so every valid value takes 12 (datetime), 6 (day) or 7 (time of
+// day) bytes and fits std::string's inline buffer: a passing case under a fuzzer allocates no
+// output. A value with a field outside those ranges (only a broken implementation makes one)
+// takes every field as int32 big-endian (28, 12, 16 bytes). The two lengths of a kind differ,
+// so equal bytes mean equal fields.
+std::string CivilBytes(const ts::CivilDateTime& c);
+std::string DayBytes(const ts::CivilDay& d);
+std::string TimeBytes(const ts::TimeOfDay& t);
+// The inverses; InvalidArgument when `bytes` has neither length of its kind.
+absl::StatusOr<ts::CivilDateTime> CivilOfBytes(std::string_view bytes);
+absl::StatusOr<ts::CivilDay> DayOfBytes(std::string_view bytes);
+absl::StatusOr<ts::TimeOfDay> TimeOfBytes(std::string_view bytes);
+
+// µs since the epoch of a CivilBytes output (reference arithmetic); InvalidArgument when the
+// bytes are not a CivilBytes form, the reference's errors for an invalid datetime.
+absl::StatusOr<int64_t> MicrosOfCivilBytes(std::string_view bytes);
 
 // Range of year 1..9999 in ms, from the reference (never from the code under test).
 int64_t RefMinMillis();
