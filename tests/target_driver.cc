@@ -39,35 +39,25 @@ std::string FailuresDir(const Target& t) {
   return absl::StrCat(env != nullptr ? env : "serdiff-failures", "/", t.name());
 }
 
-class DifferentialTest : public testing::Test {
- public:
-  explicit DifferentialTest(const Target* t) : t_(t) {}
-  void TestBody() override {
-    rc::detail::checkGTest([this] { t_->RcDifferentialProperty(); });
-    if (HasFailure() && !t_->last_counterexample().empty()) {
-      auto path = WriteCorpusFile(FailuresDir(*t_), t_->last_counterexample());
-      if (path.ok()) {
-        std::cerr << "minimal failing input saved; reproduce with:\n  serdiff repro " << t_->name()
-                  << " " << *path << "\n"
-                  << "keep it as a regression input: corpus/" << t_->name() << "/regressions/\n";
-      }
+void Differential(const Target& t) {
+  rc::detail::checkGTest([&t] { t.RcDifferentialProperty(); });
+  if (testing::Test::HasFailure() && !t.last_counterexample().empty()) {
+    auto path = WriteCorpusFile(FailuresDir(t), t.last_counterexample());
+    if (path.ok()) {
+      std::cerr << "minimal failing input saved; reproduce with:\n  serdiff repro " << t.name()
+                << " " << *path << "\n"
+                << "keep it as a regression input: corpus/" << t.name() << "/regressions/\n";
     }
   }
+}
 
- private:
-  const Target* t_;
-};
+void DomainRoundTrip(const Target& t) {
+  rc::detail::checkGTest([&t] { t.RcDomainRoundTripProperty(); });
+}
 
-class DomainRoundTripTest : public testing::Test {
- public:
-  explicit DomainRoundTripTest(const Target* t) : t_(t) {}
-  void TestBody() override {
-    rc::detail::checkGTest([this] { t_->RcDomainRoundTripProperty(); });
-  }
-
- private:
-  const Target* t_;
-};
+void ParseShow(const Target& t) {
+  rc::detail::checkGTest([&t] { t.RcParseInvertsShowProperty(); });
+}
 
 // Regular, non-hidden files below `dir` (recursive), counted without ListCorpusFiles.
 int CountFilesBelow(const std::string& dir) {
@@ -82,104 +72,91 @@ int CountFilesBelow(const std::string& dir) {
   return n;
 }
 
-class ParseShowTest : public testing::Test {
- public:
-  explicit ParseShowTest(const Target* t) : t_(t) {}
-  void TestBody() override {
-    rc::detail::checkGTest([this] { t_->RcParseInvertsShowProperty(); });
+void CorpusReplay(const Target& t) {
+  const std::string dir = absl::StrCat(SERDIFF_CORPUS_DIR, "/", t.name());
+  const std::vector<std::string> files = ListCorpusFiles(dir);
+  EXPECT_FALSE(files.empty()) << "no seed corpus in " << dir;
+  int regressions = 0;
+  for (const std::string& f : files) {
+    if (absl::StrContains(f, "/regressions/")) ++regressions;
+    auto bytes = ReadFileBytes(f);
+    ASSERT_TRUE(bytes.ok()) << bytes.status();
+    CaseResult r = t.RunBytes(*bytes);
+    EXPECT_TRUE(r.passed) << f << "\n" << r.report;
   }
-
- private:
-  const Target* t_;
-};
-
-class CorpusReplayTest : public testing::Test {
- public:
-  explicit CorpusReplayTest(const Target* t) : t_(t) {}
-  void TestBody() override {
-    const std::string dir = absl::StrCat(SERDIFF_CORPUS_DIR, "/", t_->name());
-    const std::vector<std::string> files = ListCorpusFiles(dir);
-    EXPECT_FALSE(files.empty()) << "no seed corpus in " << dir;
-    int regressions = 0;
-    for (const std::string& f : files) {
-      if (absl::StrContains(f, "/regressions/")) ++regressions;
-      auto bytes = ReadFileBytes(f);
-      ASSERT_TRUE(bytes.ok()) << bytes.status();
-      CaseResult r = t_->RunBytes(*bytes);
-      EXPECT_TRUE(r.passed) << f << "\n" << r.report;
-    }
-    EXPECT_EQ(regressions, CountFilesBelow(dir + "/regressions"))
-        << "the replay left out inputs of " << dir << "/regressions/";
-  }
-
- private:
-  const Target* t_;
-};
+  EXPECT_EQ(regressions, CountFilesBelow(dir + "/regressions"))
+      << "the replay left out inputs of " << dir << "/regressions/";
+}
 
 // The meaning of the shipped corpus. tests/data/corpus-printed/<target>.tsv (written by
 // scripts/corpus-printed) holds "<file>\t<printed value, C-escaped>" per corpus file. Each
 // recorded value must be printed by one file of corpus/<target>/ (a multiset match: corpus
 // files are named by the SHA-1 of their bytes, so a converted file has a new name). Files
 // added since the record was written are not in it and are not checked here.
-class CorpusPrintedTest : public testing::Test {
- public:
-  explicit CorpusPrintedTest(const Target* t) : t_(t) {}
-  void TestBody() override {
-    const std::string record =
-        absl::StrCat(SERDIFF_SOURCE_DIR, "/tests/data/corpus-printed/", t_->name(), ".tsv");
-    auto text = ReadFileBytes(record);
-    ASSERT_TRUE(text.ok()) << "no record of the corpus's printed values: run "
-                              "scripts/corpus-printed build/dev "
-                           << t_->name() << "\n"
-                           << text.status();
-    std::multiset<std::string> printed;
-    for (const std::string& f :
-         ListCorpusFiles(absl::StrCat(SERDIFF_CORPUS_DIR, "/", t_->name()))) {
-      auto bytes = ReadFileBytes(f);
-      ASSERT_TRUE(bytes.ok()) << bytes.status();
-      printed.insert(t_->ShowBytes(*bytes));
-    }
-    int recorded = 0;
-    for (absl::string_view line : absl::StrSplit(*text, '\n', absl::SkipEmpty())) {
-      const size_t tab = line.find('\t');
-      ASSERT_NE(tab, absl::string_view::npos) << record << ": no tab in line: " << line;
-      std::string value;
-      ASSERT_TRUE(absl::CUnescape(line.substr(tab + 1), &value)) << record << ": " << line;
-      ++recorded;
-      auto it = printed.find(value);
-      if (it == printed.end()) {
-        ADD_FAILURE() << "corpus/" << t_->name() << "/" << line.substr(0, tab)
-                      << " was recorded as\n  " << value
-                      << "\nand no corpus file decodes to that value now";
-      } else {
-        printed.erase(it);
-      }
-    }
-    EXPECT_GT(recorded, 0) << record << " is empty";
+void CorpusPrinted(const Target& t) {
+  const std::string record =
+      absl::StrCat(SERDIFF_SOURCE_DIR, "/tests/data/corpus-printed/", t.name(), ".tsv");
+  auto text = ReadFileBytes(record);
+  ASSERT_TRUE(text.ok()) << "no record of the corpus's printed values: run "
+                            "scripts/corpus-printed build/dev "
+                         << t.name() << "\n"
+                         << text.status();
+  std::multiset<std::string> printed;
+  for (const std::string& f : ListCorpusFiles(absl::StrCat(SERDIFF_CORPUS_DIR, "/", t.name()))) {
+    auto bytes = ReadFileBytes(f);
+    ASSERT_TRUE(bytes.ok()) << bytes.status();
+    printed.insert(t.ShowBytes(*bytes));
   }
+  int recorded = 0;
+  for (absl::string_view line : absl::StrSplit(*text, '\n', absl::SkipEmpty())) {
+    const size_t tab = line.find('\t');
+    ASSERT_NE(tab, absl::string_view::npos) << record << ": no tab in line: " << line;
+    std::string value;
+    ASSERT_TRUE(absl::CUnescape(line.substr(tab + 1), &value)) << record << ": " << line;
+    ++recorded;
+    auto it = printed.find(value);
+    if (it == printed.end()) {
+      ADD_FAILURE() << "corpus/" << t.name() << "/" << line.substr(0, tab) << " was recorded as\n  "
+                    << value << "\nand no corpus file decodes to that value now";
+    } else {
+      printed.erase(it);
+    }
+  }
+  EXPECT_GT(recorded, 0) << record << " is empty";
+}
+
+// One registered test: its body run on one target.
+class TargetTest : public testing::Test {
+ public:
+  TargetTest(const Target* t, void (*body)(const Target&)) : t_(t), body_(body) {}
+  void TestBody() override { body_(*t_); }
 
  private:
   const Target* t_;
+  void (*body_)(const Target&);
 };
 
 void RegisterAll(const Registry& registry) {
+  struct PerTarget {
+    const char* name;
+    void (*body)(const Target&);
+    bool only_with_parser;
+  };
+  static constexpr PerTarget kTests[] = {
+      {"DifferentialAgreesWithReferences", Differential, false},
+      {"DomainDecodeInvertsEncode", DomainRoundTrip, false},
+      {"DomainParseInvertsShow", ParseShow, true},
+      {"CorpusReplayPasses", CorpusReplay, false},
+      {"CorpusPrintedValuesUnchanged", CorpusPrinted, false},
+  };
   for (const auto& t : registry.targets()) {
     const Target* target = t.get();
-    const char* suite = target->name().c_str();
-    testing::RegisterTest(suite, "DifferentialAgreesWithReferences", nullptr, nullptr, __FILE__,
-                          __LINE__,
-                          [target]() -> testing::Test* { return new DifferentialTest(target); });
-    testing::RegisterTest(suite, "DomainDecodeInvertsEncode", nullptr, nullptr, __FILE__, __LINE__,
-                          [target]() -> testing::Test* { return new DomainRoundTripTest(target); });
-    if (target->has_parser()) {
-      testing::RegisterTest(suite, "DomainParseInvertsShow", nullptr, nullptr, __FILE__, __LINE__,
-                            [target]() -> testing::Test* { return new ParseShowTest(target); });
+    for (const PerTarget& test : kTests) {
+      if (test.only_with_parser && !target->has_parser()) continue;
+      testing::RegisterTest(
+          target->name().c_str(), test.name, nullptr, nullptr, __FILE__, __LINE__,
+          [target, body = test.body]() -> testing::Test* { return new TargetTest(target, body); });
     }
-    testing::RegisterTest(suite, "CorpusReplayPasses", nullptr, nullptr, __FILE__, __LINE__,
-                          [target]() -> testing::Test* { return new CorpusReplayTest(target); });
-    testing::RegisterTest(suite, "CorpusPrintedValuesUnchanged", nullptr, nullptr, __FILE__,
-                          __LINE__,
-                          [target]() -> testing::Test* { return new CorpusPrintedTest(target); });
   }
 }
 
