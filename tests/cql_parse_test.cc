@@ -105,6 +105,10 @@ TEST(CqlParse, TypedInputsReadToExactFields) {
   v = d.parse("v5 map<uuid, double> max_depth=32 bytes(0)=");
   ASSERT_TRUE(v.ok()) << v.status();
   EXPECT_EQ(*v, (TypedDecodeInput{2, 11, 10, 5, {}, ""}));
+  // A list or set does not print its (unused) map-value index: it reads back as the default.
+  const TypedDecodeInput list7{0, 3, 7, 4, {}, ""};
+  EXPECT_EQ(d.show(list7), "v4 list<int> max_depth=32 bytes(0)=");
+  EXPECT_EQ(d.parse(d.show(list7))->value, 3);
   EXPECT_EQ(ErrorOf(d.parse("v4 list<text> max_depth=32 bytes(0)=")),
             "at character 3: the typed path takes boolean, tinyint, smallint, int, date, bigint, "
             "counter, timestamp, time, float, double, uuid and timeuuid elements");
