@@ -13,6 +13,7 @@
 #include "harness/report.h"
 #include "serdiff/cql/literal.h"
 #include "targets/cql_internal.h"
+#include "targets/cql_parse.h"
 
 namespace serdiff::targets::cql {
 
@@ -134,6 +135,8 @@ harness::Domain<EncodeInput> EncodeDomain(bool nested) {
     VisitEncodeInput(io, copy, max_depth);
   };
   d.show = ShowEncodeInput;
+  WithShownCheck(d,
+                 [max_depth](std::string_view text) { return ParseEncodeInput(text, max_depth); });
   return d;
 }
 
@@ -185,6 +188,7 @@ harness::Domain<DecodeInput> DecodeDomain() {
     w.WriteRemainingBytes(c.bytes);
   };
   d.show = ShowDecodeInput;
+  WithShownCheck(d, ParseDecodeInput);
   return d;
 }
 
@@ -231,6 +235,7 @@ harness::Domain<MutatedInput> MutatedDomain() {
                         " arg=", in.arg, ShowOptions(in.options), "\n  bytes(", in.bytes.size(),
                         ")=", harness::Hex(in.bytes));
   };
+  WithShownCheck(d, ParseMutatedInput);
   return d;
 }
 
@@ -278,6 +283,7 @@ harness::Domain<LargeInput> LargeDomain() {
     return absl::StrCat(LargeShapeName(s.shape), " count=", s.count, " nulls=", s.null_pct,
                         "% text_len=", s.text_len, " seed=", s.seed, " v", s.version);
   };
+  WithShownCheck(d, ParseLargeInput);
   return d;
 }
 

@@ -18,6 +18,7 @@
 #include "serdiff/cql/literal.h"
 #include "serdiff/cql/typed.h"
 #include "targets/cql_internal.h"
+#include "targets/cql_parse.h"
 
 namespace serdiff::targets::cql {
 
@@ -349,7 +350,9 @@ harness::Domain<TypedInput> TypedDomain() {
     TypedSpec s;
     s.container = Roll<uint8_t>(0, 3);
     s.key = Roll<uint8_t>(0, kTypedKindCount);
-    s.value = Roll<uint8_t>(0, kTypedKindCount);
+    // Unused by a list or set, and not printed for one: the default, so that the printed form
+    // names the whole input (targets/cql_parse.h).
+    s.value = s.container == 2 ? Roll<uint8_t>(0, kTypedKindCount) : uint8_t{3};
     s.count =
         *rc::gen::weightedOneOf<uint32_t>({{3, rc::gen::inRange<uint32_t>(0, 40)},
                                            {1, rc::gen::element<uint32_t>(0, 1, 2, 65535, 65536)},
@@ -372,6 +375,7 @@ harness::Domain<TypedInput> TypedDomain() {
     VisitTypedSpec(io, s);
   };
   d.show = [](const TypedInput& in) { return ShowTypedSpec(in.spec); };
+  WithShownCheck(d, ParseTypedInput);
   return d;
 }
 
@@ -383,7 +387,9 @@ harness::Domain<TypedDecodeInput> TypedDecodeDomain() {
     TypedSpec s;
     s.container = Roll<uint8_t>(0, 3);
     s.key = Roll<uint8_t>(0, kTypedKindCount);
-    s.value = Roll<uint8_t>(0, kTypedKindCount);
+    // Unused by a list or set, and not printed for one: the default, so that the printed form
+    // names the whole input (targets/cql_parse.h).
+    s.value = s.container == 2 ? Roll<uint8_t>(0, kTypedKindCount) : uint8_t{3};
     s.count = *rc::gen::weightedOneOf<uint32_t>(
         {{4, rc::gen::inRange<uint32_t>(0, 20)}, {1, rc::gen::inRange<uint32_t>(0, 2000)}});
     s.null_pct = *rc::gen::element<uint8_t>(0, 1, 33, 99, 100);
@@ -450,6 +456,7 @@ harness::Domain<TypedDecodeInput> TypedDecodeDomain() {
         "v", in.version, " ", opt::TypeToString(TypedType(in.container, in.key, in.value)),
         ShowOptions(in.options), " bytes(", in.bytes.size(), ")=", harness::Hex(in.bytes));
   };
+  WithShownCheck(d, ParseTypedDecodeInput);
   return d;
 }
 

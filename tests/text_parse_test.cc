@@ -153,7 +153,7 @@ TEST(TextParse, BytesOfTextWritesTheCorpusFormOrSaysWhyNot) {
             "the corpus form of (count, bytes) cannot hold count 10001, 0 bytes: : its bytes "
             "read back as count 0, 0 bytes: ");
   // A domain without a parser.
-  const absl::StatusOr<std::string> none = Find("cql_encode_scalar").BytesOfText("x");
+  const absl::StatusOr<std::string> none = Find("bson_encode").BytesOfText("x");
   EXPECT_EQ(none.status().code(), absl::StatusCode::kUnimplemented);
 }
 
@@ -201,7 +201,7 @@ TEST(SeedValue, WritesEachValueAsItsCorpusFileAndRefusesAnUnreadableOne) {
             "\"x\" after the value\n");
   EXPECT_FALSE(std::filesystem::exists(root));
   // A domain without a parser.
-  EXPECT_EQ(RunCli("seed cql_encode_scalar --corpus " + root + " --value x").first, 2);
+  EXPECT_EQ(RunCli("seed bson_encode --corpus " + root + " --value x").first, 2);
   // --value and --count exclude each other.
   EXPECT_EQ(RunCli("seed varint_zigzag64 --corpus " + root + " --value 1 --count 2").first, 2);
 }
