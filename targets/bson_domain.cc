@@ -166,7 +166,7 @@ harness::Domain<Document> DocumentDomain() {
         DocumentVisitor<std::decay_t<decltype(io)>> visitor{io};
         visitor.Elements(doc.elements, false, 1);
       },
-      [](const Document& doc) { return sb::Show(doc); });
+      [](const Document& doc) { return sb::Show(doc); }, ParseDocument);
 }
 
 harness::Domain<uint32_t> ArrayKeyCountDomain() {

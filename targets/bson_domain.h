@@ -55,6 +55,11 @@ harness::Domain<std::string> DecoderInputDomain();
 //   shows (" ... (N bytes)") fails with ElidedAt.
 absl::StatusOr<uint32_t> ParseArrayKeyCount(std::string_view text);
 absl::StatusOr<std::string> ParseDecoderInput(std::string_view text);
+// ParseDocument: serdiff::bson::Show's text of a document (every element type; the forms and
+// what the text leaves out are listed in targets/bson_parse.cc): a container shown cut short
+// (", ... (N in all)") and a double other than 0, -0, inf and -inf (printed with 6 significant
+// digits) fail with ElidedAt; a double may be written exactly as a hex float (0x1.8p+0).
+absl::StatusOr<serdiff::bson::Document> ParseDocument(std::string_view text);
 
 // Documents: every element type, keys with multi-byte UTF-8, int32/int64 extremes, datetimes
 // from the timestamp edge lists (ms boundaries, pre-1970, years 1 and 9999), large arrays (up
