@@ -46,11 +46,13 @@ absl::Status ParseSpecAt(TextCursor& c, MutationSpec& s) {
   if (!st.ok()) return st;
   s.budget = kMaxBuiltBytes;
   if (c.rest().substr(0, 1) == " ") {
+    const size_t at = c.pos() + 8;  // after " budget="
     if (st = Field(c, " ", "budget", s.budget, 0, kMaxBuiltBytes); !st.ok()) return st;
     if (s.budget % kBudgetBytesPerInputByte != 0) {
-      return c.Error(absl::StrCat("budget ", s.budget, " is not a multiple of ",
-                                  kBudgetBytesPerInputByte, " (the input holds it in units of ",
-                                  kBudgetBytesPerInputByte, " bytes)"));
+      return harness::ParseErrorAt(
+          at,
+          absl::StrCat("budget ", s.budget, " is not a multiple of ", kBudgetBytesPerInputByte,
+                       " (the input holds it in units of ", kBudgetBytesPerInputByte, " bytes)"));
     }
   }
   return c.Expect("}");
