@@ -45,7 +45,7 @@ absl::StatusOr<std::string> ParseDecoderInput(std::string_view text) {
 //   binary subtype 5 0a0b | objectid <24 hex> | decimal128 <32 hex> | bool 1 | int32 -7
 //   int64 9 | timestamp 9 | datetime -1 ms | datetime 1969-12-31T23:59:59.999500 (civil)
 //   regex /pattern/options | dbpointer "ns" <24 hex> | code_w_scope "code" {...}
-//   document {...} | array [...] | undefined | null | minkey | maxkey
+//   document{...} | array[...] (no space) | undefined | null | minkey | maxkey
 //
 // What the text leaves out, and so what the parser refuses:
 //   * A container with more than 8 elements shows 8 and ", ... (N in all)": ElidedAt.
