@@ -102,3 +102,43 @@ absl::Status MatchesShown(std::string_view text, const std::string& shown) {
 }
 
 }  // namespace serdiff::harness
+
+// ---- hex runs and whole hex dumps -----------------------------------------------------------
+
+namespace serdiff::harness {
+
+absl::Status ParseHexRun(TextCursor& c, std::string& out) {
+  const std::string_view r = c.rest();
+  size_t n = 0;
+  while (n < r.size() && TextCursor::IsHexDigit(r[n])) ++n;
+  if (n % 2 != 0) {
+    return ParseErrorAt(c.pos() + n - 1,
+                        absl::StrCat("an odd number of hex digits (", n, "): two per byte"));
+  }
+  out += absl::HexStringToBytes(absl::string_view(r.data(), n));
+  c.Consume(r.substr(0, n));
+  return absl::OkStatus();
+}
+
+absl::Status ParseHexDump(TextCursor& c, std::string& out) {
+  for (size_t i = 0; !c.AtEnd(); ++i) {
+    if (i > 0) {
+      if (c.rest().substr(0, 4) == " ...") {
+        return ElidedAt(c.pos() + 1, absl::StrCat("the hex dump shows only its first ", i,
+                                                  " bytes (\"...\"): the rest cannot be read "
+                                                  "back"));
+      }
+      if (absl::Status s = c.Expect(" "); !s.ok()) return s;
+    }
+    const std::string_view r = c.rest();
+    if (r.size() < 2 || !TextCursor::IsHexDigit(r[0]) || !TextCursor::IsHexDigit(r[1]) ||
+        (r.size() > 2 && TextCursor::IsHexDigit(r[2]))) {
+      return c.Error(absl::StrCat("expected byte ", i, " as two hex digits, found ", c.Next()));
+    }
+    out += absl::HexStringToBytes(absl::string_view(r.data(), 2));
+    c.Consume(r.substr(0, 2));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace serdiff::harness

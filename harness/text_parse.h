@@ -153,3 +153,20 @@ absl::Status MatchesShown(std::string_view text, const std::string& shown);
 absl::Status ParseHexBytes(TextCursor& c, size_t n, std::string& out);
 
 }  // namespace serdiff::harness
+
+// ---- hex runs and whole hex dumps (the bson and mutation parsers) ---------------------------
+
+namespace serdiff::harness {
+
+// Reads a run of hex digits, two per byte and no separator (what absl::BytesToHexString
+// writes; lower or upper case), as long as there are hex digits, and appends the bytes to
+// `out`; an empty run is zero bytes. Errors: an odd number of digits (at the run's last digit).
+absl::Status ParseHexRun(TextCursor& c, std::string& out);
+
+// Reads harness::Hex's text of a byte string of any length, up to the end of the text: ""
+// (no bytes) or "00 ff 1a" (lower or upper case), and appends the bytes to `out`. A dump cut
+// short as Hex cuts it (" ... (N bytes)") fails with ElidedAt; anything else but two hex
+// digits per byte, one space apart, up to the end, fails where it is.
+absl::Status ParseHexDump(TextCursor& c, std::string& out);
+
+}  // namespace serdiff::harness

@@ -166,7 +166,7 @@ harness::Domain<Document> DocumentDomain() {
         DocumentVisitor<std::decay_t<decltype(io)>> visitor{io};
         visitor.Elements(doc.elements, false, 1);
       },
-      [](const Document& doc) { return sb::Show(doc); });
+      [](const Document& doc) { return sb::Show(doc); }, ParseDocument);
 }
 
 harness::Domain<uint32_t> ArrayKeyCountDomain() {
@@ -188,13 +188,13 @@ harness::Domain<uint32_t> ArrayKeyCountDomain() {
         }
         io.Rest(padding);
       },
-      [](const uint32_t& n) { return absl::StrCat(n); });
+      [](const uint32_t& n) { return absl::StrCat(n); }, ParseArrayKeyCount);
 }
 
 harness::Domain<std::string> DecoderInputDomain() {
   return harness::TwoWayDomain<std::string>(
       "bytes", GenDecoderInput(), [](auto& io, std::string& s) { io.Rest(s); },
-      [](const std::string& s) { return harness::Hex(s); });
+      [](const std::string& s) { return harness::Hex(s); }, ParseDecoderInput);
 }
 
 // ---- generators -----------------------------------------------------------------------------

@@ -541,7 +541,12 @@ harness::Domain<MutationInput> SpecDomain() {
         VisitSpec(io, in.spec);
         if constexpr (std::decay_t<decltype(io)>::kReading) in.m = BuildMutation(in.spec);
       },
-      [](const MutationInput& in) { return ShowSpec(in.spec); });
+      [](const MutationInput& in) { return ShowSpec(in.spec); },
+      [](std::string_view text) -> absl::StatusOr<MutationInput> {
+        absl::StatusOr<MutationSpec> s = ParseSpec(text);
+        if (!s.ok()) return s.status();
+        return MakeInput(*s);
+      });
 }
 
 harness::Domain<DecodeInput> DecodeDomain() {
@@ -563,6 +568,11 @@ harness::Domain<DecodeInput> DecodeDomain() {
       [](const DecodeInput& in) {
         return absl::StrCat(ShowSpec(in.spec), " bytes=", Hex(in.bytes.substr(0, 256)),
                             in.bytes.size() > 256 ? "..." : "");
+      },
+      [](std::string_view text) -> absl::StatusOr<DecodeInput> {
+        absl::StatusOr<DecodeInput> in = ParseDecodeText(text);
+        if (!in.ok()) return in.status();
+        return Derive(*std::move(in));
       });
 }
 
@@ -590,6 +600,11 @@ harness::Domain<MutatedInput> MutatedDomain() {
       },
       [](const MutatedInput& in) {
         return absl::StrCat(ShowSpec(in.spec), " op=", in.op, " pos=", in.pos, " arg=", in.arg);
+      },
+      [](std::string_view text) -> absl::StatusOr<MutatedInput> {
+        absl::StatusOr<MutatedInput> in = ParseMutatedText(text);
+        if (!in.ok()) return in.status();
+        return Derive(*std::move(in));
       });
 }
 

@@ -115,6 +115,26 @@ harness::Domain<MutationInput> SpecDomain();
 harness::Domain<DecodeInput> DecodeDomain();
 harness::Domain<MutatedInput> MutatedDomain();
 
+// Parsers of the printed values (Domain::parse; targets/mutation_parse.cc), exactly the
+// printers' forms:
+//   spec      "spec{seed=S version=V updates=U max_rows=R columns=C clustering=K value_bytes=B}"
+//             and, for a budget below kMaxBuiltBytes, " budget=N" before the "}" (absent: the
+//             full kMaxBuiltBytes; N a multiple of kBudgetBytesPerInputByte, at most
+//             kMaxBuiltBytes). Each field must be within the range the corpus form holds
+//             (version 0..2, updates 1..8, max_rows 0..200, columns 1..70, clustering 0..40,
+//             value_bytes 0..4096).
+//   decode    the spec, then " bytes=" and the bytes as lowercase or uppercase hex without
+//             spaces (possibly none). The printer shows only the first 256 bytes, then "...":
+//             such a text fails with ElidedAt.
+//   mutated   the spec, then " op=O pos=P arg=A" (op 0..6, pos a uint32, arg 0..255).
+// The derived fields (the built mutation, schema, version, mutated bytes) are left unset: the
+// domains in mutation.cc fill them. Errors: InvalidArgument "at character N: ..." where the
+// text departs from the form or a field is out of range.
+absl::Status ParseSpecAt(harness::TextCursor& c, MutationSpec& s);
+absl::StatusOr<MutationSpec> ParseSpec(std::string_view text);
+absl::StatusOr<DecodeInput> ParseDecodeText(std::string_view text);
+absl::StatusOr<MutatedInput> ParseMutatedText(std::string_view text);
+
 // The SerializeSmall threshold the mutation_serialize_small target uses (its scratch buffer is
 // grown to this size when the targets are registered, so its peak is the output alone). Small
 // enough that the fuzz inputs, capped in fuzz/limits.tsv to a budget of a few hundred bytes,
