@@ -18,6 +18,7 @@
 #include "harness/report.h"
 #include "harness/target.h"
 #include "targets/families.h"
+#include "tests/run_cli.h"
 
 namespace serdiff::harness {
 namespace {
@@ -229,16 +230,7 @@ TEST(Repro, SelfTestTargetReportShowsBothOutputsAndFirstDifference) {
   EXPECT_TRUE(r.report.ends_with("serdiff: selftest_broken_zigzag: bytes-mismatch:reference\n"));
 }
 
-// Runs the serdiff CLI with `args`; returns (exit status, stdout + stderr).
-std::pair<int, std::string> RunCli(const std::string& args) {
-  FILE* f = popen(absl::StrCat(SERDIFF_CLI, " ", args, " 2>&1").c_str(), "r");
-  if (f == nullptr) return {-1, ""};
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, f)) out.append(buf, n);
-  const int status = pclose(f);
-  return {WEXITSTATUS(status), out};
-}
+using ::serdiff::testing_support::RunCli;
 
 // Usage and I/O errors exit 2, so that a script never mistakes them for a pass (0) or a
 // differential failure (1).

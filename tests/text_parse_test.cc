@@ -26,6 +26,7 @@
 #include "harness/text_parse.h"
 #include "targets/families.h"
 #include "targets/timestamp_domains.h"
+#include "tests/run_cli.h"
 
 namespace serdiff::harness {
 namespace {
@@ -152,21 +153,24 @@ TEST(TextParse, BytesOfTextWritesTheCorpusFormOrSaysWhyNot) {
   EXPECT_EQ(leb.BytesOfText("count 10001, 0 bytes: ").status().message(),
             "the corpus form of (count, bytes) cannot hold count 10001, 0 bytes: : its bytes "
             "read back as count 0, 0 bytes: ");
-  // A domain without a parser.
-  const absl::StatusOr<std::string> none = Find("bson_encode").BytesOfText("x");
+  // A domain without a parser (every shipped domain has one, so a tiny target here).
+  TargetDef<int64_t> def;
+  def.name = "no_parser";
+  def.domain = IntegerDomain<int64_t>("int64", rc::gen::arbitrary<int64_t>());
+  def.domain.parse = nullptr;
+  def.optimized = {"optimized", [](const int64_t&) -> Output { return std::string("x"); }};
+  def.references.push_back(
+      {"reference", [](const int64_t&) -> Output { return std::string("x"); }});
+  const TypedTarget<int64_t> tiny(std::move(def));
+  EXPECT_FALSE(tiny.has_parser());
+  const absl::StatusOr<std::string> none = tiny.BytesOfText("x");
   EXPECT_EQ(none.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(none.status().message(),
+            "the domain of no_parser (int64) has no parser for printed values");
+  for (const auto& t : targets::AllTargets().targets()) EXPECT_TRUE(t->has_parser()) << t->name();
 }
 
-// Runs the serdiff CLI with `args`; returns (exit status, stdout + stderr).
-std::pair<int, std::string> RunCli(const std::string& args) {
-  FILE* f = popen(absl::StrCat(SERDIFF_CLI, " ", args, " 2>&1").c_str(), "r");
-  if (f == nullptr) return {-1, ""};
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, f)) out.append(buf, n);
-  const int status = pclose(f);
-  return {WEXITSTATUS(status), out};
-}
+using ::serdiff::testing_support::RunCli;
 
 TEST(SeedValue, WritesEachValueAsItsCorpusFileAndRefusesAnUnreadableOne) {
   const std::string root = testing::TempDir() + "/seed_value_corpus";
