@@ -4,8 +4,6 @@
 // `serdiff seed --value` writing a file that `serdiff show` prints back.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
 #include <bit>
 #include <cstdint>
 #include <cstdio>
@@ -24,6 +22,7 @@
 #include "targets/cql_domain.h"
 #include "targets/cql_parse.h"
 #include "targets/families.h"
+#include "tests/run_cli.h"
 
 namespace serdiff::targets::cql {
 namespace {
@@ -311,15 +310,7 @@ TEST(CqlParse, EveryCorpusPrintedLineReadsBack) {
   EXPECT_GT(total, 300);
 }
 
-std::pair<int, std::string> RunCli(const std::string& args) {
-  FILE* f = popen(absl::StrCat(SERDIFF_CLI, " ", args, " 2>&1").c_str(), "r");
-  if (f == nullptr) return {-1, ""};
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, f)) out.append(buf, n);
-  const int status = pclose(f);
-  return {WEXITSTATUS(status), out};
-}
+using ::serdiff::testing_support::RunCli;
 
 TEST(CqlParse, SeedValueWritesAFileThatShowPrintsBack) {
   const std::string root = testing::TempDir() + "/cql_seed_value_corpus";

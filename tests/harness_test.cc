@@ -256,15 +256,8 @@ TEST(Repro, CliPrintsReportAndExitsOne) {
   const std::string dir = ::testing::TempDir() + "serdiff_repro_cli";
   auto path = WriteCorpusFile(dir, w.Finish());
   ASSERT_TRUE(path.ok());
-  const std::string cmd =
-      absl::StrCat(SERDIFF_CLI, " --selftest repro selftest_broken_zigzag ", *path, " 2>&1");
-  FILE* f = popen(cmd.c_str(), "r");
-  ASSERT_NE(f, nullptr);
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, f)) out.append(buf, n);
-  const int status = pclose(f);
-  EXPECT_EQ(WEXITSTATUS(status), 1) << out;
+  auto [status, out] = RunCli("--selftest repro selftest_broken_zigzag " + *path);
+  EXPECT_EQ(status, 1) << out;
   EXPECT_NE(out.find("first differing byte at offset 0"), std::string::npos) << out;
   EXPECT_NE(out.find("serdiff: selftest_broken_zigzag: bytes-mismatch:reference"),
             std::string::npos)

@@ -5,8 +5,6 @@
 // target's corpus, and its text encodes to that very file.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
 #include <bit>
 #include <cmath>
 #include <cstdint>
