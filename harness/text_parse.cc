@@ -101,6 +101,16 @@ absl::Status MatchesShown(std::string_view text, const std::string& shown) {
       diff, absl::StrCat("the text does not match how the value it names prints: ", Quote(shown)));
 }
 
+absl::Status ReadAsPrinted(const TextCursor& c, size_t start, const std::string& printed) {
+  const std::string_view read = c.text().substr(start, c.pos() - start);
+  if (read == printed) return absl::OkStatus();
+  size_t diff = 0;
+  const size_t n = std::min(read.size(), printed.size());
+  while (diff < n && read[diff] == printed[diff]) ++diff;
+  return ParseErrorAt(start + diff, absl::StrCat("the fields read print as ", Quote(printed),
+                                                 ": write them that way (zero-padded)"));
+}
+
 }  // namespace serdiff::harness
 
 // ---- hex runs and whole hex dumps -----------------------------------------------------------

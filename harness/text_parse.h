@@ -146,6 +146,11 @@ absl::StatusOr<T> ParseAll(std::string_view text, Fn fn) {
 absl::Status AtEndOrShownAs(TextCursor& c, const std::string& shown);
 // OK when `text` == `shown`, else the error AtEndOrShownAs gives (at the first difference).
 absl::Status MatchesShown(std::string_view text, const std::string& shown);
+// OK when the text read from `start` to the cursor is exactly `printed` (how the value read
+// prints), else a parse error at the first character that differs, quoting `printed`. For
+// fields a printer pads ("1970-01-01T00:00:00.500000"): "00:00:00.5" reads second 0 and
+// microsecond 5, which prints as ".000005", so it is refused rather than read as 5 µs.
+absl::Status ReadAsPrinted(const TextCursor& c, size_t start, const std::string& printed);
 
 // Reads `n` bytes written as harness::Hex writes them ("00 ff 1a", lower or upper case) and
 // appends them to `out`. A list cut short as Hex cuts it (" ... (N bytes)") fails with

@@ -221,6 +221,9 @@ class DocumentParser {
       if (absl::Status s = c_.Expect(separators[i]); !s.ok()) return s;
       if (absl::Status s = c_.Int(*fields[i]); !s.ok()) return s;
     }
+    if (absl::Status s = harness::ReadAsPrinted(c_, at, timestamp::FormatCivil(civil)); !s.ok()) {
+      return s;
+    }
     v.civil = civil;
     return absl::OkStatus();
   }

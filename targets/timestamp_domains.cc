@@ -482,9 +482,11 @@ absl::Status ParseFields(harness::TextCursor& c, std::initializer_list<int32_t*>
 absl::StatusOr<ts::CivilDateTime> ParseCivil(std::string_view text) {
   return harness::ParseAll<ts::CivilDateTime>(
       text, [](harness::TextCursor& c, ts::CivilDateTime& v) -> absl::Status {
+        const size_t start = c.pos();
         absl::Status s = ParseFields(
             c, {&v.year, &v.month, &v.day, &v.hour, &v.minute, &v.second, &v.microsecond},
             {"-", "-", "T", ":", ":", "."});
+        if (s.ok()) s = harness::ReadAsPrinted(c, start, CivilText(v));
         if (!s.ok()) return s;
         return harness::AtEndOrShownAs(c, ShowCivil(v));
       });
@@ -549,7 +551,9 @@ std::string ShowDay(const ts::CivilDay& v) {
 absl::StatusOr<ts::CivilDay> ParseDay(std::string_view text) {
   return harness::ParseAll<ts::CivilDay>(
       text, [](harness::TextCursor& c, ts::CivilDay& v) -> absl::Status {
+        const size_t start = c.pos();
         absl::Status s = ParseFields(c, {&v.year, &v.month, &v.day}, {"-", "-"});
+        if (s.ok()) s = harness::ReadAsPrinted(c, start, DayText(v));
         if (!s.ok()) return s;
         return harness::AtEndOrShownAs(c, ShowDay(v));
       });
@@ -628,8 +632,10 @@ std::string ShowTime(const ts::TimeOfDay& t) {
 absl::StatusOr<ts::TimeOfDay> ParseTime(std::string_view text) {
   return harness::ParseAll<ts::TimeOfDay>(
       text, [](harness::TextCursor& c, ts::TimeOfDay& v) -> absl::Status {
+        const size_t start = c.pos();
         absl::Status s =
             ParseFields(c, {&v.hour, &v.minute, &v.second, &v.nanosecond}, {":", ":", "."});
+        if (s.ok()) s = harness::ReadAsPrinted(c, start, TimeText(v));
         if (!s.ok()) return s;
         return harness::AtEndOrShownAs(c, ShowTime(v));
       });

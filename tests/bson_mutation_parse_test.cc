@@ -211,6 +211,10 @@ TEST(BsonMutationParse, DocumentRefusesWhatItsTextLeavesOutAndNamesBadCharacters
   };
   // A double prints with 6 significant digits: only 0, -0, inf, -inf read back; a hex float
   // is exact.
+  // A datetime's fields are read as printed (zero-padded): ".5" is not 5 µs.
+  EXPECT_EQ(error("{\"a\": datetime 1970-01-01T00:00:00.5}"),
+            "at character 35: the fields read print as \"1970-01-01T00:00:00.000005\": write "
+            "them that way (zero-padded)");
   EXPECT_TRUE(elided("{\"a\": double 1.5}"));
   EXPECT_TRUE(elided("{\"a\": double nan}"));
   EXPECT_TRUE(elided("{\"a\": double 4.94066e-324}"));

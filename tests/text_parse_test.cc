@@ -94,6 +94,20 @@ TEST(TextParse, CivilDomainReadsItsPrintedFormAndTheIsoTextAlone) {
             "\\xc2\\xb5s 999500}\"");
   EXPECT_EQ(ErrorOf(d.parse("1969-12-31 23:59:59")),
             "at character 10: expected \"T\", found \" 23:59:59\"");
+  // Fields are read as printed, zero-padded: ".5" would be microsecond 5, which prints as
+  // ".000005", so it is refused (not read as 5 µs, nor as 500000).
+  EXPECT_EQ(ErrorOf(d.parse("1970-01-01T00:00:00.5")),
+            "at character 20: the fields read print as \"1970-01-01T00:00:00.000005\": write "
+            "them that way (zero-padded)");
+  EXPECT_EQ(ErrorOf(d.parse("1970-1-01T00:00:00.000000")),
+            "at character 5: the fields read print as \"1970-01-01T00:00:00.000000\": write "
+            "them that way (zero-padded)");
+  EXPECT_EQ(ErrorOf(tsd::DayDomain().parse("1970-01-1")),
+            "at character 8: the fields read print as \"1970-01-01\": write them that way "
+            "(zero-padded)");
+  EXPECT_EQ(ErrorOf(tsd::TimeOfDayDomain().parse("00:00:00.5")),
+            "at character 9: the fields read print as \"00:00:00.000000005\": write them that "
+            "way (zero-padded)");
 }
 
 TEST(TextParse, DayTimeSecondsAndIntegerTimestampDomains) {
