@@ -14,6 +14,7 @@
 #include "harness/corpus.h"
 #include "harness/fuzz_input.h"
 #include "targets/families.h"
+#include "tests/run_cli.h"
 
 namespace serdiff::harness {
 namespace {
@@ -81,15 +82,7 @@ TEST(Shrink, ReproCommandsNameEveryConsumer) {
             "   # OSS-Fuzz checkout\n");
 }
 
-std::pair<int, std::string> RunCli(const std::string& args) {
-  FILE* f = popen(absl::StrCat(SERDIFF_CLI, " ", args, " 2>&1").c_str(), "r");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
-  const int status = pclose(f);
-  return {WEXITSTATUS(status), out};
-}
+using ::serdiff::testing_support::RunCli;
 
 TEST(Shrink, CliShrinksAndEmitsARegression) {
   const auto dir = std::filesystem::temp_directory_path() / "serdiff_shrink_test";
