@@ -149,8 +149,9 @@ class DocumentParser {
         return s;
       }
       case sb::Type::kObjectId:
+        return FixedHex(12, v.s);
       case sb::Type::kDecimal128:
-        return harness::ParseHexRun(c_, v.s);
+        return FixedHex(16, v.s);
       case sb::Type::kBool:
         return IntIn(v.i, 0, 2);
       case sb::Type::kInt32:
@@ -175,7 +176,7 @@ class DocumentParser {
       case sb::Type::kDbPointer: {
         absl::Status s = Quoted(v.s);
         if (s.ok()) s = c_.Expect(" ");
-        if (s.ok()) s = harness::ParseHexRun(c_, v.s2);
+        if (s.ok()) s = FixedHex(12, v.s2);
         return s;
       }
       case sb::Type::kCodeWithScope: {
@@ -195,6 +196,20 @@ class DocumentParser {
     if (v < lo || v > hi) {
       return harness::ParseErrorAt(at, absl::StrCat(v, " is outside ", lo, "..", hi));
     }
+    return absl::OkStatus();
+  }
+
+  // A hex run of exactly `n` bytes (an ObjectId's 12, a decimal128's 16): another length is
+  // refused here, at the run's first character, not later by the encoder without a position.
+  absl::Status FixedHex(size_t n, std::string& out) {
+    const size_t at = c_.pos();
+    std::string bytes;
+    if (absl::Status s = harness::ParseHexRun(c_, bytes); !s.ok()) return s;
+    if (bytes.size() != n) {
+      return harness::ParseErrorAt(at, absl::StrCat("expected ", n, " bytes (", 2 * n,
+                                                    " hex digits), found ", bytes.size()));
+    }
+    out += bytes;
     return absl::OkStatus();
   }
 

@@ -211,6 +211,11 @@ TEST(BsonMutationParse, DocumentRefusesWhatItsTextLeavesOutAndNamesBadCharacters
   };
   // A double prints with 6 significant digits: only 0, -0, inf, -inf read back; a hex float
   // is exact.
+  // An ObjectId is 12 bytes, a decimal128 16: another length fails where its hex starts.
+  EXPECT_EQ(error("{\"a\": objectid 0a}"),
+            "at character 15: expected 12 bytes (24 hex digits), found 1");
+  EXPECT_EQ(error("{\"a\": decimal128 000102030405060708090a0b}"),
+            "at character 17: expected 16 bytes (32 hex digits), found 12");
   // A datetime's fields are read as printed (zero-padded): ".5" is not 5 µs.
   EXPECT_EQ(error("{\"a\": datetime 1970-01-01T00:00:00.5}"),
             "at character 35: the fields read print as \"1970-01-01T00:00:00.000005\": write "
