@@ -216,8 +216,10 @@ TEST(SeedValue, WritesEachValueAsItsCorpusFileAndRefusesAnUnreadableOne) {
             "serdiff: varint_zigzag64: cannot read the value '12x': at character 2: unexpected "
             "\"x\" after the value\n");
   EXPECT_FALSE(std::filesystem::exists(root));
-  // A domain without a parser.
-  EXPECT_EQ(RunCli("seed bson_encode --corpus " + root + " --value x").first, 2);
+  // A document's text starts with "{".
+  EXPECT_EQ(RunCli("seed bson_encode --corpus " + root + " --value x"),
+            std::make_pair(2, std::string("serdiff: bson_encode: cannot read the value 'x': at "
+                                          "character 0: expected \"{\", found \"x\"\n")));
   // --value and --count exclude each other.
   EXPECT_EQ(RunCli("seed varint_zigzag64 --corpus " + root + " --value 1 --count 2").first, 2);
 }
