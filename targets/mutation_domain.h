@@ -50,7 +50,7 @@ struct MutationSpec {
   uint8_t clustering = 1;
   uint16_t value_bytes = 8;
   // A multiple of kBudgetBytesPerInputByte, at most kMaxBuiltBytes (the fuzz domains' form
-  // holds no other value). Not printed: the printed spec is the corpus record's key.
+  // holds no other value). Printed only when below kMaxBuiltBytes (`budget=N`).
   uint32_t budget = kMaxBuiltBytes;
   friend bool operator==(const MutationSpec&, const MutationSpec&) = default;
 };
