@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -28,6 +29,19 @@ namespace {
 
 using harness::ParseErrorAt;
 using harness::TextCursor;
+
+// The scalar shapes of a generic value's printed `<shape:value>` and the CQL kind whose
+// literal each is read as; nullopt for any other shape.
+std::optional<Kind> ScalarShapeKind(std::string_view shape) {
+  static constexpr std::pair<std::string_view, Kind> kShapes[] = {
+      {"int64", Kind::kBigint},    {"float", Kind::kFloat},      {"double", Kind::kDouble},
+      {"bytes", Kind::kBlob},      {"uuid", Kind::kUuid},        {"varint", Kind::kVarint},
+      {"decimal", Kind::kDecimal}, {"duration", Kind::kDuration}};
+  for (const auto& [name, kind] : kShapes) {
+    if (name == shape) return kind;
+  }
+  return std::nullopt;
+}
 
 // An error of ParseType / ParseValue ("... at character N: what[ in '...']") on the part of
 // the text that starts at `base`, as an error at base + N of the whole text.
@@ -327,22 +341,8 @@ class ValueReader {
       } else {
         s = c_.Error(absl::StrCat("expected true or false, found ", c_.Next()));
       }
-    } else if (shape == "int64") {
-      s = Scalar(Kind::kBigint, out);
-    } else if (shape == "float") {
-      s = Scalar(Kind::kFloat, out);
-    } else if (shape == "double") {
-      s = Scalar(Kind::kDouble, out);
-    } else if (shape == "bytes") {
-      s = Scalar(Kind::kBlob, out);
-    } else if (shape == "uuid") {
-      s = Scalar(Kind::kUuid, out);
-    } else if (shape == "varint") {
-      s = Scalar(Kind::kVarint, out);
-    } else if (shape == "decimal") {
-      s = Scalar(Kind::kDecimal, out);
-    } else if (shape == "duration") {
-      s = Scalar(Kind::kDuration, out);
+    } else if (const std::optional<Kind> kind = ScalarShapeKind(shape)) {
+      s = Scalar(*kind, out);
     } else if (shape == "items" || shape == "pairs") {
       std::vector<Value> items;
       s = Items("[", "]", depth, [&](size_t) {
