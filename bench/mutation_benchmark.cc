@@ -20,7 +20,7 @@
 
 #include "reference/mutation/spec_writer.h"
 #include "serdiff/mutation/mutation.h"
-#include "targets/mutation_domain.h"
+#include "targets/mutation/domain.h"
 
 namespace {
 

@@ -16,6 +16,7 @@
 
 #include "absl/time/civil_time.h"
 #include "absl/time/time.h"
+#include "oracles/abseil/time.h"
 #include "reference/timestamp/timestamp_ref.h"
 #include "serdiff/timestamp/timestamp.h"
 
@@ -23,6 +24,7 @@ namespace {
 
 namespace ts = ::serdiff::timestamp;
 namespace rts = ::serdiff::ref::timestamp;
+namespace oab = ::serdiff::oracle::abseil;
 
 constexpr size_t kN = 1'000'000;
 
@@ -68,9 +70,9 @@ void Run(benchmark::State& state, size_t n, Fn fn) {
     benchmark::DoNotOptimize(acc);
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
-  state.counters["ns_per_conversion"] = benchmark::Counter(
-      static_cast<double>(state.iterations() * n),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_conversion"] =
+      benchmark::Counter(static_cast<double>(state.iterations() * n),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 // ---- ms -> civil ----------------------------------------------------------------------------
@@ -85,7 +87,7 @@ void BM_MillisToCivil_Optimized(benchmark::State& state) {
 void BM_MillisToCivil_AbseilReference(benchmark::State& state) {
   const auto& ms = Millis();
   Run(state, kN, [&](size_t i) {
-    const rts::CivilDateTime c = *rts::AbseilFromUnixMillis(ms[i]);
+    const rts::CivilDateTime c = *oab::FromUnixMillis(ms[i]);
     return int64_t{c.year} + c.month + c.day + c.hour + c.minute + c.second + c.microsecond;
   });
 }
@@ -102,7 +104,7 @@ void BM_MillisToCivil_AbseilBare(benchmark::State& state) {
 void BM_MillisToCivil_Slow(benchmark::State& state) {
   const auto& ms = Millis();
   Run(state, kN / 10, [&](size_t i) {
-    const rts::CivilDateTime c = *rts::SlowFromUnixMillis(ms[i]);
+    const rts::CivilDateTime c = *rts::FromUnixMillis(ms[i]);
     return int64_t{c.year} + c.month + c.day + c.hour + c.minute + c.second + c.microsecond;
   });
 }
@@ -115,7 +117,7 @@ void BM_CivilToMillis_Optimized(benchmark::State& state) {
 }
 void BM_CivilToMillis_AbseilReference(benchmark::State& state) {
   const auto& c = RefCivils();
-  Run(state, kN, [&](size_t i) { return *rts::AbseilToUnixMillisFloor(c[i]); });
+  Run(state, kN, [&](size_t i) { return *oab::ToUnixMillisFloor(c[i]); });
 }
 void BM_CivilToMillis_AbseilBare(benchmark::State& state) {
   const auto& c = Civils();
@@ -128,8 +130,7 @@ void BM_CivilToMillis_AbseilBare(benchmark::State& state) {
 }
 void BM_CivilToMillis_Slow(benchmark::State& state) {
   const auto& c = RefCivils();
-  Run(state, kN / 10,
-      [&](size_t i) { return *rts::SlowToUnixMillis(c[i], rts::Rounding::kFloor); });
+  Run(state, kN / 10, [&](size_t i) { return *rts::ToUnixMillis(c[i], rts::Rounding::kFloor); });
 }
 
 // ---- CQL date raw -> civil (wide year range) ------------------------------------------------
@@ -144,7 +145,7 @@ void BM_CqlDateToCivil_Optimized(benchmark::State& state) {
 void BM_CqlDateToCivil_AbseilReference(benchmark::State& state) {
   const auto& ms = Millis();
   Run(state, kN, [&](size_t i) {
-    const rts::CivilDay d = rts::AbseilCivilFromCqlDate(static_cast<uint32_t>(ms[i]));
+    const rts::CivilDay d = oab::CivilFromCqlDate(static_cast<uint32_t>(ms[i]));
     return int64_t{d.year} + d.month + d.day;
   });
 }

@@ -13,7 +13,7 @@
 #include <FuzzedDataProvider.h>
 
 #include "harness/fuzz_input.h"
-#include "targets/cql_domain.h"
+#include "targets/cql/domain.h"
 
 namespace serdiff::targets::cql {
 namespace {

@@ -12,7 +12,7 @@
 #include "serdiff/common/error_offset.h"
 #include "serdiff/cql/codec.h"
 #include "serdiff/cql/literal.h"
-#include "targets/cql_domain.h"
+#include "targets/cql/domain.h"
 
 namespace serdiff::targets::cql {
 namespace {

@@ -10,7 +10,7 @@ namespace serdiff::targets {
 // registration order.
 const harness::Registry& AllTargets();
 // The self-test targets alone (family "selftest": optimized sides deliberately wrong, see
-// targets/selftest.cc); never part of AllTargets().
+// targets/selftest/selftest.cc); never part of AllTargets().
 const harness::Registry& SelfTestTargets();
 
 }  // namespace serdiff::targets

@@ -1,6 +1,6 @@
-// Golden vectors from a real implementation: corpus/bson_golden/vectors.tsv was written by
-// tools/bson_golden_vectors.py with Debian's python3-bson (pymongo's bson package). For every
-// vector, serdiff must accept the bytes (optimized and reference validators), decode them and
+// Golden vectors from a real implementation: oracles/pymongo/bson_vectors.tsv was written by
+// oracles/pymongo/bson_golden_vectors.py with Debian's python3-bson (pymongo's bson package). For
+// every vector, serdiff must accept the bytes (optimized and reference validators), decode them and
 // re-encode exactly the same bytes with the optimized and the reference encoder; datetime
 // vectors built from a civil time are also encoded from that civil time (the timestamp family's
 // floor conversion must give pymongo's milliseconds). Together the vectors cover all 21 types.
@@ -27,8 +27,8 @@ struct Vector {
 
 std::vector<Vector> LoadVectors() {
   std::vector<Vector> out;
-  std::ifstream in(std::string(SERDIFF_CORPUS_DIR) + "/bson_golden/vectors.tsv");
-  EXPECT_TRUE(in.good()) << "corpus/bson_golden/vectors.tsv is missing";
+  std::ifstream in(std::string(SERDIFF_CORPUS_DIR) + "/../oracles/pymongo/bson_vectors.tsv");
+  EXPECT_TRUE(in.good()) << "oracles/pymongo/bson_vectors.tsv is missing";
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;

@@ -1,6 +1,6 @@
-// Parsers of the printed values of the bson_* and mutation_* targets (targets/bson_parse.cc,
-// targets/mutation_parse.cc): exact values, exact corpus bytes (hand-derived from the
-// FuzzedDataProvider forms in targets/bson_domain.h and targets/mutation.cc), exact error
+// Parsers of the printed values of the bson_* and mutation_* targets (targets/bson/parse.cc,
+// targets/mutation/parse.cc): exact values, exact corpus bytes (hand-derived from the
+// FuzzedDataProvider forms in targets/bson/domain.h and targets/mutation/mutation.cc), exact error
 // positions, the forms that cannot be read back (ElidedAt), and every recorded printed value
 // of the shipped corpus (tests/data/corpus-printed/{bson,mutation}_*.tsv) read back.
 #include <gtest/gtest.h>
@@ -21,9 +21,9 @@
 #include "harness/target.h"
 #include "harness/text_parse.h"
 #include "serdiff/bson/document.h"
-#include "targets/bson_domain.h"
+#include "targets/bson/domain.h"
 #include "targets/families.h"
-#include "targets/mutation_domain.h"
+#include "targets/mutation/domain.h"
 
 namespace serdiff::harness {
 namespace {

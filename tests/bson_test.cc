@@ -12,13 +12,13 @@
 #include "gtest/gtest.h"
 #include "harness/alloc_tracker.h"
 #include "harness/target.h"
+#include "oracles/libbson/libbson.h"
 #include "reference/bson/bson_ref.h"
 #include "serdiff/bson/codec.h"
 #include "serdiff/bson/int_format.h"
 #include "serdiff/common/error_offset.h"
-#include "targets/bson_divergences.h"
-#include "targets/bson_domain.h"
-#include "targets/bson_libbson.h"
+#include "targets/bson/divergences.h"
+#include "targets/bson/domain.h"
 
 namespace serdiff::bson {
 namespace {
@@ -114,7 +114,7 @@ TEST(BsonEncode, ArrayOfTwoStrings) {
       Hex("1f000000 04 6100 17000000 02 3000 02000000 7800 02 3100 02000000 7900 00 00");
   EXPECT_EQ(ToHex(Encode(doc)), absl::BytesToHexString(want));
   EXPECT_EQ(ToHex(ref::bson::Encode(doc)), absl::BytesToHexString(want));
-  EXPECT_EQ(ToHex(targets::bson::LibbsonEncode(doc)), absl::BytesToHexString(want));
+  EXPECT_EQ(ToHex(oracle::libbson::Encode(doc)), absl::BytesToHexString(want));
   EXPECT_EQ(*EncodedSize(doc), want.size());
 }
 
@@ -164,7 +164,7 @@ TEST(BsonEncode, OldBinaryCarriesItsInnerLength) {
   const std::string want = Hex("13000000 05 7800 06000000 02 02000000 0102 00");
   EXPECT_EQ(ToHex(Encode(One("x", bin))), absl::BytesToHexString(want));
   EXPECT_EQ(ToHex(ref::bson::Encode(One("x", bin))), absl::BytesToHexString(want));
-  EXPECT_EQ(ToHex(targets::bson::LibbsonEncode(One("x", bin))), absl::BytesToHexString(want));
+  EXPECT_EQ(ToHex(oracle::libbson::Encode(One("x", bin))), absl::BytesToHexString(want));
 }
 
 TEST(BsonEncode, Errors) {
@@ -195,7 +195,7 @@ TEST(BsonEncode, MillionElementArrayHeapIsOutputPlus4KiB) {
   EXPECT_LE(peak, static_cast<int64_t>(out->size()) + 4096);
   EXPECT_GE(peak, static_cast<int64_t>(out->size()));
   EXPECT_TRUE(Validate(*out).ok()) << Validate(*out);
-  EXPECT_TRUE(targets::bson::LibbsonValidate(*out).ok());
+  EXPECT_TRUE(oracle::libbson::Validate(*out).ok());
 }
 
 // ---- decoder -----------------------------------------------------------------------------
@@ -211,7 +211,7 @@ TEST(BsonDecode, RoundTripOfEveryType) {
   ASSERT_TRUE(bytes.ok());
   EXPECT_TRUE(Validate(*bytes).ok());
   EXPECT_TRUE(ref::bson::Validate(*bytes).ok());
-  EXPECT_TRUE(targets::bson::LibbsonValidate(*bytes).ok());
+  EXPECT_TRUE(oracle::libbson::Validate(*bytes).ok());
   const absl::StatusOr<Document> back = Decode(*bytes);
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(*Encode(*back), *bytes);
@@ -335,25 +335,25 @@ TEST(BsonLibbson, NonUtf8StringValueIsAnAcceptedDivergenceOnly) {
   const auto divergences = targets::bson::DecodeDivergences();
   const std::string bad = Hex("0e000000 02 6100 02000000 e9 00 00");
   const harness::Output opt = Accept(bad, Validate(bad));
-  const harness::Output lib = Accept(bad, targets::bson::LibbsonValidate(bad));
+  const harness::Output lib = Accept(bad, oracle::libbson::Validate(bad));
   ASSERT_FALSE(opt.ok());
   ASSERT_TRUE(lib.ok());  // libbson 1.23 accepts it: the reason for the divergence
   EXPECT_NE(Covering(divergences, bad, opt, lib), "");
   // Nearby valid input: "\xC3\xA9" (é) -> both accept, nothing to cover.
   const std::string good = Hex("0f000000 02 6100 03000000 c3a9 00 00");
   EXPECT_TRUE(Validate(good).ok());
-  EXPECT_TRUE(targets::bson::LibbsonValidate(good).ok());
+  EXPECT_TRUE(oracle::libbson::Validate(good).ok());
   // Nearby input with the bad byte in a key: libbson rejects it too (no divergence to cover).
   const std::string bad_key = Hex("08000000 0a e9 00 00");
-  EXPECT_FALSE(targets::bson::LibbsonValidate(bad_key).ok());
+  EXPECT_FALSE(oracle::libbson::Validate(bad_key).ok());
   // libbson stops after a bad regex pattern and reports success even though a NUL type byte
   // follows before the end: covered (the first fault is the pattern's UTF-8) ...
   const std::string stops = Hex("0c000000 0b 6400 9d 00 00 00 00");
-  ASSERT_TRUE(targets::bson::LibbsonValidate(stops).ok());
+  ASSERT_TRUE(oracle::libbson::Validate(stops).ok());
   EXPECT_NE(Covering(divergences, stops, Accept(stops, Validate(stops)), stops), "");
   // ... but with a valid pattern the same structural fault is not covered (libbson rejects it).
   const std::string structural = Hex("0c000000 0b 6400 61 00 00 00 00");
-  EXPECT_FALSE(targets::bson::LibbsonValidate(structural).ok());
+  EXPECT_FALSE(oracle::libbson::Validate(structural).ok());
   EXPECT_EQ(Covering(divergences, structural, Accept(structural, Validate(structural)), structural),
             "");
   // A non-UTF-8 string that is also cut short is a real error: not covered.
@@ -383,21 +383,21 @@ TEST(BsonLibbson, DepthIsAnAcceptedDivergenceOnlyPastTheLimit) {
     bytes = inner;
   }
   const harness::Output opt = Accept(bytes, Validate(bytes));
-  const harness::Output lib = Accept(bytes, targets::bson::LibbsonValidate(bytes));
+  const harness::Output lib = Accept(bytes, oracle::libbson::Validate(bytes));
   EXPECT_FALSE(opt.ok());
   EXPECT_TRUE(lib.ok());
   EXPECT_NE(Covering(divergences, bytes, opt, lib), "");
   // Depth exactly 100: both accept, not covered (opt is OK).
   const std::string at_limit = NestedBytes(kDefaultMaxDepth - 1);
   EXPECT_TRUE(Validate(at_limit).ok());
-  EXPECT_TRUE(targets::bson::LibbsonValidate(at_limit).ok());
+  EXPECT_TRUE(oracle::libbson::Validate(at_limit).ok());
   EXPECT_EQ(Covering(divergences, at_limit, Accept(at_limit, Validate(at_limit)), at_limit), "");
   // Encoder side: depth 101 covered, depth 100 encodes identically in all three.
   const auto enc = targets::bson::EncodeDivergences();
-  EXPECT_NE(Covering(enc, deep, Encode(deep), targets::bson::LibbsonEncode(deep)), "");
+  EXPECT_NE(Covering(enc, deep, Encode(deep), oracle::libbson::Encode(deep)), "");
   const Document ok_doc = Nested(kDefaultMaxDepth - 1);
-  EXPECT_EQ(*Encode(ok_doc), *targets::bson::LibbsonEncode(ok_doc));
-  EXPECT_EQ(Covering(enc, ok_doc, Encode(ok_doc), targets::bson::LibbsonEncode(ok_doc)), "");
+  EXPECT_EQ(*Encode(ok_doc), *oracle::libbson::Encode(ok_doc));
+  EXPECT_EQ(Covering(enc, ok_doc, Encode(ok_doc), oracle::libbson::Encode(ok_doc)), "");
 }
 
 TEST(BsonLibbson, FaultAfterCodeWithScopeIsAnAcceptedDivergenceOnlyAfterIt) {
@@ -405,21 +405,21 @@ TEST(BsonLibbson, FaultAfterCodeWithScopeIsAnAcceptedDivergenceOnlyAfterIt) {
   // {c: code_w_scope("x", {}), b: bool 2}: libbson accepts, serdiff rejects at the bool (25).
   const std::string after =
       Hex("1b000000 0f 6300 0f000000 02000000 7800 05000000 00 08 6200 02 00");
-  ASSERT_TRUE(targets::bson::LibbsonValidate(after).ok());
+  ASSERT_TRUE(oracle::libbson::Validate(after).ok());
   EXPECT_EQ(OffsetOf(Validate(after)), 25);
   EXPECT_NE(Covering(divergences, after, Accept(after, Validate(after)), after), "");
   // The same bool 2 before the code_w_scope: libbson rejects; not covered.
   const std::string before =
       Hex("1b000000 08 6200 02 0f 6300 0f000000 02000000 7800 05000000 00 00");
-  EXPECT_FALSE(targets::bson::LibbsonValidate(before).ok());
+  EXPECT_FALSE(oracle::libbson::Validate(before).ok());
   EXPECT_EQ(Covering(divergences, before, Accept(before, Validate(before)), before), "");
   // An embedded document ending in 0x01: libbson accepts, covered; the top-level document
   // ending in 0x01 is rejected by libbson and not covered.
   const std::string embedded = Hex("0d000000 03 6400 05000000 01 00");
-  ASSERT_TRUE(targets::bson::LibbsonValidate(embedded).ok());
+  ASSERT_TRUE(oracle::libbson::Validate(embedded).ok());
   EXPECT_NE(Covering(divergences, embedded, Accept(embedded, Validate(embedded)), embedded), "");
   const std::string top = Hex("0d000000 03 6400 05000000 00 01");
-  EXPECT_FALSE(targets::bson::LibbsonValidate(top).ok());
+  EXPECT_FALSE(oracle::libbson::Validate(top).ok());
   EXPECT_EQ(Covering(divergences, top, Accept(top, Validate(top)), top), "");
 }
 
@@ -431,19 +431,19 @@ TEST(BsonLibbson, FaultInsideAnUnterminatedEmbeddedDocumentIsCoveredOnlyThere) {
   // {d: {e: <10-byte document whose first type byte is 0x00>}} with d's last byte 0x01.
   // serdiff reads front to back and stops at the early end of the innermost document (18).
   const std::string inside = Hex("1a000000 03 6400 12000000 03 6500 0a000000 00 00000000 00 01 00");
-  ASSERT_TRUE(targets::bson::LibbsonValidate(inside).ok());
+  ASSERT_TRUE(oracle::libbson::Validate(inside).ok());
   EXPECT_EQ(OffsetOf(Validate(inside)), 18);
   EXPECT_EQ(OffsetOf(ref::bson::Validate(inside)), 18);
   EXPECT_NE(Covering(divergences, inside, Accept(inside, Validate(inside)), inside), "");
   // d ends with 0x00 again: libbson sees the early end too, nothing is covered.
   const std::string seen = Hex("1a000000 03 6400 12000000 03 6500 0a000000 00 00000000 00 00 00");
-  EXPECT_FALSE(targets::bson::LibbsonValidate(seen).ok());
+  EXPECT_FALSE(oracle::libbson::Validate(seen).ok());
   EXPECT_EQ(OffsetOf(Validate(seen)), 18);
   EXPECT_EQ(Covering(divergences, seen, Accept(seen, Validate(seen)), seen), "");
   // The innermost document well formed and d ending with 0x00: valid for all three.
   const std::string good = Hex("15000000 03 6400 0d000000 03 6500 05000000 00 00 00");
   EXPECT_EQ(good.size(), 0x15u);
-  EXPECT_TRUE(targets::bson::LibbsonValidate(good).ok());
+  EXPECT_TRUE(oracle::libbson::Validate(good).ok());
   EXPECT_TRUE(Validate(good).ok());
 }
 
@@ -454,38 +454,38 @@ TEST(BsonLibbson, CodeWithScopeIsCheckedAsLibbsonChecksIt) {
   const auto divergences = targets::bson::DecodeDivergences();
   // {c: code_w_scope("0\x04" without its NUL, {})}: serdiff rejects at the code's last byte.
   const std::string no_nul = Hex("17000000 0f 6300 0f000000 02000000 3004 05000000 00 00");
-  ASSERT_TRUE(targets::bson::LibbsonValidate(no_nul).ok());
+  ASSERT_TRUE(oracle::libbson::Validate(no_nul).ok());
   EXPECT_EQ(OffsetOf(Validate(no_nul)), 16);
   EXPECT_EQ(OffsetOf(ref::bson::Validate(no_nul)), 16);
   EXPECT_NE(Covering(divergences, no_nul, Accept(no_nul, Validate(no_nul)), no_nul), "");
   // The same code with a scope {b: bool 2}: libbson validates the scope and rejects; not covered.
   const std::string bad_scope =
       Hex("1b000000 0f 6300 13000000 02000000 3004 09000000 08 6200 02 00 00");
-  EXPECT_FALSE(targets::bson::LibbsonValidate(bad_scope).ok());
+  EXPECT_FALSE(oracle::libbson::Validate(bad_scope).ok());
   EXPECT_EQ(Covering(divergences, bad_scope, Accept(bad_scope, Validate(bad_scope)), bad_scope),
             "");
   // A scope ending in 0x01 is skipped by libbson, which goes on and finds the bool 2 after it:
   // not covered. Without the bool, libbson accepts: covered.
   const std::string skipped_then_bad =
       Hex("1b000000 0f 6300 0f000000 02000000 3000 05000000 01 08 6200 02 00");
-  EXPECT_FALSE(targets::bson::LibbsonValidate(skipped_then_bad).ok());
+  EXPECT_FALSE(oracle::libbson::Validate(skipped_then_bad).ok());
   EXPECT_EQ(OffsetOf(Validate(skipped_then_bad)), 21);
   EXPECT_EQ(Covering(divergences, skipped_then_bad,
                      Accept(skipped_then_bad, Validate(skipped_then_bad)), skipped_then_bad),
             "");
   const std::string skipped = Hex("17000000 0f 6300 0f000000 02000000 3000 05000000 01 00");
-  ASSERT_TRUE(targets::bson::LibbsonValidate(skipped).ok());
+  ASSERT_TRUE(oracle::libbson::Validate(skipped).ok());
   EXPECT_NE(Covering(divergences, skipped, Accept(skipped, Validate(skipped)), skipped), "");
   // Code with ill-formed UTF-8: libbson stops before looking at the scope (found by fuzzing,
   // corpus/bson_decode/regressions/0d298467...); covered. Valid code: the scope is checked.
   const std::string bad_code =
       Hex("1b000000 0f 6300 13000000 02000000 fe00 09000000 08 6200 02 00 00");
-  ASSERT_TRUE(targets::bson::LibbsonValidate(bad_code).ok());
+  ASSERT_TRUE(oracle::libbson::Validate(bad_code).ok());
   EXPECT_EQ(OffsetOf(Validate(bad_code)), 15);
   EXPECT_NE(Covering(divergences, bad_code, Accept(bad_code, Validate(bad_code)), bad_code), "");
   const std::string good_code =
       Hex("1b000000 0f 6300 13000000 02000000 3000 09000000 08 6200 02 00 00");
-  EXPECT_FALSE(targets::bson::LibbsonValidate(good_code).ok());
+  EXPECT_FALSE(oracle::libbson::Validate(good_code).ok());
   EXPECT_EQ(OffsetOf(Validate(good_code)), 24);
   EXPECT_EQ(Covering(divergences, good_code, Accept(good_code, Validate(good_code)), good_code),
             "");
@@ -493,7 +493,7 @@ TEST(BsonLibbson, CodeWithScopeIsCheckedAsLibbsonChecksIt) {
   // 0x01; corpus/bson_decode/regressions/5432b115...): a bool 2 after it passes, covered.
   const std::string bad_code_skipped =
       Hex("1b000000 0f 6300 0f000000 02000000 fe00 05000000 01 08 6200 02 00");
-  ASSERT_TRUE(targets::bson::LibbsonValidate(bad_code_skipped).ok());
+  ASSERT_TRUE(oracle::libbson::Validate(bad_code_skipped).ok());
   EXPECT_NE(Covering(divergences, bad_code_skipped,
                      Accept(bad_code_skipped, Validate(bad_code_skipped)), bad_code_skipped),
             "");
@@ -501,7 +501,7 @@ TEST(BsonLibbson, CodeWithScopeIsCheckedAsLibbsonChecksIt) {
   const std::string good = Hex("17000000 0f 6300 0f000000 02000000 3000 05000000 00 00");
   EXPECT_TRUE(Validate(good).ok());
   EXPECT_TRUE(ref::bson::Validate(good).ok());
-  EXPECT_TRUE(targets::bson::LibbsonValidate(good).ok());
+  EXPECT_TRUE(oracle::libbson::Validate(good).ok());
 }
 
 // Found by fuzzing bson_decode (corpus/bson_decode/regressions/024022eb...): libbson steps over
@@ -511,24 +511,24 @@ TEST(BsonLibbson, EmbeddedDocumentShorterThan5IsSkippedByLibbsonOnly) {
   const auto divergences = targets::bson::DecodeDivergences();
   // {"\x01": <length 4>, "\x01\x01": int32 0}: serdiff rejects the length at offset 7.
   const std::string four = Hex("14000000 03 0100 04000000 10 010100 00000000 00");
-  ASSERT_TRUE(targets::bson::LibbsonValidate(four).ok());
+  ASSERT_TRUE(oracle::libbson::Validate(four).ok());
   EXPECT_EQ(OffsetOf(Validate(four)), 7);
   EXPECT_EQ(OffsetOf(ref::bson::Validate(four)), 7);
   EXPECT_NE(Covering(divergences, four, Accept(four, Validate(four)), four), "");
   const std::string four_in_array = Hex("14000000 04 0100 04000000 10 010100 00000000 00");
-  ASSERT_TRUE(targets::bson::LibbsonValidate(four_in_array).ok());
+  ASSERT_TRUE(oracle::libbson::Validate(four_in_array).ok());
   EXPECT_NE(Covering(divergences, four_in_array, Accept(four_in_array, Validate(four_in_array)),
                      four_in_array),
             "");
   // A bool 2 after the skipped length: libbson rejects it; not covered.
   const std::string then_bad = Hex("10000000 03 6400 04000000 08 6500 02 00");
-  EXPECT_FALSE(targets::bson::LibbsonValidate(then_bad).ok());
+  EXPECT_FALSE(oracle::libbson::Validate(then_bad).ok());
   EXPECT_EQ(Covering(divergences, then_bad, Accept(then_bad, Validate(then_bad)), then_bad), "");
   // Lengths 0 and 2: libbson rejects them as well (the next type byte read is 0x00).
   for (const char* hex :
        {"0c000000 03 6400 00000000 00", "11000000 03 6400 02000000 00 00 00 00 00 00"}) {
     const std::string in = Hex(hex);
-    EXPECT_FALSE(targets::bson::LibbsonValidate(in).ok()) << hex;
+    EXPECT_FALSE(oracle::libbson::Validate(in).ok()) << hex;
     EXPECT_EQ(Covering(divergences, in, Accept(in, Validate(in)), in), "") << hex;
   }
 }
@@ -544,23 +544,23 @@ TEST(BsonLibbson, LibbsonStopsOnlyTheDocumentItIsIn) {
   // {d: {c: code_w_scope("0", {}), b: bool 2}}: libbson accepts; serdiff rejects the bool (30).
   const std::string inside =
       Hex("23000000 03 6400 1b000000 0f 6300 0f000000 02000000 3000 05000000 00 08 6200 02 00 00");
-  ASSERT_TRUE(targets::bson::LibbsonValidate(inside).ok());
+  ASSERT_TRUE(oracle::libbson::Validate(inside).ok());
   EXPECT_EQ(OffsetOf(Validate(inside)), 32);
   EXPECT_TRUE(covered(inside));
   // {d: {c: code_w_scope("0", {})}, b: bool 2}: the parent goes on, libbson rejects; not covered.
   const std::string parent =
       Hex("23000000 03 6400 17000000 0f 6300 0f000000 02000000 3000 05000000 00 00 08 6200 02 00");
-  EXPECT_FALSE(targets::bson::LibbsonValidate(parent).ok());
+  EXPECT_FALSE(oracle::libbson::Validate(parent).ok());
   EXPECT_FALSE(covered(parent));
   // {d: {a: "\xfe", b: bool 2}}: libbson accepts (stops at the string); covered.
   const std::string bad_string =
       Hex("1a000000 03 6400 12000000 02 6100 02000000 fe00 08 6200 02 00 00");
-  ASSERT_TRUE(targets::bson::LibbsonValidate(bad_string).ok());
+  ASSERT_TRUE(oracle::libbson::Validate(bad_string).ok());
   EXPECT_TRUE(covered(bad_string));
   // {d: {a: "\xfe"}, b: bool 2}: libbson rejects the bool in the parent; not covered.
   const std::string bad_string_parent =
       Hex("1a000000 03 6400 0e000000 02 6100 02000000 fe00 00 08 6200 02 00");
-  EXPECT_FALSE(targets::bson::LibbsonValidate(bad_string_parent).ok());
+  EXPECT_FALSE(oracle::libbson::Validate(bad_string_parent).ok());
   EXPECT_FALSE(covered(bad_string_parent));
 }
 
@@ -572,14 +572,14 @@ TEST(BsonLibbson, CodeWithNulIsDeclinedAndCodeWithoutNulAgrees) {
   Value code = OfType(Type::kCode);
   code.s = std::string("a\0b", 3);
   const Document with_nul = One("c", code);
-  const absl::StatusOr<std::string> lib = targets::bson::LibbsonEncode(with_nul);
+  const absl::StatusOr<std::string> lib = oracle::libbson::Encode(with_nul);
   ASSERT_FALSE(lib.ok());
   EXPECT_TRUE(harness::IsDeclined(lib.status())) << lib.status();
   // serdiff writes all three bytes: length 4 = "a\0b" + NUL.
   EXPECT_EQ(ToHex(Encode(with_nul)), "100000000d6300040000006100620000");
   code.s = "ab";
   const Document plain = One("c", code);
-  EXPECT_EQ(ToHex(targets::bson::LibbsonEncode(plain)), "0f0000000d63000300000061620000");
+  EXPECT_EQ(ToHex(oracle::libbson::Encode(plain)), "0f0000000d63000300000061620000");
   EXPECT_EQ(ToHex(Encode(plain)), "0f0000000d63000300000061620000");
 }
 
@@ -589,14 +589,14 @@ TEST(BsonLibbson, RegexOptionOrderIsAnAcceptedDivergenceOnlyWhenNotCanonical) {
   re.s = "a";
   re.s2 = "xi";
   const Document unsorted = One("r", re);
-  const absl::StatusOr<std::string> lib = targets::bson::LibbsonEncode(unsorted);
+  const absl::StatusOr<std::string> lib = oracle::libbson::Encode(unsorted);
   ASSERT_TRUE(lib.ok());
   EXPECT_EQ(absl::BytesToHexString(*lib), "0d0000000b7200610069780000");  // libbson: "ix"
   EXPECT_EQ(ToHex(Encode(unsorted)), "0d0000000b7200610078690000");       // serdiff: as given
   EXPECT_NE(Covering(enc, unsorted, Encode(unsorted), lib), "");
   re.s2 = "imx";
   const Document sorted = One("r", re);
-  EXPECT_EQ(*Encode(sorted), *targets::bson::LibbsonEncode(sorted));
+  EXPECT_EQ(*Encode(sorted), *oracle::libbson::Encode(sorted));
   // Sorted options with libbson producing different bytes would not be covered.
   EXPECT_EQ(Covering(enc, sorted, Encode(sorted), harness::Output(std::string("x"))), "");
 }
@@ -607,7 +607,7 @@ TEST(BsonLibbson, RealResultOnAtLeast90PercentOfGeneratedDocuments) {
   constexpr int kCases = 400;
   for (int seed = 1; seed <= kCases; ++seed) {
     const Document doc = gen(rc::Random(seed), seed % 100).value();
-    const absl::StatusOr<std::string> lib = targets::bson::LibbsonEncode(doc);
+    const absl::StatusOr<std::string> lib = oracle::libbson::Encode(doc);
     if (!lib.ok() && harness::IsDeclined(lib.status())) ++declined;
   }
   EXPECT_LE(declined * 10, kCases) << declined << " of " << kCases << " declined";
@@ -615,7 +615,7 @@ TEST(BsonLibbson, RealResultOnAtLeast90PercentOfGeneratedDocuments) {
 
 TEST(BsonLibbson, KeyWithNulIsRefusedByLibbsonToo) {
   const Document doc = One(std::string("a\0b", 3), Int32(1));
-  const absl::StatusOr<std::string> lib = targets::bson::LibbsonEncode(doc);
+  const absl::StatusOr<std::string> lib = oracle::libbson::Encode(doc);
   EXPECT_EQ(lib.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(Encode(doc).status().code(), absl::StatusCode::kInvalidArgument);
 }

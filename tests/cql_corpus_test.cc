@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "harness/corpus.h"
 #include "serdiff/cql/literal.h"
-#include "targets/cql_domain.h"
+#include "targets/cql/domain.h"
 
 namespace serdiff::targets::cql {
 namespace {

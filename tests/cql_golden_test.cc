@@ -1,8 +1,9 @@
-// Golden vectors from a real implementation: corpus/cql_golden/vectors.tsv was written by
-// tools/cql_golden_vectors.py driving the DataStax python driver 3.25 (Debian
+// Golden vectors from a real implementation: oracles/python_cassandra/cql_vectors.tsv was written
+// by oracles/python_cassandra/cql_golden_vectors.py driving the DataStax python driver 3.25 (Debian
 // python3-cassandra). Every vector must hold for both serdiff codecs: the encoder produces the
 // driver's bytes and the decoder reads them back, except where the vector names an accepted
-// divergence (targets/cql_divergences.h) - and then the difference must be exactly that one.
+// divergence (oracles/python_cassandra/divergences.h) - and then the difference must be exactly
+// that one.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -15,11 +16,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "oracles/python_cassandra/divergences.h"
 #include "reference/cql/codec_ref.h"
 #include "serdiff/cql/codec.h"
 #include "serdiff/cql/literal.h"
-#include "targets/cql_divergences.h"
-#include "targets/cql_domain.h"
+#include "targets/cql/domain.h"
 
 namespace serdiff::cql {
 namespace {
@@ -49,8 +50,9 @@ struct Vector {
 const std::vector<Vector>& Vectors() {
   static const auto* vectors = [] {
     auto* out = new std::vector<Vector>;
-    std::ifstream in(std::string(SERDIFF_CORPUS_DIR) + "/cql_golden/vectors.tsv");
-    EXPECT_TRUE(in.good()) << "corpus/cql_golden/vectors.tsv is missing";
+    std::ifstream in(std::string(SERDIFF_CORPUS_DIR) +
+                     "/../oracles/python_cassandra/cql_vectors.tsv");
+    EXPECT_TRUE(in.good()) << "oracles/python_cassandra/cql_vectors.tsv is missing";
     std::string line;
     int n = 0;
     while (std::getline(in, line)) {
@@ -163,7 +165,8 @@ TEST(CqlGolden, EncoderWritesTheDriversBytesAndDecoderReadsThemBack) {
 
 TEST(CqlGolden, DifferencesAreExactlyTheAcceptedDivergences) {
   std::map<std::string, int> seen;
-  for (const targets::cql::DriverDivergence& d : targets::cql::kDriverDivergences) {
+  for (const oracle::python_cassandra::DriverDivergence& d :
+       oracle::python_cassandra::kDriverDivergences) {
     seen[std::string(d.name)] = 0;
   }
   for (const Vector& g : Vectors()) {

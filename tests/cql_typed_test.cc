@@ -13,7 +13,7 @@
 #include "serdiff/cql/codec.h"
 #include "serdiff/cql/literal.h"
 #include "serdiff/cql/typed.h"
-#include "targets/cql_domain.h"
+#include "targets/cql/domain.h"
 
 namespace serdiff::cql {
 namespace {

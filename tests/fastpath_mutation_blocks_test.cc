@@ -19,7 +19,7 @@
 #include "reference/mutation/decoder_ref.h"
 #include "reference/mutation/spec_writer.h"
 #include "serdiff/mutation/mutation.h"
-#include "targets/mutation_domain.h"
+#include "targets/mutation/domain.h"
 
 namespace serdiff::mutation {
 namespace {

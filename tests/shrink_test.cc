@@ -1,6 +1,6 @@
 // `serdiff repro --shrink`: a crash file planted from the deliberately broken self-test target
-// (targets/selftest.cc: ZigZag64 with a logical shift, wrong for every negative int64) shrinks
-// to the smallest failing value, -1, with the same `serdiff:` line.
+// (targets/selftest/selftest.cc: ZigZag64 with a logical shift, wrong for every negative int64)
+// shrinks to the smallest failing value, -1, with the same `serdiff:` line.
 #include "harness/shrink.h"
 
 #include <cstdio>

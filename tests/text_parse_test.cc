@@ -23,7 +23,7 @@
 #include "harness/target.h"
 #include "harness/text_parse.h"
 #include "targets/families.h"
-#include "targets/timestamp_domains.h"
+#include "targets/timestamp/domains.h"
 #include "tests/run_cli.h"
 
 namespace serdiff::harness {

@@ -1,4 +1,4 @@
-// The timestamp targets' text outputs (targets/timestamp_domains.h DayText, CivilText,
+// The timestamp targets' text outputs (targets/timestamp/domains.h DayText, CivilText,
 // TimeText) are built digit by digit for speed; they must stay exactly the printf forms the
 // corpus records and the reports were written with: "%s%04d-%02d-%02d" (sign apart),
 // "T%02d:%02d:%02d.%06d" and "%02d:%02d:%02d.%09d", invalid and extreme fields included.
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "targets/timestamp_domains.h"
+#include "targets/timestamp/domains.h"
 
 namespace serdiff::targets::ts_domains {
 namespace {

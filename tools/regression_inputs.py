@@ -5,7 +5,7 @@ Usage: python3 tools/regression_inputs.py corpus
 Each input is one that failed during development or that a planted bug (mutants/varint,
 mutants/timestamp) fails on, kept forever so that replay sees it. The files are in
 the FuzzedDataProvider corpus form of the target's domain (harness/domains.h,
-targets/varint.cc DecodeDomain, targets/timestamp_domains.h), named by SHA-1. Idempotent.
+targets/varint/varint.cc DecodeDomain, targets/timestamp/domains.h), named by SHA-1. Idempotent.
 """
 import hashlib
 import os
@@ -54,7 +54,7 @@ MAX_BATCH = 10000
 
 
 def decode_input(count, data):
-    """targets/varint.cc DecodeDomain: count in [0, 10000] from the back, then the bytes."""
+    """targets/varint/varint.cc DecodeDomain: count in [0, 10000] from the back, then the bytes."""
     w = W()
     w.rng(count, 0, MAX_BATCH, 32)
     w.front = bytes(data)

@@ -55,10 +55,7 @@ absl::StatusOr<std::string> DocumentFragment(const std::vector<Element>& element
 
 absl::StatusOr<int64_t> Millis(const Value& v) {
   if (!v.civil.has_value()) return v.i;
-  const timestamp::CivilDateTime c{v.civil->year,       v.civil->month,  v.civil->day,
-                                   v.civil->hour,       v.civil->minute, v.civil->second,
-                                   v.civil->microsecond};
-  return timestamp::SlowToUnixMillis(c, timestamp::Rounding::kFloor);
+  return timestamp::ToUnixMillis(*v.civil, timestamp::Rounding::kFloor);
 }
 
 absl::StatusOr<std::string> ValueFragment(const Value& v, int depth) {

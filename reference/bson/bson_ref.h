@@ -3,7 +3,7 @@
 //   * integers through snprintf("%lld") / snprintf("%llu");
 //   * encoding builds one std::string fragment per element (keys by snprintf, even in
 //     arrays) and joins them at the end; UTC datetimes from civil time by
-//     serdiff::ref::timestamp::SlowToUnixMillis (floor);
+//     serdiff::ref::timestamp::ToUnixMillis (floor);
 //   * validation reads the input through a bounds-checked cursor, one field at a time, and
 //     decodes UTF-8 into code points to check them.
 // Same rules, same error classes and the same error offsets (serdiff::InvalidAt) as the

@@ -7,8 +7,6 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "absl/time/civil_time.h"
-#include "absl/time/time.h"
 
 namespace serdiff::ref::timestamp {
 namespace {
@@ -21,15 +19,15 @@ absl::Status Invalid(const char* what, int64_t value) {
 
 // ---- slow validation ------------------------------------------------------------------------
 
-absl::Status SlowValidateDate(int64_t year, int month, int day) {
+absl::Status ValidateDate(int64_t year, int month, int day) {
   if (month < 1 || month > 12) return Invalid("month", month);
-  if (day < 1 || day > SlowDaysInMonth(year, month)) return Invalid("day", day);
+  if (day < 1 || day > DaysInMonth(year, month)) return Invalid("day", day);
   return absl::OkStatus();
 }
 
-absl::Status SlowValidate(const CivilDateTime& c) {
+absl::Status Validate(const CivilDateTime& c) {
   if (c.year < 1 || c.year > 9999) return Invalid("year", c.year);
-  if (auto s = SlowValidateDate(c.year, c.month, c.day); !s.ok()) return s;
+  if (auto s = ValidateDate(c.year, c.month, c.day); !s.ok()) return s;
   if (c.hour < 0 || c.hour > 23) return Invalid("hour", c.hour);
   if (c.minute < 0 || c.minute > 59) return Invalid("minute", c.minute);
   if (c.second < 0 || c.second > 59) return Invalid("second", c.second);
@@ -37,55 +35,24 @@ absl::Status SlowValidate(const CivilDateTime& c) {
   return absl::OkStatus();
 }
 
-int64_t SlowDaysInYear(int64_t year) { return SlowIsLeapYear(year) ? 366 : 365; }
+int64_t DaysInYear(int64_t year) { return IsLeapYear(year) ? 366 : 365; }
 
 // A Gregorian 400-year cycle: 97 leap years, so 400 * 365 + 97 days (also counted in a test).
 constexpr int64_t kDaysPer400Years = 146097;
 
-int64_t SlowMicrosOfValid(const CivilDateTime& c) {
-  const int64_t days = *SlowDaysFromCivil(CivilDay{c.year, c.month, c.day});
+int64_t MicrosOfValid(const CivilDateTime& c) {
+  const int64_t days = *DaysFromCivil(CivilDay{c.year, c.month, c.day});
   const int64_t seconds = ((days * 24 + c.hour) * 60 + c.minute) * 60 + c.second;
   return seconds * 1000000 + c.microsecond;
 }
 
 int64_t MinMicros() {
-  static const int64_t v = SlowMicrosOfValid(CivilDateTime{1, 1, 1, 0, 0, 0, 0});
+  static const int64_t v = MicrosOfValid(CivilDateTime{1, 1, 1, 0, 0, 0, 0});
   return v;
 }
 int64_t MaxMicros() {
-  static const int64_t v = SlowMicrosOfValid(CivilDateTime{9999, 12, 31, 23, 59, 59, 999999});
+  static const int64_t v = MicrosOfValid(CivilDateTime{9999, 12, 31, 23, 59, 59, 999999});
   return v;
-}
-
-// ---- abseil helpers -------------------------------------------------------------------------
-
-// Valid iff Abseil's normalizing constructor returns the same fields.
-absl::Status AbseilValidate(const CivilDateTime& c) {
-  const absl::CivilSecond cs(c.year, c.month, c.day, c.hour, c.minute, c.second);
-  if (cs.year() != c.year || cs.month() != c.month || cs.day() != c.day ||
-      cs.hour() != c.hour || cs.minute() != c.minute || cs.second() != c.second) {
-    return absl::InvalidArgumentError("absl::CivilSecond normalized the fields: invalid");
-  }
-  if (c.year < 1 || c.year > 9999) return Invalid("year", c.year);
-  if (c.microsecond < 0 || c.microsecond > 999999) return Invalid("microsecond", c.microsecond);
-  return absl::OkStatus();
-}
-
-absl::Time AbseilInstant(const CivilDateTime& c) {
-  const absl::CivilSecond cs(c.year, c.month, c.day, c.hour, c.minute, c.second);
-  return absl::FromCivil(cs, absl::UTCTimeZone()) + absl::Microseconds(c.microsecond);
-}
-
-absl::StatusOr<CivilDateTime> AbseilCivilOf(absl::Time t) {
-  const absl::TimeZone utc = absl::UTCTimeZone();
-  const absl::CivilSecond cs = absl::ToCivilSecond(t, utc);
-  if (cs.year() < 1 || cs.year() > 9999) {
-    return absl::OutOfRangeError(absl::StrCat("year ", cs.year(), " is outside 1..9999"));
-  }
-  const int64_t us = absl::ToInt64Microseconds(t - absl::FromCivil(cs, utc));
-  return CivilDateTime{static_cast<int32_t>(cs.year()), cs.month(),  cs.day(),
-                       cs.hour(),                       cs.minute(), cs.second(),
-                       static_cast<int32_t>(us)};
 }
 
 absl::StatusOr<uint32_t> RawFromDays(int64_t days) {
@@ -99,102 +66,63 @@ absl::StatusOr<uint32_t> RawFromDays(int64_t days) {
 
 }  // namespace
 
-// ---- Abseil ---------------------------------------------------------------------------------
-
-absl::StatusOr<int64_t> AbseilToUnixMillisFloor(const CivilDateTime& c) {
-  if (auto s = AbseilValidate(c); !s.ok()) return s;
-  return absl::ToUnixMillis(AbseilInstant(c));  // rounds toward negative infinity
-}
-
-absl::StatusOr<int64_t> AbseilToUnixMicros(const CivilDateTime& c) {
-  if (auto s = AbseilValidate(c); !s.ok()) return s;
-  return absl::ToUnixMicros(AbseilInstant(c));
-}
-
-absl::StatusOr<CivilDateTime> AbseilFromUnixMillis(int64_t ms) {
-  return AbseilCivilOf(absl::FromUnixMillis(ms));
-}
-
-absl::StatusOr<CivilDateTime> AbseilFromUnixMicros(int64_t us) {
-  return AbseilCivilOf(absl::FromUnixMicros(us));
-}
-
-absl::StatusOr<int64_t> AbseilDaysFromCivil(const CivilDay& d) {
-  const absl::CivilDay cd(d.year, d.month, d.day);
-  if (cd.year() != d.year || cd.month() != d.month || cd.day() != d.day) {
-    return absl::InvalidArgumentError("absl::CivilDay normalized the fields: invalid date");
-  }
-  return cd - absl::CivilDay(1970, 1, 1);
-}
-
-CivilDay AbseilCivilFromDays(int64_t days) {
-  const absl::CivilDay cd = absl::CivilDay(1970, 1, 1) + days;
-  return CivilDay{static_cast<int32_t>(cd.year()), cd.month(), cd.day()};
-}
-
-absl::StatusOr<uint32_t> AbseilCqlDateFromCivil(const CivilDay& d) {
-  absl::StatusOr<int64_t> days = AbseilDaysFromCivil(d);
-  if (!days.ok()) return days.status();
-  return RawFromDays(*days);
-}
-
-CivilDay AbseilCivilFromCqlDate(uint32_t raw) {
-  return AbseilCivilFromDays(static_cast<int64_t>(raw) - 2147483648LL);
-}
-
-absl::StatusOr<uint32_t> AbseilCqlDateFromUnixMillisFloor(int64_t ms) {
-  const absl::CivilDay day = absl::ToCivilDay(absl::FromUnixMillis(ms), absl::UTCTimeZone());
-  return RawFromDays(day - absl::CivilDay(1970, 1, 1));
-}
-
 // ---- slow -----------------------------------------------------------------------------------
 
-bool SlowIsLeapYear(int64_t year) {
+bool IsLeapYear(int64_t year) {
   if (year % 400 == 0) return true;
   if (year % 100 == 0) return false;
   return year % 4 == 0;
 }
 
-int SlowDaysInMonth(int64_t year, int month) {
+int DaysInMonth(int64_t year, int month) {
   switch (month) {
-    case 1: case 3: case 5: case 7: case 8: case 10: case 12:
+    case 1:
+    case 3:
+    case 5:
+    case 7:
+    case 8:
+    case 10:
+    case 12:
       return 31;
-    case 4: case 6: case 9: case 11:
+    case 4:
+    case 6:
+    case 9:
+    case 11:
       return 30;
     case 2:
-      return SlowIsLeapYear(year) ? 29 : 28;
+      return IsLeapYear(year) ? 29 : 28;
     default:
       return 0;
   }
 }
 
-absl::StatusOr<int64_t> SlowDaysFromCivil(const CivilDay& d) {
-  if (auto s = SlowValidateDate(d.year, d.month, d.day); !s.ok()) return s;
+absl::StatusOr<int64_t> DaysFromCivil(const CivilDay& d) {
+  if (auto s = ValidateDate(d.year, d.month, d.day); !s.ok()) return s;
   // Count from 1970-01-01: whole 400-year cycles, then year by year, then month by month.
   int64_t days = 0;
   int64_t y = 1970;
   const int64_t cycles = (d.year - y) / 400;  // toward zero; the year loops do the rest
   days += cycles * kDaysPer400Years;
   y += cycles * 400;
-  while (y < d.year) days += SlowDaysInYear(y++);
-  while (y > d.year) days -= SlowDaysInYear(--y);
-  for (int m = 1; m < d.month; ++m) days += SlowDaysInMonth(d.year, m);
+  while (y < d.year) days += DaysInYear(y++);
+  while (y > d.year) days -= DaysInYear(--y);
+  for (int m = 1; m < d.month; ++m) days += DaysInMonth(d.year, m);
   return days + (d.day - 1);
 }
 
-CivilDay SlowCivilFromDays(int64_t days) {
+CivilDay CivilFromDays(int64_t days) {
   int64_t y = 1970;
   int64_t rem = days;  // days after y-01-01
   y += 400 * (rem / kDaysPer400Years);
   rem %= kDaysPer400Years;
-  while (rem < 0) rem += SlowDaysInYear(--y);
-  while (rem >= SlowDaysInYear(y)) rem -= SlowDaysInYear(y++);
+  while (rem < 0) rem += DaysInYear(--y);
+  while (rem >= DaysInYear(y)) rem -= DaysInYear(y++);
   int m = 1;
-  while (rem >= SlowDaysInMonth(y, m)) rem -= SlowDaysInMonth(y, m++);
+  while (rem >= DaysInMonth(y, m)) rem -= DaysInMonth(y, m++);
   return CivilDay{static_cast<int32_t>(y), m, static_cast<int32_t>(rem + 1)};
 }
 
-int64_t SlowDivideRounded(int64_t n, int64_t d, Rounding r) {
+int64_t DivideRounded(int64_t n, int64_t d, Rounding r) {
   const Int128 big_n = n;
   const Int128 big_d = d;
   Int128 lo = big_n / big_d;  // the largest multiple of d not above n is lo * d
@@ -224,25 +152,25 @@ int64_t SlowDivideRounded(int64_t n, int64_t d, Rounding r) {
   return static_cast<int64_t>(out);
 }
 
-absl::StatusOr<int64_t> SlowToUnixMicros(const CivilDateTime& c) {
-  if (auto s = SlowValidate(c); !s.ok()) return s;
-  return SlowMicrosOfValid(c);
+absl::StatusOr<int64_t> ToUnixMicros(const CivilDateTime& c) {
+  if (auto s = Validate(c); !s.ok()) return s;
+  return MicrosOfValid(c);
 }
 
-absl::StatusOr<int64_t> SlowToUnixMillis(const CivilDateTime& c, Rounding r) {
-  absl::StatusOr<int64_t> us = SlowToUnixMicros(c);
+absl::StatusOr<int64_t> ToUnixMillis(const CivilDateTime& c, Rounding r) {
+  absl::StatusOr<int64_t> us = ToUnixMicros(c);
   if (!us.ok()) return us.status();
-  return SlowDivideRounded(*us, 1000, r);
+  return DivideRounded(*us, 1000, r);
 }
 
-absl::StatusOr<CivilDateTime> SlowFromUnixMicros(int64_t us) {
+absl::StatusOr<CivilDateTime> FromUnixMicros(int64_t us) {
   if (us < MinMicros() || us > MaxMicros()) {
     return absl::OutOfRangeError(absl::StrCat("µs ", us, " outside year 1..9999"));
   }
   constexpr int64_t kMicrosPerDay = 86400LL * 1000000;
-  const int64_t days = SlowDivideRounded(us, kMicrosPerDay, Rounding::kFloor);
+  const int64_t days = DivideRounded(us, kMicrosPerDay, Rounding::kFloor);
   int64_t rem = us - days * kMicrosPerDay;  // 0 <= rem < one day
-  const CivilDay d = SlowCivilFromDays(days);
+  const CivilDay d = CivilFromDays(days);
   CivilDateTime c{d.year, d.month, d.day, 0, 0, 0, 0};
   c.hour = static_cast<int32_t>(rem / 3600000000LL);
   rem -= c.hour * 3600000000LL;
@@ -254,31 +182,30 @@ absl::StatusOr<CivilDateTime> SlowFromUnixMicros(int64_t us) {
   return c;
 }
 
-absl::StatusOr<CivilDateTime> SlowFromUnixMillis(int64_t ms) {
+absl::StatusOr<CivilDateTime> FromUnixMillis(int64_t ms) {
   if (ms < MinMicros() / 1000 || ms > MaxMicros() / 1000) {
     return absl::OutOfRangeError(absl::StrCat("ms ", ms, " outside year 1..9999"));
   }
-  return SlowFromUnixMicros(ms * 1000);
+  return FromUnixMicros(ms * 1000);
 }
 
-int64_t SlowMicrosToMillis(int64_t us, Rounding r) { return SlowDivideRounded(us, 1000, r); }
+int64_t MicrosToMillis(int64_t us, Rounding r) { return DivideRounded(us, 1000, r); }
 
-double SlowUnixSecondsFromMicros(int64_t us) {
+double UnixSecondsFromMicros(int64_t us) {
   const unsigned long long mag =
       us < 0 ? 0ULL - static_cast<unsigned long long>(us) : static_cast<unsigned long long>(us);
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%s%llu.%06llu", us < 0 ? "-" : "", mag / 1000000,
-                mag % 1000000);
+  std::snprintf(buf, sizeof buf, "%s%llu.%06llu", us < 0 ? "-" : "", mag / 1000000, mag % 1000000);
   return std::strtod(buf, nullptr);  // glibc strtod is correctly rounded (nearest, ties even)
 }
 
-absl::StatusOr<double> SlowToUnixSeconds(const CivilDateTime& c) {
-  absl::StatusOr<int64_t> us = SlowToUnixMicros(c);
+absl::StatusOr<double> ToUnixSeconds(const CivilDateTime& c) {
+  absl::StatusOr<int64_t> us = ToUnixMicros(c);
   if (!us.ok()) return us.status();
-  return SlowUnixSecondsFromMicros(*us);
+  return UnixSecondsFromMicros(*us);
 }
 
-absl::StatusOr<int64_t> SlowUnixMicrosFromSeconds(double s, Rounding r) {
+absl::StatusOr<int64_t> UnixMicrosFromSeconds(double s, Rounding r) {
   if (std::isnan(s)) return absl::InvalidArgumentError("NaN");
   if (std::isinf(s)) return absl::InvalidArgumentError("infinity");
   const bool negative = std::signbit(s);
@@ -330,25 +257,23 @@ absl::StatusOr<int64_t> SlowUnixMicrosFromSeconds(double s, Rounding r) {
   return negative ? static_cast<int64_t>(0ULL - mag) : static_cast<int64_t>(mag);
 }
 
-absl::StatusOr<uint32_t> SlowCqlDateFromDays(int64_t days) { return RawFromDays(days); }
+absl::StatusOr<uint32_t> CqlDateFromDays(int64_t days) { return RawFromDays(days); }
 
-int64_t SlowDaysFromCqlDate(uint32_t raw) { return static_cast<int64_t>(raw) - 2147483648LL; }
+int64_t DaysFromCqlDate(uint32_t raw) { return static_cast<int64_t>(raw) - 2147483648LL; }
 
-absl::StatusOr<uint32_t> SlowCqlDateFromCivil(const CivilDay& d) {
-  absl::StatusOr<int64_t> days = SlowDaysFromCivil(d);
+absl::StatusOr<uint32_t> CqlDateFromCivil(const CivilDay& d) {
+  absl::StatusOr<int64_t> days = DaysFromCivil(d);
   if (!days.ok()) return days.status();
   return RawFromDays(*days);
 }
 
-CivilDay SlowCivilFromCqlDate(uint32_t raw) {
-  return SlowCivilFromDays(SlowDaysFromCqlDate(raw));
+CivilDay CivilFromCqlDate(uint32_t raw) { return CivilFromDays(DaysFromCqlDate(raw)); }
+
+absl::StatusOr<uint32_t> CqlDateFromUnixMillis(int64_t ms, Rounding r) {
+  return RawFromDays(DivideRounded(ms, 86400000, r));
 }
 
-absl::StatusOr<uint32_t> SlowCqlDateFromUnixMillis(int64_t ms, Rounding r) {
-  return RawFromDays(SlowDivideRounded(ms, 86400000, r));
-}
-
-absl::StatusOr<int64_t> SlowCqlTimeFromTimeOfDay(const TimeOfDay& t) {
+absl::StatusOr<int64_t> CqlTimeFromTimeOfDay(const TimeOfDay& t) {
   if (t.hour < 0 || t.hour > 23) return Invalid("hour", t.hour);
   if (t.minute < 0 || t.minute > 59) return Invalid("minute", t.minute);
   if (t.second < 0 || t.second > 59) return Invalid("second", t.second);
@@ -356,7 +281,7 @@ absl::StatusOr<int64_t> SlowCqlTimeFromTimeOfDay(const TimeOfDay& t) {
   return ((int64_t{t.hour} * 60 + t.minute) * 60 + t.second) * 1000000000LL + t.nanosecond;
 }
 
-absl::StatusOr<TimeOfDay> SlowTimeOfDayFromCqlTime(int64_t ns) {
+absl::StatusOr<TimeOfDay> TimeOfDayFromCqlTime(int64_t ns) {
   if (ns < 0 || ns >= 86400LL * 1000000000LL) {
     return absl::OutOfRangeError(absl::StrCat("CQL time ", ns, " outside 0..86399999999999"));
   }
@@ -369,16 +294,16 @@ absl::StatusOr<TimeOfDay> SlowTimeOfDayFromCqlTime(int64_t ns) {
   return t;
 }
 
-absl::StatusOr<int64_t> SlowCqlTimeFromCivil(const CivilDateTime& c) {
-  if (auto s = SlowValidate(c); !s.ok()) return s;
-  return SlowCqlTimeFromTimeOfDay(TimeOfDay{c.hour, c.minute, c.second, c.microsecond * 1000});
+absl::StatusOr<int64_t> CqlTimeFromCivil(const CivilDateTime& c) {
+  if (auto s = Validate(c); !s.ok()) return s;
+  return CqlTimeFromTimeOfDay(TimeOfDay{c.hour, c.minute, c.second, c.microsecond * 1000});
 }
 
-absl::StatusOr<int64_t> SlowMicrosOfDayFromCqlTime(int64_t ns, Rounding r) {
+absl::StatusOr<int64_t> MicrosOfDayFromCqlTime(int64_t ns, Rounding r) {
   if (ns < 0 || ns >= 86400LL * 1000000000LL) {
     return absl::OutOfRangeError(absl::StrCat("CQL time ", ns, " outside 0..86399999999999"));
   }
-  const int64_t us = SlowDivideRounded(ns, 1000, r);
+  const int64_t us = DivideRounded(ns, 1000, r);
   if (us == 86400LL * 1000000LL) return absl::OutOfRangeError("rounds to 24:00:00");
   return us;
 }

@@ -2,7 +2,7 @@
 //
 // Used as the canonical output of the decode targets (two decoded values are equal exactly
 // when their texts are equal), in reports, and as the value column of the golden vectors
-// (corpus/cql_golden/vectors.tsv). It looks like CQL literals, with these rules:
+// (oracles/python_cassandra/cql_vectors.tsv). It looks like CQL literals, with these rules:
 //
 //   null, unset, empty            the three special values, for any type
 //   true / false                  boolean

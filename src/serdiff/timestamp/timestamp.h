@@ -38,19 +38,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "serdiff/timestamp/civil.h"
 
 namespace serdiff::timestamp {
-
-// ---- rounding -----------------------------------------------------------------------------
-
-enum class Rounding : uint8_t {
-  kFloor = 0,     // toward negative infinity (default): -0.5 -> -1, 0.5 -> 0
-  kTruncate = 1,  // toward zero (C integer division, python int(float)): -0.5 -> 0, 0.5 -> 0
-  kHalfEven = 2,  // to nearest, ties to the even neighbour (python round()): -0.5 -> 0,
-                  // 0.5 -> 0, 1.5 -> 2, -1.5 -> -2
-};
-inline constexpr Rounding kAllRoundings[] = {Rounding::kFloor, Rounding::kTruncate,
-                                             Rounding::kHalfEven};
 
 // "floor", "truncate", "half_even".
 std::string_view RoundingName(Rounding r);
@@ -58,60 +48,6 @@ std::string_view RoundingName(Rounding r);
 // n / d rounded by r, for d >= 1. Never overflows: every int64 n is allowed
 // (DivideRounded(INT64_MIN, 1000, kFloor) == -9223372036854776). Precondition: d >= 1.
 int64_t DivideRounded(int64_t n, int64_t d, Rounding r);
-
-// ---- value types --------------------------------------------------------------------------
-
-// A calendar date. Fields are plain ints so that invalid dates (month 13) can be expressed and
-// rejected; the conversions validate.
-struct CivilDay {
-  int32_t year = 1970;
-  int32_t month = 1;  // 1..12
-  int32_t day = 1;    // 1..DaysInMonth(year, month)
-  friend bool operator==(const CivilDay&, const CivilDay&) = default;
-};
-
-// A UTC datetime with microsecond precision, year 1..9999.
-struct CivilDateTime {
-  int32_t year = 1970;      // 1..9999
-  int32_t month = 1;        // 1..12
-  int32_t day = 1;          // 1..DaysInMonth(year, month)
-  int32_t hour = 0;         // 0..23
-  int32_t minute = 0;       // 0..59
-  int32_t second = 0;       // 0..59 (no leap seconds)
-  int32_t microsecond = 0;  // 0..999999
-  friend bool operator==(const CivilDateTime&, const CivilDateTime&) = default;
-};
-
-// A time of day with nanosecond precision (the CQL `time` type).
-struct TimeOfDay {
-  int32_t hour = 0;        // 0..23
-  int32_t minute = 0;      // 0..59
-  int32_t second = 0;      // 0..59
-  int32_t nanosecond = 0;  // 0..999999999
-  friend bool operator==(const TimeOfDay&, const TimeOfDay&) = default;
-};
-
-// ---- constants ----------------------------------------------------------------------------
-
-inline constexpr int32_t kMinYear = 1;
-inline constexpr int32_t kMaxYear = 9999;
-inline constexpr int64_t kMillisPerDay = 86'400'000;
-inline constexpr int64_t kMicrosPerDay = 86'400'000'000;
-inline constexpr int64_t kNanosPerDay = 86'400'000'000'000;
-// 0001-01-01T00:00:00 and 9999-12-31T23:59:59.999(999).
-inline constexpr int64_t kMinUnixMillis = -62'135'596'800'000;
-inline constexpr int64_t kMaxUnixMillis = 253'402'300'799'999;
-inline constexpr int64_t kMinUnixMicros = kMinUnixMillis * 1000;
-inline constexpr int64_t kMaxUnixMicros = kMaxUnixMillis * 1000 + 999;
-// Day numbers (days since 1970-01-01) of 0001-01-01 and 9999-12-31.
-inline constexpr int64_t kMinCivilDays = -719'162;
-inline constexpr int64_t kMaxCivilDays = 2'932'896;
-// CQL date: raw = days + 2^31, raw is uint32, so days is -2^31..2^31-1.
-inline constexpr int64_t kCqlDateEpochRaw = int64_t{1} << 31;
-inline constexpr int64_t kMinCqlDateDays = -(int64_t{1} << 31);
-inline constexpr int64_t kMaxCqlDateDays = (int64_t{1} << 31) - 1;
-// CQL time: 0..86399999999999 ns.
-inline constexpr int64_t kMaxCqlTimeNanos = kNanosPerDay - 1;
 
 // ---- calendar arithmetic (integer only, O(1), no loops) -----------------------------------
 
@@ -166,8 +102,8 @@ double UnixSecondsFromMicros(int64_t us);
 absl::StatusOr<double> ToUnixSeconds(const CivilDateTime& c);
 // Double seconds -> int64 µs: the exact value s * 10^6 of the double, rounded by r (no
 // intermediate floating-point rounding). The double 1e-06 is 0.99999999999999995 µs: floor 0,
-// half-even 1; -0.0 -> 0; 1/128 s = 7812.5 µs -> floor 7812, half-even 7812; -7812.5 µs -> floor -7813.
-// Errors: InvalidArgument for NaN or +-infinity; OutOfRange when the rounded result does not
+// half-even 1; -0.0 -> 0; 1/128 s = 7812.5 µs -> floor 7812, half-even 7812; -7812.5 µs -> floor
+// -7813. Errors: InvalidArgument for NaN or +-infinity; OutOfRange when the rounded result does not
 // fit int64 (|s| >= about 9.22e12).
 absl::StatusOr<int64_t> UnixMicrosFromSeconds(double s, Rounding r = Rounding::kFloor);
 // Double seconds -> CivilDateTime: FromUnixMicros(UnixMicrosFromSeconds(s, r)).

@@ -1,0 +1,265 @@
+// BSON family targets: the optimized serdiff::bson code vs the reference serdiff::ref::bson,
+// with libbson 1.23 (Debian libbson-dev) live as a real oracle and std::to_chars, Abseil and
+// libfmt as oracles for the integer formatting.
+//
+//   bson_format_int64    int64 -> decimal: optimized vs snprintf, to_chars, absl, fmt
+//   bson_format_uint64   uint64 -> decimal: the same five
+//   bson_array_keys      n -> the keys "0".."n-1" (each with its NUL) from the counter vs
+//                        snprintf per key vs libbson's bson_uint32_to_string; check: the
+//                        closed-form key size
+//   bson_encode          Document -> bytes: optimized vs reference vs libbson bson_append_*;
+//                        checks: EncodedSize, the bytes validate and decode back; heap bound
+//   bson_decode          bytes -> accept (output: the bytes) or reject: optimized Validate vs
+//                        optimized Decode vs reference vs libbson bson_validate
+//   bson_decode_offsets  bytes -> "accept" or "reject at <offset>": optimized vs reference,
+//
+// Other files of the family: bson_domain.cc (corpus form, generators), oracles/libbson/ (the
+// libbson oracle), bson_divergences.cc (accepted divergences from libbson).
+//                        so that the offsets themselves are compared
+#include "targets/bson/domain.h"
+
+#include <charconv>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "harness/domains.h"
+#include "harness/report.h"
+#include "oracles/abseil/time.h"
+#include "oracles/fmt/fmt.h"
+#include "oracles/libbson/libbson.h"
+#include "reference/bson/bson_ref.h"
+#include "serdiff/bson/codec.h"
+#include "serdiff/bson/int_format.h"
+#include "serdiff/common/error_offset.h"
+#include "serdiff/timestamp/timestamp.h"
+#include "targets/bson/divergences.h"
+#include "targets/families.h"
+
+namespace serdiff::targets {
+namespace {
+
+namespace sb = serdiff::bson;
+using harness::Output;
+using sb::Document;
+
+template <typename T>
+rc::Gen<T> EdgeIntegers() {
+  std::vector<T> edges = {0,
+                          1,
+                          9,
+                          10,
+                          11,
+                          99,
+                          100,
+                          101,
+                          std::numeric_limits<T>::max(),
+                          std::numeric_limits<T>::max() - 1,
+                          std::numeric_limits<T>::min(),
+                          static_cast<T>(std::numeric_limits<T>::min() + 1)};
+  for (T p = 1; p <= std::numeric_limits<T>::max() / 10; p *= 10) {
+    edges.insert(edges.end(), {static_cast<T>(p - 1), p, static_cast<T>(p + 1)});
+    if constexpr (std::is_signed_v<T>)
+      edges.insert(edges.end(), {static_cast<T>(-p), static_cast<T>(-p - 1)});
+  }
+  return rc::gen::weightedOneOf<T>({
+      {3, rc::gen::elementOf(edges)},
+      {3, rc::gen::arbitrary<T>()},
+      {2, rc::gen::cast<T>(rc::gen::inRange<int64_t>(-1000000, 1000001))},
+  });
+}
+
+template <typename T>
+void RegisterFormat(harness::Registry& registry, const std::string& name, const std::string& type) {
+  harness::TargetDef<T> def;
+  def.name = name;
+  def.description = absl::StrCat(type,
+                                 " to decimal ASCII: optimized digit pairs vs snprintf, "
+                                 "std::to_chars, absl::StrCat, fmt::format_to");
+  def.domain = harness::IntegerDomain<T>(type, EdgeIntegers<T>());
+  def.optimized = {"optimized", [](const T& v) -> Output {
+                     char buf[sb::kMaxDecimalChars];
+                     size_t n;
+                     if constexpr (std::is_signed_v<T>) {
+                       n = sb::FormatInt64(v, buf);
+                     } else {
+                       n = sb::FormatUint64(v, buf);
+                     }
+                     return std::string(buf, n);
+                   }};
+  def.references.push_back({"reference", [](const T& v) -> Output {
+                              if constexpr (std::is_signed_v<T>) return ref::bson::FormatInt64(v);
+                              return ref::bson::FormatUint64(static_cast<uint64_t>(v));
+                            }});
+  def.references.push_back({"to_chars", harness::Role::kOracle, [](const T& v) -> Output {
+                              char buf[24];
+                              auto r = std::to_chars(buf, buf + sizeof buf, v);
+                              return std::string(buf, r.ptr);
+                            }});
+  def.references.push_back({"absl", harness::Role::kOracle,
+                            [](const T& v) -> Output { return oracle::abseil::FormatDecimal(v); }});
+  def.references.push_back({"fmt", harness::Role::kOracle,
+                            [](const T& v) -> Output { return oracle::fmt::FormatDecimal(v); }});
+  // Formatting allocates nothing; the returned std::string is the only allocation.
+  def.heap_bound = [](const T&, const std::string& out) {
+    return static_cast<int64_t>(out.size()) + 64;
+  };
+  def.heap_bound_text = "output + 64";
+  def.show_output = [](const std::string& out) { return out; };
+  registry.Add(std::move(def));
+}
+
+void RegisterArrayKeys(harness::Registry& registry) {
+  harness::TargetDef<uint32_t> def;
+  def.name = "bson_array_keys";
+  def.description =
+      "the keys of an n-element array (each with its NUL): the decimal counter vs snprintf per "
+      "key vs libbson's bson_uint32_to_string; check: ArrayKeyBytes(n)";
+  def.domain = bson::ArrayKeyCountDomain();
+  def.optimized = {"optimized", [](const uint32_t& n) -> Output {
+                     std::string out(sb::ArrayKeyBytes(n), '\0');
+                     char* p = out.data();
+                     sb::ArrayKeyCounter key;
+                     for (uint32_t i = 0; i < n; ++i, key.Next()) p += key.WriteKeyWithNul(p);
+                     return out;
+                   }};
+  def.references.push_back({"reference", [](const uint32_t& n) -> Output {
+                              std::string out;
+                              for (uint32_t i = 0; i < n; ++i) {
+                                out += ref::bson::ArrayKey(i);
+                                out.push_back('\0');
+                              }
+                              return out;
+                            }});
+  def.references.push_back({"libbson", harness::Role::kOracle, [](const uint32_t& n) -> Output {
+                              return oracle::libbson::ArrayKeys(n);
+                            }});
+  def.checks.push_back({"key-bytes", [](const uint32_t& n, const std::string& out) {
+                          if (sb::ArrayKeyBytes(n) == out.size()) return absl::OkStatus();
+                          return absl::InternalError(absl::StrCat("ArrayKeyBytes(", n,
+                                                                  ") = ", sb::ArrayKeyBytes(n),
+                                                                  ", keys take ", out.size()));
+                        }});
+  def.heap_bound = [](const uint32_t&, const std::string& out) {
+    return static_cast<int64_t>(out.size()) + 4096;
+  };
+  def.heap_bound_text = "output + 4096";
+  registry.Add(std::move(def));
+}
+
+void RegisterEncode(harness::Registry& registry) {
+  harness::TargetDef<Document> def;
+  def.name = "bson_encode";
+  def.description =
+      "document -> BSON bytes: optimized (size pass + exact write) vs reference (fragments) vs "
+      "libbson bson_append_*";
+  def.domain = bson::DocumentDomain();
+  def.optimized = {"optimized", [](const Document& doc) -> Output { return sb::Encode(doc); }};
+  def.references.push_back(
+      {"reference", [](const Document& doc) -> Output { return ref::bson::Encode(doc); }});
+  def.references.push_back({"libbson", harness::Role::kOracle, [](const Document& doc) -> Output {
+                              return oracle::libbson::Encode(doc);
+                            }});
+  def.checks.push_back({"size-prediction", [](const Document& doc, const std::string& out) {
+                          absl::StatusOr<uint64_t> n = sb::EncodedSize(doc);
+                          if (n.ok() && *n == out.size()) return absl::OkStatus();
+                          return absl::InternalError("EncodedSize differs from the output size");
+                        }});
+  def.checks.push_back({"validates", [](const Document&, const std::string& out) {
+                          sb::DecodeOptions opt;
+                          opt.check_utf8 = false;  // the encoder writes strings as given
+                          opt.check_array_keys = true;
+                          return sb::Validate(out, opt);
+                        }});
+  def.divergences = bson::EncodeDivergences();
+  def.heap_bound = [](const Document&, const std::string& out) {
+    return static_cast<int64_t>(out.size()) + 4096;
+  };
+  def.heap_bound_text = "output + 4096";
+  registry.Add(std::move(def));
+}
+
+Output Accepted(const std::string& bytes, const absl::Status& st) {
+  if (!st.ok()) return st;
+  return bytes;
+}
+
+void RegisterDecode(harness::Registry& registry) {
+  harness::TargetDef<std::string> def;
+  def.name = "bson_decode";
+  def.description =
+      "bytes -> accept/reject: optimized Validate and Decode vs reference vs libbson "
+      "bson_validate (UTF-8 checked, NUL allowed in strings)";
+  def.domain = bson::DecoderInputDomain();
+  def.optimized = {"optimized",
+                   [](const std::string& in) -> Output { return Accepted(in, sb::Validate(in)); }};
+  def.references.push_back(
+      {"optimized-decode", harness::Role::kOptimizedTier, [](const std::string& in) -> Output {
+         absl::StatusOr<Document> doc = sb::Decode(in);
+         return Accepted(in, doc.status());
+       }});
+  def.references.push_back({"reference", [](const std::string& in) -> Output {
+                              return Accepted(in, ref::bson::Validate(in));
+                            }});
+  def.references.push_back({"libbson", harness::Role::kOracle, [](const std::string& in) -> Output {
+                              return Accepted(in, oracle::libbson::Validate(in));
+                            }});
+  def.divergences = bson::DecodeDivergences();
+  // Every serdiff decoder reports where the first invalid field starts (docs/architecture.md,
+  // "Error offsets"); libbson's bson_validate reports an offset of its own convention only.
+  def.offsets = harness::OffsetPolicy::kRequired;
+  def.offset_exemptions.push_back(
+      {"libbson", "bson_validate's error offset follows libbson's own rules, not serdiff's"});
+  def.heap_bound = [](const std::string&, const std::string& out) {
+    return static_cast<int64_t>(out.size()) + 4096;
+  };
+  def.heap_bound_text = "output + 4096";
+  registry.Add(std::move(def));
+}
+
+// "accept" or "reject at N" (N from the status payload, "none" when missing).
+std::string Verdict(const absl::Status& st) {
+  if (st.ok()) return "accept";
+  std::optional<int64_t> at = ErrorOffset(st);
+  return absl::StrCat("reject at ", at ? absl::StrCat(*at) : std::string("none"));
+}
+
+void RegisterDecodeOffsets(harness::Registry& registry) {
+  harness::TargetDef<std::string> def;
+  def.name = "bson_decode_offsets";
+  def.description =
+      "bytes -> \"accept\" or \"reject at <offset>\" (with array keys checked): optimized vs "
+      "reference, so the error offsets are compared";
+  def.domain = bson::DecoderInputDomain();
+  def.optimized = {"optimized", [](const std::string& in) -> Output {
+                     sb::DecodeOptions opt;
+                     opt.check_array_keys = true;
+                     return Verdict(sb::Validate(in, opt));
+                   }};
+  def.references.push_back({"reference", [](const std::string& in) -> Output {
+                              ref::bson::ValidateOptions opt;
+                              opt.check_array_keys = true;
+                              return Verdict(ref::bson::Validate(in, opt));
+                            }});
+  def.heap_bound = [](const std::string&, const std::string&) { return int64_t{4096}; };
+  def.heap_bound_text = "4096";
+  def.show_output = [](const std::string& out) { return out; };
+  registry.Add(std::move(def));
+}
+
+}  // namespace
+
+void RegisterBsonTargets(harness::Registry& registry) {
+  RegisterFormat<int64_t>(registry, "bson_format_int64", "int64");
+  RegisterFormat<uint64_t>(registry, "bson_format_uint64", "uint64");
+  RegisterArrayKeys(registry);
+  RegisterEncode(registry);
+  RegisterDecode(registry);
+  RegisterDecodeOffsets(registry);
+}
+
+SERDIFF_REGISTER_FAMILY("bson", RegisterBsonTargets);
+
+}  // namespace serdiff::targets

@@ -1,0 +1,311 @@
+// CQL values family targets: the optimized serdiff::cql codec vs the reference
+// serdiff::ref::cql, over every native type and list/set/map/tuple/UDT nested to any depth.
+//
+//   cql_encode_scalar   every native type (edge values, null/unset/empty, wrong shapes), as a
+//                       payload or a [value], protocol v1..v5: optimized vs reference bytes
+//   cql_encode_nested   collections, tuples and UDTs nested up to 5 levels, null-heavy (0..100%),
+//                       empty, UDTs with omitted trailing fields: optimized vs reference bytes
+//   cql_encode_large    the memory contract: lists/sets/maps/UDTs of up to 500,000 elements and
+//                       large text fields; optimized peak heap <= output + 64 KiB
+//   cql_decode          a type plus arbitrary bytes: optimized vs reference decoder (both reject,
+//                       or both accept the same value; output = the value's canonical text)
+//   cql_decode_mutated  a valid encoding with one mutation (truncate, flip, insert, overwrite a
+//                       length/count, append, drop): optimized vs reference decoder
+//   cql_round_trip      decode(encode(v)) with the optimized pair vs the reference pair, checked
+//                       to recover v (ExpectedDecode)
+//   cql_size            SerializedSize / SerializedValueSize vs the reference's output length,
+//                       checked against the optimized writer's output length
+//
+// Encode targets carry two more checks: size-prediction (SerializedSize == bytes written) and
+// round-trip (the optimized decoder reads the output back as ExpectedDecode(v)), plus a second
+// optimized implementation, "optimized_buffer": SerializeTo into an exactly sized caller
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "harness/report.h"
+#include "reference/cql/codec_ref.h"
+#include "serdiff/cql/codec.h"
+#include "serdiff/cql/literal.h"
+#include "targets/cql/domain.h"
+#include "targets/cql/internal.h"
+#include "targets/families.h"
+
+namespace serdiff::targets {
+namespace cql {
+
+namespace ref = serdiff::ref::cql;
+
+Output OptEncode(const EncodeInput& in) {
+  if (in.framed) return opt::SerializeValue(in.type, in.value, in.version);
+  return opt::Serialize(in.type, in.value, in.version);
+}
+Output RefEncode(const EncodeInput& in) {
+  if (in.framed) return ref::SerializeValue(in.type, in.value, in.version);
+  return ref::Serialize(in.type, in.value, in.version);
+}
+
+namespace {
+
+// SerializeTo into an exactly sized span inside a larger buffer whose tail must stay intact.
+Output OptEncodeIntoBuffer(const EncodeInput& in) {
+  if (in.framed) return harness::Declined("framed inputs have no caller-buffer API");
+  absl::StatusOr<size_t> size = opt::SerializedSize(in.type, in.value, in.version);
+  if (!size.ok()) return size.status();
+  constexpr size_t kGuard = 16;
+  std::string buf(*size + kGuard, '\xA5');
+  absl::StatusOr<size_t> n = opt::SerializeTo(
+      in.type, in.value, in.version, absl::MakeSpan(reinterpret_cast<uint8_t*>(buf.data()), *size));
+  if (!n.ok()) return n.status();
+  for (size_t i = *size; i < buf.size(); ++i) {
+    if (buf[i] != '\xA5') return absl::InternalError("SerializeTo wrote past the end of its span");
+  }
+  buf.resize(*n);
+  return buf;
+}
+
+absl::StatusOr<Value> OptDecode(const Type& t, std::string_view bytes, int version, bool framed,
+                                const DecodeOptions& o) {
+  return framed ? opt::DeserializeValue(t, bytes, version, o)
+                : opt::Deserialize(t, bytes, version, o);
+}
+absl::StatusOr<Value> RefDecode(const Type& t, std::string_view bytes, int version, bool framed,
+                                const DecodeOptions& o) {
+  return framed ? ref::DeserializeValue(t, bytes, version, o)
+                : ref::Deserialize(t, bytes, version, o);
+}
+
+Output AsText(const Type& t, const absl::StatusOr<Value>& v) {
+  if (!v.ok()) return v.status();
+  return opt::FormatValue(t, *v);
+}
+
+absl::Status CheckRoundTrip(const EncodeInput& in, const std::string& bytes) {
+  absl::StatusOr<Value> back = OptDecode(in.type, bytes, in.version, in.framed, DecodeOptions{});
+  if (!back.ok())
+    return absl::InternalError(absl::StrCat("decoder rejected: ", back.status().ToString()));
+  const Value want = ExpectedDecode(in.type, in.value);
+  if (!(*back == want)) {
+    return absl::InternalError(absl::StrCat("decoded ", opt::FormatValue(in.type, *back),
+                                            ", expected ", opt::FormatValue(in.type, want)));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckSize(const EncodeInput& in, const std::string& bytes) {
+  absl::StatusOr<size_t> n = in.framed ? opt::SerializedValueSize(in.type, in.value, in.version)
+                                       : opt::SerializedSize(in.type, in.value, in.version);
+  if (!n.ok()) return n.status();
+  if (*n != bytes.size()) {
+    return absl::InternalError(absl::StrCat("predicted ", *n, " bytes, wrote ", bytes.size()));
+  }
+  return absl::OkStatus();
+}
+
+constexpr int64_t kEncodeSlack = 64 * 1024;
+
+size_t WidestComponents(const Type& t) {
+  size_t w = (t.kind == Kind::kTuple || t.kind == Kind::kUdt) ? t.params.size() : 1;
+  for (const Type& p : t.params) w = std::max(w, WidestComponents(p));
+  return w;
+}
+
+// The decode targets run the decoder and print the value: the decoder's bound plus the text
+// (which grows by doubling: up to 3 x its final size while it is being reallocated).
+int64_t DecodeHeapBound(const Type& t, size_t input_bytes, size_t output_bytes) {
+  return DecodePeakBound(t, input_bytes) + 3 * static_cast<int64_t>(output_bytes) + kEncodeSlack;
+}
+
+}  // namespace
+
+int64_t DecodePeakBound(const Type& t, size_t input_bytes) {
+  const int64_t factor = static_cast<int64_t>(sizeof(Value) * WidestComponents(t) / 4) + 2;
+  return factor * static_cast<int64_t>(input_bytes) + 4096;
+}
+
+}  // namespace cql
+
+// ---- registration -------------------------------------------------------------------------------
+
+void RegisterCqlTargets(harness::Registry& registry) {
+  using namespace cql;  // NOLINT
+  auto encode_target = [](std::string name, bool nested, std::string what) {
+    harness::TargetDef<EncodeInput> def;
+    def.name = std::move(name);
+    def.description = std::move(what);
+    def.domain = EncodeDomain(nested);
+    def.optimized = {"optimized", OptEncode};
+    def.references.push_back({"reference", RefEncode});
+    def.references.push_back(
+        {"optimized_buffer", harness::Role::kOptimizedTier, OptEncodeIntoBuffer});
+    def.checks.push_back({"size-prediction", CheckSize});
+    def.checks.push_back({"round-trip", CheckRoundTrip});
+    def.heap_bound = [](const EncodeInput&, const std::string& out) {
+      return static_cast<int64_t>(out.size()) + kEncodeSlack;
+    };
+    def.heap_bound_text = "output + 64 KiB";
+    return def;
+  };
+  registry.Add(encode_target(
+      "cql_encode_scalar", false,
+      "every native CQL type (edge values, null/unset/empty, wrong shapes) as payload or "
+      "[value], v1..v5: optimized serdiff::cql::Serialize vs the reference's bytes"));
+  registry.Add(encode_target(
+      "cql_encode_nested", true,
+      "list/set/map/tuple/UDT nested up to 5 levels, 0..100% nulls, omitted UDT fields, v1..v5: "
+      "optimized serdiff::cql::Serialize vs the reference's bytes"));
+
+  {
+    harness::TargetDef<LargeInput> def;
+    def.name = "cql_encode_large";
+    def.description =
+        "collections of up to 500,000 elements and large text fields: optimized vs reference "
+        "bytes, optimized peak heap <= output + 64 KiB (no per-element fragments)";
+    def.domain = LargeDomain();
+    def.optimized = {"optimized", [](const LargeInput& in) { return OptEncode(in.input); }};
+    def.references.push_back(
+        {"reference", [](const LargeInput& in) { return RefEncode(in.input); }});
+    def.checks.push_back({"size-prediction", [](const LargeInput& in, const std::string& out) {
+                            return CheckSize(in.input, out);
+                          }});
+    def.heap_bound = [](const LargeInput&, const std::string& out) {
+      return static_cast<int64_t>(out.size()) + kEncodeSlack;
+    };
+    def.heap_bound_text = "output + 64 KiB";
+    def.show_output = [](const std::string& out) {
+      return absl::StrCat(out.size(), " bytes, starting ", harness::Hex(out.substr(0, 32)));
+    };
+    registry.Add(std::move(def));
+  }
+
+  {
+    harness::TargetDef<DecodeInput> def;
+    def.name = "cql_decode";
+    def.description =
+        "a CQL type plus arbitrary bytes (payload or [value], v1..v5, options): optimized vs "
+        "reference decoder; output = canonical text of the decoded value";
+    def.domain = DecodeDomain();
+    def.optimized = {
+        "optimized", [](const DecodeInput& in) {
+          return AsText(in.type, OptDecode(in.type, in.bytes, in.version, in.framed, in.options));
+        }};
+    def.references.push_back(
+        {"reference", [](const DecodeInput& in) {
+           return AsText(in.type, RefDecode(in.type, in.bytes, in.version, in.framed, in.options));
+         }});
+    def.heap_bound = [](const DecodeInput& in, const std::string& out) {
+      return DecodeHeapBound(in.type, in.bytes.size(), out.size());
+    };
+    def.heap_bound_text = "DecodePeakBound(type, input) + 3 x output + 64 KiB";
+    // Both decoders report where the first invalid field starts (docs/architecture.md,
+    // "Error offsets"); a missing or different offset fails the case.
+    def.offsets = harness::OffsetPolicy::kRequired;
+    def.show_output = [](const std::string& out) { return out; };
+    registry.Add(std::move(def));
+  }
+
+  {
+    harness::TargetDef<MutatedInput> def;
+    def.name = "cql_decode_mutated";
+    def.description =
+        "a valid encoding with one mutation (truncate, flip, insert, overwrite a length or "
+        "count, append, drop): optimized vs reference decoder; output = canonical text";
+    def.domain = MutatedDomain();
+    def.optimized = {"optimized", [](const MutatedInput& in) {
+                       return AsText(in.base.type,
+                                     OptDecode(in.base.type, in.bytes, in.base.version,
+                                               in.base.framed, in.options));
+                     }};
+    def.references.push_back({"reference", [](const MutatedInput& in) {
+                                return AsText(in.base.type,
+                                              RefDecode(in.base.type, in.bytes, in.base.version,
+                                                        in.base.framed, in.options));
+                              }});
+    def.heap_bound = [](const MutatedInput& in, const std::string& out) {
+      return DecodeHeapBound(in.base.type, in.bytes.size(), out.size());
+    };
+    def.heap_bound_text = "DecodePeakBound(type, input) + 3 x output + 64 KiB";
+    // Both decoders report where the first invalid field starts (docs/architecture.md,
+    // "Error offsets"); a missing or different offset fails the case.
+    def.offsets = harness::OffsetPolicy::kRequired;
+    def.show_output = [](const std::string& out) { return out; };
+    registry.Add(std::move(def));
+  }
+
+  {
+    harness::TargetDef<EncodeInput> def;
+    def.name = "cql_round_trip";
+    def.description =
+        "decode(encode(v)) with the optimized codec vs with the reference codec (canonical "
+        "text), checked to give back v (UDT fields padded with null, zero length as empty)";
+    def.domain = EncodeDomain(true);
+    def.optimized = {
+        "optimized", [](const EncodeInput& in) -> Output {
+          Output enc = OptEncode(in);
+          if (!enc.ok()) return enc.status();
+          return AsText(in.type, OptDecode(in.type, *enc, in.version, in.framed, DecodeOptions{}));
+        }};
+    def.references.push_back(
+        {"reference", [](const EncodeInput& in) -> Output {
+           Output enc = RefEncode(in);
+           if (!enc.ok()) return enc.status();
+           return AsText(in.type, RefDecode(in.type, *enc, in.version, in.framed, DecodeOptions{}));
+         }});
+    def.checks.push_back(
+        {"recovers-input", [](const EncodeInput& in, const std::string& out) {
+           const std::string want = opt::FormatValue(in.type, ExpectedDecode(in.type, in.value));
+           if (out == want) return absl::OkStatus();
+           return absl::InternalError(absl::StrCat("round trip gave ", out, ", expected ", want));
+         }});
+    def.heap_bound = [](const EncodeInput& in, const std::string& out) {
+      absl::StatusOr<size_t> n = in.framed ? opt::SerializedValueSize(in.type, in.value, in.version)
+                                           : opt::SerializedSize(in.type, in.value, in.version);
+      const size_t encoded = n.ok() ? *n : 0;
+      return static_cast<int64_t>(encoded) + DecodeHeapBound(in.type, encoded, out.size());
+    };
+    def.heap_bound_text = "encoded + DecodePeakBound(type, encoded) + 3 x output + 64 KiB";
+    def.show_output = [](const std::string& out) { return out; };
+    registry.Add(std::move(def));
+  }
+
+  {
+    harness::TargetDef<EncodeInput> def;
+    def.name = "cql_size";
+    def.description =
+        "size prediction: SerializedSize / SerializedValueSize vs the length of the reference's "
+        "output, checked against the optimized writer (predicted == written)";
+    def.domain = EncodeDomain(true);
+    def.optimized = {"optimized", [](const EncodeInput& in) -> Output {
+                       absl::StatusOr<size_t> n =
+                           in.framed ? opt::SerializedValueSize(in.type, in.value, in.version)
+                                     : opt::SerializedSize(in.type, in.value, in.version);
+                       if (!n.ok()) return n.status();
+                       return absl::StrCat(*n);
+                     }};
+    def.references.push_back({"reference", [](const EncodeInput& in) -> Output {
+                                Output enc = RefEncode(in);
+                                if (!enc.ok()) return enc.status();
+                                return absl::StrCat(enc->size());
+                              }});
+    def.checks.push_back(
+        {"predicted-equals-written", [](const EncodeInput& in, const std::string& out) {
+           Output enc = OptEncode(in);
+           if (!enc.ok()) return enc.status();
+           if (absl::StrCat(enc->size()) == out) return absl::OkStatus();
+           return absl::InternalError(
+               absl::StrCat("predicted ", out, " bytes, the writer wrote ", enc->size()));
+         }});
+    def.heap_bound = [](const EncodeInput&, const std::string&) -> int64_t { return 4096; };
+    def.heap_bound_text = "4 KiB";
+    def.show_output = [](const std::string& out) { return absl::StrCat(out, " bytes"); };
+    registry.Add(std::move(def));
+  }
+
+  RegisterTypedTargets(registry);
+}
+
+SERDIFF_REGISTER_FAMILY("cql", RegisterCqlTargets);
+
+}  // namespace serdiff::targets

@@ -1,0 +1,216 @@
+// CQL family: the inputs of the cql_* targets, their generators (RapidCheck) and corpus-file
+// forms (FuzzedDataProvider), and helpers shared with tests/cql_test.cc, props/cql_test.cc and
+// bench/cql_benchmark.cc. Definitions live in targets/cql*.cc (which file holds what: see
+// targets/cql/internal.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <rapidcheck.h>
+
+#include "absl/status/statusor.h"
+#include "harness/target.h"
+#include "serdiff/cql/value.h"
+
+namespace serdiff::targets::cql {
+
+using serdiff::cql::BigInt;
+using serdiff::cql::DecodeOptions;
+using serdiff::cql::Kind;
+using serdiff::cql::Type;
+using serdiff::cql::Value;
+
+// A value to encode: as a payload (framed = false) or as a [value] (framed = true).
+struct EncodeInput {
+  Type type;
+  Value value;
+  int version = 4;
+  bool framed = false;
+  friend bool operator==(const EncodeInput&, const EncodeInput&) = default;
+};
+
+// Bytes to decode as `type`.
+struct DecodeInput {
+  Type type;
+  int version = 4;
+  bool framed = false;
+  DecodeOptions options;
+  std::string bytes;
+  friend bool operator==(const DecodeInput&, const DecodeInput&) = default;
+};
+
+// A valid encoding with one mutation applied: the bytes are the reference encoder's output
+// for `base`, then `op` (0 none, 1 truncate at pos, 2 xor the byte at pos with arg | 1,
+// 3 insert byte arg at pos, 4 overwrite 4 bytes at pos with arg (a length or a count),
+// 5 append arg % 8 + 1 bytes, 6 drop the byte at pos), positions taken modulo the length.
+struct MutatedInput {
+  EncodeInput base;
+  DecodeOptions options;
+  uint8_t op = 0;
+  uint32_t pos = 0;
+  uint32_t arg = 0;
+  std::string bytes;  // derived from the fields above (not compared)
+  friend bool operator==(const MutatedInput& a, const MutatedInput& b) {
+    return a.base == b.base && a.options == b.options && a.op == b.op && a.pos == b.pos &&
+           a.arg == b.arg;
+  }
+};
+std::string MutatedBytes(const MutatedInput& in);
+
+// A large collection for the memory contract, built deterministically from a small spec.
+struct LargeSpec {
+  uint8_t shape = 0;      // see LargeShapeName
+  uint32_t count = 0;     // elements (0..500,000)
+  uint8_t null_pct = 0;   // share of null elements, 0..100
+  uint32_t text_len = 0;  // bytes per text/blob element (capped so the value stays <= ~16 MiB)
+  uint64_t seed = 0;
+  uint8_t version = 4;  // 3..5
+  friend bool operator==(const LargeSpec&, const LargeSpec&) = default;
+};
+inline constexpr uint8_t kLargeShapes = 9;
+inline constexpr uint32_t kLargeMaxCount = 500'000;
+inline constexpr uint32_t kLargeMaxTextLen = 200'000;
+std::string LargeShapeName(uint8_t shape);
+EncodeInput BuildLarge(const LargeSpec& spec);
+
+// The work of building and encoding BuildLarge(spec), in units: one per Value it builds
+// (elements, map entries' keys and values, UDT fields, inner-list items; counted at the
+// shape's largest) plus one per kLargeTextBytesPerUnit bytes of text and blob it builds.
+inline constexpr uint64_t kLargeTextBytesPerUnit = 8;
+uint64_t LargeWork(const LargeSpec& spec);
+
+// The corpus form bounds the work by the input's length, so that a fuzz target's max_len
+// bounds it (docs/fuzzing.md, "Limits"): reading a spec, a spec whose LargeWork exceeds
+// kLargeUnitsPerByte x the bytes left after its fields is clamped (count, then text_len) to at
+// most that many units + 1; the writer pads the input with LargePadBytes(spec) zero bytes, so
+// that a written spec is read back unchanged.
+inline constexpr uint64_t kLargeUnitsPerByte = 8;
+void ClampLargeSpec(LargeSpec* spec, size_t pad_bytes);
+size_t LargePadBytes(const LargeSpec& spec);
+struct LargeInput {
+  LargeSpec spec;
+  EncodeInput input;  // BuildLarge(spec)
+  friend bool operator==(const LargeInput& a, const LargeInput& b) { return a.spec == b.spec; }
+};
+
+// ---- typed fast path (serdiff/cql/typed.h) ----------------------------------------------------
+
+// The 13 element kinds of the typed path, in the order TypedSpec indexes them.
+inline constexpr Kind kTypedKinds[] = {
+    Kind::kBoolean, Kind::kTinyint, Kind::kSmallint,  Kind::kInt,  Kind::kDate,
+    Kind::kBigint,  Kind::kCounter, Kind::kTimestamp, Kind::kTime, Kind::kFloat,
+    Kind::kDouble,  Kind::kUuid,    Kind::kTimeuuid};
+inline constexpr uint8_t kTypedKindCount = 13;
+inline constexpr uint32_t kTypedMaxCount = 70'000;
+// The corpus form bounds the work by the input's length, as for LargeSpec: reading a spec, its
+// count is clamped to kTypedCountPerByte x the bytes left after its fields; the writer pads
+// the input with ceil(count / kTypedCountPerByte) zero bytes (docs/fuzzing.md, "Limits").
+inline constexpr uint32_t kTypedCountPerByte = 8;
+
+// A typed column, or a map's two, built deterministically from a small spec.
+struct TypedSpec {
+  uint8_t container = 0;  // 0 list, 1 set, 2 map
+  uint8_t key = 3;        // index into kTypedKinds (the element kind of a list/set)
+  uint8_t value = 3;      // maps only
+  uint32_t count = 0;     // 0..kTypedMaxCount
+  uint8_t null_pct = 0;   // 0..100 (100: every element null)
+  bool bad = false;       // one element invalid for its kind (time -1 / timeuuid version 4)
+  uint64_t seed = 0;
+  uint8_t version = 4;  // 1..5
+  friend bool operator==(const TypedSpec&, const TypedSpec&) = default;
+};
+
+// One column's storage, one vector per element type (only the kind's own is used).
+struct AnyColumn {
+  Kind kind = Kind::kInt;
+  size_t n = 0;
+  std::shared_ptr<bool[]> b;
+  std::vector<int8_t> i8;
+  std::vector<int16_t> i16;
+  std::vector<int32_t> i32;
+  std::vector<int64_t> i64;
+  std::vector<float> f32;
+  std::vector<double> f64;
+  std::vector<serdiff::cql::Uuid> uuid;
+  std::vector<uint8_t> nulls;  // empty when no element is null
+};
+
+struct TypedBuilt {
+  AnyColumn keys;    // list/set elements, or map keys
+  AnyColumn values;  // map values
+  EncodeInput tree;  // the same collection as a Value tree
+};
+
+struct TypedInput {
+  TypedSpec spec;
+  std::shared_ptr<const TypedBuilt> built;  // BuildTyped(spec)
+  friend bool operator==(const TypedInput& a, const TypedInput& b) { return a.spec == b.spec; }
+};
+TypedInput BuildTyped(const TypedSpec& spec);
+std::string ShowTypedSpec(const TypedSpec& spec);
+// The typed encoder's output for `in` (dispatching on the element types).
+absl::StatusOr<std::string> TypedEncode(const TypedInput& in);
+
+// Bytes to decode with the typed path as list/set/map of fixed-width kinds.
+struct TypedDecodeInput {
+  uint8_t container = 0;
+  uint8_t key = 3;
+  uint8_t value = 3;
+  int version = 4;
+  DecodeOptions options;
+  std::string bytes;
+  friend bool operator==(const TypedDecodeInput&, const TypedDecodeInput&) = default;
+};
+Type TypedType(uint8_t container, uint8_t key, uint8_t value);
+
+// The two sides of cql_typed_decode: the typed decoder's and the Value-tree decoder's
+// canonical dump of the decoded elements, or the error (the Value-tree side is Declined
+// where it reads an Empty payload or element, which has no typed form).
+absl::StatusOr<std::string> TypedDecodeOutput(const TypedDecodeInput& in);
+absl::StatusOr<std::string> TreeDecodeOutput(const TypedDecodeInput& in);
+
+harness::Domain<TypedInput> TypedDomain();
+harness::Domain<TypedDecodeInput> TypedDecodeDomain();
+
+// What decoding the encoding of a valid `v` gives back: zero-length payloads read as Empty
+// (a UDT value with no items, an empty text), a UDT with fewer items than fields gets Null
+// for the missing trailing fields; everything else is unchanged.
+Value ExpectedDecode(const Type& t, const Value& v);
+
+// Bound (bytes) on the optimized decoder's peak heap for `input_bytes` of input read as `t`,
+// whether it accepts or rejects: every item needs at least 4 input bytes and costs one Value
+// (sizeof(Value) = 48 bytes) plus a copy of its own bytes; a UDT item expands to one Value per
+// field (missing fields read as null), so the factor grows with the widest tuple/UDT in `t`:
+// 14 x input for types without tuples/UDTs. Nothing depends on a count or length field.
+int64_t DecodePeakBound(const Type& t, size_t input_bytes);
+
+// "v4 payload list<int> = [1, 2]".
+std::string ShowEncodeInput(const EncodeInput& in);
+
+// Generators. Nested: types up to 5 levels deep, collections with 0..100% nulls (a ratio
+// drawn per value), empty collections, UDTs with omitted trailing fields, tuples with nulls,
+// now and then null / unset / empty / a value of the wrong shape anywhere; scalar: native
+// types only. Scalars lean on edge values (harness::EdgeInt64, EdgeVarints, timestamp edges, ...).
+rc::Gen<Type> GenType(int max_depth);
+rc::Gen<EncodeInput> GenEncodeInput(bool nested);
+rc::Gen<LargeSpec> GenLargeSpec();
+
+// Edge values (bigint edges: harness::EdgeInt64, shared by every family).
+// 0, ±1, ±2^k ± 1 for k = 0..300, and for every varint byte length L = 1..40 both ends of
+// its range for both signs: 2^(8L-1) - 1, -2^(8L-1), 2^(8(L-1)-1), -2^(8(L-1)-1) - 1.
+std::vector<BigInt> EdgeVarints();
+
+// Hex helpers for tests: "00 0a" / "000a" -> bytes (spaces ignored); bytes -> "000a".
+std::string Unhex(std::string_view hex);
+std::string Hex(std::string_view bytes);
+
+// The registered domains (for tests that want to write corpus files).
+harness::Domain<EncodeInput> EncodeDomain(bool nested);
+harness::Domain<DecodeInput> DecodeDomain();
+harness::Domain<MutatedInput> MutatedDomain();
+harness::Domain<LargeInput> LargeDomain();
+
+}  // namespace serdiff::targets::cql

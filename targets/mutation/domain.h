@@ -1,0 +1,144 @@
+// Mutation family: the inputs of the mutation_* targets (a small spec from which a mutation is
+// built deterministically), their generators and corpus forms, and helpers shared with
+// tests/mutation_*_test.cc, props/mutation_*_test.cc and bench/mutation_benchmark.cc.
+// Definitions live in targets/mutation/mutation.cc.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <rapidcheck.h>
+
+#include "harness/target.h"
+#include "serdiff/mutation/model.h"
+
+namespace serdiff::targets::mutation {
+
+using serdiff::mutation::Mutation;
+
+// What BuildMutation makes: `updates` partition updates (1..8) of messaging version `version`
+// (0 = 4.0, 1 = 5.0, 2 = 5.1), each of a table with `columns` regular columns (1..70; some
+// complex, some fixed width), `clustering` clustering columns (0..40: blocks of 32 are
+// crossed), up to `max_rows` rows (0..200) mixed with range-tombstone markers; cells of every
+// kind; timestamps, TTLs and deletion times drawn from the int32/int64 edges and below the
+// encoding epoch; `value_bytes` scales variable-length values (0..4096). All choices come from
+// a PRNG seeded with `seed`, so the spec is the whole input (and shrinks field by field).
+//
+// `budget` bounds the size of what is built: rows stop once the unfiltereds drawn so far,
+// across updates, come to about `budget` serialized bytes (ApproxBytes), and the value scale
+// is at most budget / 16. The largest spec would otherwise describe a mutation of hundreds of
+// MB (8 updates x 200 rows x 70 columns x 4 KiB values). The budget is at most kMaxBuiltBytes,
+// which the generators use (so properties and `serdiff check` build the large mutations);
+// at kMaxBuiltBytes both limits are those of the spec before the budget existed (rows stop
+// at 256 KiB, and 256 KiB / 16 is above the largest value scale). A fuzz input pays for its
+// budget with its length: kBudgetBytesPerInputByte per byte of filler (see the domains in
+// targets/mutation/mutation.cc), so a short input builds a small mutation. The rest of the work is
+// bounded by the spec's ranges: 8 tables of at most 70 + 3 columns, one static row each, and
+// the one row that may cross the budget. Large single values have their own benchmark and
+// tests (SingleValueMutation).
+inline constexpr size_t kMaxBuiltBytes = 256 * 1024;
+inline constexpr size_t kBudgetBytesPerInputByte = 64;
+inline constexpr size_t kMaxBudgetUnits = kMaxBuiltBytes / kBudgetBytesPerInputByte;  // 4096
+struct MutationSpec {
+  uint64_t seed = 0;
+  uint8_t version = 0;
+  uint8_t updates = 1;
+  uint8_t max_rows = 4;
+  uint8_t columns = 3;
+  uint8_t clustering = 1;
+  uint16_t value_bytes = 8;
+  // A multiple of kBudgetBytesPerInputByte, at most kMaxBuiltBytes (the fuzz domains' form
+  // holds no other value). Printed only when below kMaxBuiltBytes (`budget=N`).
+  uint32_t budget = kMaxBuiltBytes;
+  friend bool operator==(const MutationSpec&, const MutationSpec&) = default;
+};
+Mutation BuildMutation(const MutationSpec& spec);
+
+// A spec with its mutation built (outside any measured run). Compared by spec.
+struct MutationInput {
+  MutationSpec spec;
+  Mutation m;  // BuildMutation(spec)
+  friend bool operator==(const MutationInput& a, const MutationInput& b) {
+    return a.spec == b.spec;
+  }
+};
+
+// Table ids BuildMutation uses: update i of a spec gets id 0i 11 22 33 .. ee ff (first byte
+// i), so a fuzzer finds them easily. Column names are "c<k>" (regular) and "s<k>" (static).
+
+// Bytes to decode against the schema of BuildMutation(spec).
+struct DecodeInput {
+  MutationSpec spec;
+  std::string bytes;
+  serdiff::mutation::Version version{};  // derived: BuildMutation(spec).version
+  serdiff::mutation::Schema schema;      // derived: SchemaOf(BuildMutation(spec))
+  friend bool operator==(const DecodeInput& a, const DecodeInput& b) {
+    return a.spec == b.spec && a.bytes == b.bytes;
+  }
+};
+
+// A valid encoding (Serialize(BuildMutation(spec))) with one change: op 0 none, 1 truncate at
+// pos, 2 xor the byte at pos with (arg | 1), 3 insert byte arg at pos, 4 overwrite the byte at
+// pos with arg (a flag or a length's first byte), 5 drop the byte at pos, 6 set bit (arg % 8)
+// of the byte at pos. Positions are taken modulo the length.
+struct MutatedInput {
+  MutationSpec spec;
+  uint8_t op = 0;
+  uint32_t pos = 0;
+  uint8_t arg = 0;
+  std::string bytes;                     // derived: MutatedBytes(*this)
+  serdiff::mutation::Version version{};  // derived
+  serdiff::mutation::Schema schema;      // derived
+  friend bool operator==(const MutatedInput& a, const MutatedInput& b) {
+    return a.spec == b.spec && a.op == b.op && a.pos == b.pos && a.arg == b.arg;
+  }
+};
+std::string MutatedBytes(const MutatedInput& in);
+// The same, from the already built BuildMutation(in.spec).
+std::string MutatedBytes(const Mutation& built, const MutatedInput& in);
+
+// One partition update of table (pk int, v blob) holding one row with one value of `bytes`
+// bytes (the benchmark's shape).
+Mutation SingleValueMutation(size_t bytes);
+
+// A readable, complete dump of a decoded mutation (the decode targets' canonical output).
+std::string Dump(const Mutation& m);
+
+// Hex helpers for tests: "00 0a" -> bytes (spaces ignored); bytes -> "000a".
+std::string Unhex(std::string_view hex);
+std::string Hex(std::string_view bytes);
+
+rc::Gen<MutationSpec> GenSpec();
+harness::Domain<MutationInput> SpecDomain();
+harness::Domain<DecodeInput> DecodeDomain();
+harness::Domain<MutatedInput> MutatedDomain();
+
+// Parsers of the printed values (Domain::parse; targets/mutation/parse.cc), exactly the
+// printers' forms:
+//   spec      "spec{seed=S version=V updates=U max_rows=R columns=C clustering=K value_bytes=B}"
+//             and, for a budget below kMaxBuiltBytes, " budget=N" before the "}" (absent: the
+//             full kMaxBuiltBytes; N a multiple of kBudgetBytesPerInputByte, at most
+//             kMaxBuiltBytes). Each field must be within the range the corpus form holds
+//             (version 0..2, updates 1..8, max_rows 0..200, columns 1..70, clustering 0..40,
+//             value_bytes 0..4096).
+//   decode    the spec, then " bytes=" and the bytes as lowercase or uppercase hex without
+//             spaces (possibly none). The printer shows only the first 256 bytes, then "...":
+//             such a text fails with ElidedAt.
+//   mutated   the spec, then " op=O pos=P arg=A" (op 0..6, pos a uint32, arg 0..255).
+// The derived fields (the built mutation, schema, version, mutated bytes) are left unset: the
+// domains in mutation.cc fill them. Errors: InvalidArgument "at character N: ..." where the
+// text departs from the form or a field is out of range.
+absl::Status ParseSpecAt(harness::TextCursor& c, MutationSpec& s);
+absl::StatusOr<MutationSpec> ParseSpec(std::string_view text);
+absl::StatusOr<DecodeInput> ParseDecodeText(std::string_view text);
+absl::StatusOr<MutatedInput> ParseMutatedText(std::string_view text);
+
+// The SerializeSmall threshold the mutation_serialize_small target uses (its scratch buffer is
+// grown to this size when the targets are registered, so its peak is the output alone). Small
+// enough that the fuzz inputs, capped in fuzz/limits.tsv to a budget of a few hundred bytes,
+// build mutations on both sides of it (the scratch path and the fallback to Serialize).
+inline constexpr size_t kSmallTargetThreshold = 256;
+
+}  // namespace serdiff::targets::mutation

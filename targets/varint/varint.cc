@@ -1,0 +1,438 @@
+// Varint family targets: optimized serdiff::varint vs the byte-at-a-time reference
+// serdiff::ref::varint, and protobuf's varint code as a real oracle for LEB128.
+//
+//   varint_zigzag64              ZigZag64 of one int64 (output: zz as 8 bytes LE)
+//   varint_<fmt>_encode          batch of uint64 -> bytes          (fmt: leb128, fory, vint)
+//   varint_<fmt>_zigzag_encode   batch of int64, zigzag -> bytes
+//   varint_<fmt>_decode          (count, bytes) -> consumed + values, or an error
+//
+// Every encode target runs four implementations of the same bytes: the optimized string API
+// (whose peak heap must stay within output + 4 KiB), the optimized caller-buffer API with
+// guard bytes after an exactly sized span, the optimized single-value tier in a loop, and the
+// reference (plus protobuf for LEB128). Checks: the size predictor equals the output size,
+// and the output decodes back to the input.
+
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "harness/domains.h"
+#include "harness/edges.h"
+#include "harness/report.h"
+#include "harness/text_parse.h"
+#include "harness/two_way.h"
+#include "oracles/protobuf/protobuf.h"
+#include "reference/varint/varint_ref.h"
+#include "serdiff/common/error_offset.h"
+#include "serdiff/varint/varint.h"
+#include "targets/families.h"
+
+namespace serdiff::targets {
+namespace {
+
+using harness::Output;
+using varint::Format;
+
+constexpr size_t kMaxBatch = 10000;
+
+std::string Name(Format f) { return std::string(varint::FormatName(f)); }
+constexpr uint8_t kGuard = 0xA5;
+constexpr size_t kGuardBytes = 16;
+
+// ---- edge values ----------------------------------------------------------------------
+
+// The shared tables (harness/edges.h) hold every 7-bit group boundary (where LEB128, Fory and
+// Cassandra vint lengths change), their zigzag images, ±2^62 (Fory's 9-byte form), 2^63
+// (LEB128's 10th byte) and the extremes.
+using harness::EdgeBiased;
+using harness::EdgeInt64;
+using harness::EdgeUint64;
+
+// ---- canonical outputs ---------------------------------------------------------------
+
+std::string ShowDecoded(const std::string& out) {
+  if (out.size() < 8 || out.size() % 8 != 0) return "(malformed)";
+  std::vector<uint64_t> vals;
+  for (size_t i = 8; i < out.size(); i += 8) vals.push_back(harness::ReadLe64(out.data() + i));
+  return absl::StrCat("consumed ", harness::ReadLe64(out.data()), " bytes, values ",
+                      harness::ShowVector(vals));
+}
+
+// Consumed byte count, then each value, all as 8 bytes LE.
+std::string DecodedOutput(size_t consumed, const std::vector<uint64_t>& values) {
+  std::string out;
+  out.reserve(8 * (values.size() + 1));
+  harness::AppendLe64(&out, consumed);
+  for (uint64_t v : values) harness::AppendLe64(&out, v);
+  return out;
+}
+
+// Runs a caller-buffer encoder on an exactly sized span followed by guard bytes; reports
+// any write past the span.
+template <typename Fn>
+Output WithGuardBytes(size_t size, Fn encode) {
+  std::vector<uint8_t> buf(size + kGuardBytes, kGuard);
+  absl::StatusOr<size_t> n = encode(absl::Span<uint8_t>(buf.data(), size));
+  for (size_t i = size; i < buf.size(); ++i) {
+    if (buf[i] != kGuard) {
+      return absl::InternalError(absl::StrFormat(
+          "wrote past the end of a %d-byte buffer (guard byte %d changed)", size, i - size));
+    }
+  }
+  if (!n.ok()) return n.status();
+  return std::string(reinterpret_cast<const char*>(buf.data()), *n);
+}
+
+// ---- encode targets --------------------------------------------------------------------
+
+// Unsigned values as is, signed values through zigzag.
+template <typename T>
+struct Signedness;
+template <>
+struct Signedness<uint64_t> {
+  static constexpr const char* kSuffix = "_encode";
+  static constexpr const char* kType = "vector<uint64>";
+  static uint64_t ToWire(uint64_t v) { return v; }
+  static uint64_t RefToWire(uint64_t v) { return v; }
+  static std::string Encode(Format f, absl::Span<const uint64_t> v) {
+    return varint::EncodeBatch(f, v);
+  }
+  static absl::StatusOr<size_t> EncodeInto(Format f, absl::Span<const uint64_t> v,
+                                           absl::Span<uint8_t> out) {
+    return varint::EncodeBatch(f, v, out);
+  }
+  static size_t Size(Format f, absl::Span<const uint64_t> v) {
+    return varint::EncodedBatchSize(f, v);
+  }
+  static std::string RefEncode(Format f, absl::Span<const uint64_t> v) {
+    return ref::varint::EncodeBatch(f, v);
+  }
+  static absl::StatusOr<size_t> Decode(Format f, absl::Span<const uint8_t> in,
+                                       absl::Span<uint64_t> out) {
+    return varint::DecodeBatch(f, in, out);
+  }
+};
+template <>
+struct Signedness<int64_t> {
+  static constexpr const char* kSuffix = "_zigzag_encode";
+  static constexpr const char* kType = "vector<int64>";
+  static uint64_t ToWire(int64_t v) { return varint::EncodeZigZag64(v); }
+  static uint64_t RefToWire(int64_t v) { return ref::varint::EncodeZigZag64(v); }
+  static std::string Encode(Format f, absl::Span<const int64_t> v) {
+    return varint::EncodeZigZagBatch(f, v);
+  }
+  static absl::StatusOr<size_t> EncodeInto(Format f, absl::Span<const int64_t> v,
+                                           absl::Span<uint8_t> out) {
+    return varint::EncodeZigZagBatch(f, v, out);
+  }
+  static size_t Size(Format f, absl::Span<const int64_t> v) {
+    return varint::EncodedZigZagBatchSize(f, v);
+  }
+  static std::string RefEncode(Format f, absl::Span<const int64_t> v) {
+    return ref::varint::EncodeZigZagBatch(f, v);
+  }
+  static absl::StatusOr<size_t> Decode(Format f, absl::Span<const uint8_t> in,
+                                       absl::Span<int64_t> out) {
+    return varint::DecodeZigZagBatch(f, in, out);
+  }
+};
+
+absl::Span<const uint8_t> AsBytes(const std::string& s) {
+  return absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+}
+
+template <typename T>
+harness::TargetDef<std::vector<T>> EncodeTarget(Format f, std::vector<T> edges) {
+  using S = Signedness<T>;
+  using Batch = std::vector<T>;
+  harness::TargetDef<Batch> def;
+  def.name = absl::StrCat("varint_", Name(f), S::kSuffix);
+  def.description = absl::StrCat("batch ", std::is_signed_v<T> ? "zigzag " : "", Name(f),
+                                 " encode: optimized (string, caller buffer, single-value tier) vs "
+                                 "reference",
+                                 f == Format::kLeb128 ? " vs protobuf CodedOutputStream" : "");
+  def.domain = harness::VectorDomain<T>(S::kType, EdgeBiased<T>(std::move(edges)), kMaxBatch);
+  def.optimized = {"optimized", [f](const Batch& v) -> Output { return S::Encode(f, v); }};
+  def.references.push_back({"buffer", harness::Role::kOptimizedTier, [f](const Batch& v) -> Output {
+                              return WithGuardBytes(S::Size(f, v), [&](absl::Span<uint8_t> out) {
+                                return S::EncodeInto(f, v, out);
+                              });
+                            }});
+  def.references.push_back({"single", harness::Role::kOptimizedTier, [f](const Batch& v) -> Output {
+                              std::string out(v.size() * varint::MaxBytes(f), '\0');
+                              uint8_t* const begin = reinterpret_cast<uint8_t*>(out.data());
+                              uint8_t* p = begin;
+                              for (T x : v) p = varint::WriteToArray(f, S::ToWire(x), p);
+                              out.resize(static_cast<size_t>(p - begin));
+                              return out;
+                            }});
+  def.references.push_back(
+      {"reference", [f](const Batch& v) -> Output { return S::RefEncode(f, v); }});
+  if (f == Format::kLeb128) {
+    def.references.push_back({"protobuf", harness::Role::kOracle, [](const Batch& v) -> Output {
+                                return oracle::protobuf::EncodeVarint64Batch(
+                                    absl::MakeConstSpan(v));
+                              }});
+  }
+  def.checks.push_back({"size-prediction", [f](const Batch& v, const std::string& out) {
+                          const size_t predicted = S::Size(f, v);
+                          if (predicted == out.size()) return absl::OkStatus();
+                          return absl::InternalError(absl::StrFormat("predicted %d bytes, wrote %d",
+                                                                     predicted, out.size()));
+                        }});
+  def.checks.push_back({"round-trip", [f](const Batch& v, const std::string& out) {
+                          Batch back(v.size());
+                          absl::StatusOr<size_t> n =
+                              S::Decode(f, AsBytes(out), absl::MakeSpan(back));
+                          if (!n.ok()) return n.status();
+                          if (*n != out.size()) {
+                            return absl::InternalError(absl::StrFormat(
+                                "decoding consumed %d of %d bytes", *n, out.size()));
+                          }
+                          for (size_t i = 0; i < v.size(); ++i) {
+                            if (back[i] != v[i]) {
+                              return absl::InternalError(absl::StrCat("value ", i, " decoded as ",
+                                                                      back[i], ", encoded ", v[i]));
+                            }
+                          }
+                          return absl::OkStatus();
+                        }});
+  def.heap_bound = [](const Batch&, const Output& out) {
+    return static_cast<int64_t>(out.ok() ? out->size() : 0) + 4096;
+  };
+  def.heap_bound_text = "output + 4 KiB";
+  def.offsets = harness::OffsetPolicy::kNotApplicable;
+  def.offsets_reason = "the input is a batch of integers, not bytes";
+  return def;
+}
+
+// ---- decode targets --------------------------------------------------------------------
+
+// Raw bytes to decode `count` unsigned values from.
+struct DecodeInput {
+  uint32_t count = 0;
+  std::string bytes;
+  bool operator==(const DecodeInput&) const = default;
+};
+
+// Valid encodings of generated values, then maybe damaged: truncated, a byte replaced,
+// junk appended, or a count larger than what is there; or arbitrary bytes.
+rc::Gen<DecodeInput> DecodeInputGen(Format f) {
+  auto values = rc::gen::mapcat(harness::BatchLength(256), [](size_t n) {
+    return rc::gen::container<std::vector<uint64_t>>(n, EdgeBiased<uint64_t>(EdgeUint64()));
+  });
+  auto valid = rc::gen::map(values, [f](const std::vector<uint64_t>& v) {
+    return DecodeInput{static_cast<uint32_t>(v.size()), ref::varint::EncodeBatch(f, v)};
+  });
+  auto damaged = rc::gen::map(
+      rc::gen::tuple(valid, rc::gen::inRange(0, 5), rc::gen::arbitrary<uint32_t>(),
+                     rc::gen::arbitrary<uint8_t>()),
+      [](const std::tuple<DecodeInput, int, uint32_t, uint8_t>& t) {
+        DecodeInput in = std::get<0>(t);
+        const uint32_t where = std::get<2>(t);
+        const char byte = static_cast<char>(std::get<3>(t));
+        switch (std::get<1>(t)) {
+          case 0:  // truncate
+            in.bytes.resize(in.bytes.empty() ? 0 : where % in.bytes.size());
+            break;
+          case 1:  // replace a byte
+            if (!in.bytes.empty()) in.bytes[where % in.bytes.size()] = byte;
+            break;
+          case 2:  // an overlong run of continuation bytes
+            in.bytes.insert(in.bytes.begin() + (in.bytes.empty() ? 0 : where % in.bytes.size()), 11,
+                            static_cast<char>(0x80 | byte));
+            break;
+          case 3:  // ask for one value more than encoded
+            ++in.count;
+            break;
+          default:  // junk after the values
+            in.bytes.append(1 + where % 16, byte);
+        }
+        return in;
+      });
+  auto arbitrary = rc::gen::map(
+      rc::gen::pair(rc::gen::inRange<uint32_t>(0, 40), rc::gen::arbitrary<std::string>()),
+      [](const std::pair<uint32_t, std::string>& p) {
+        return DecodeInput{p.first, p.second};
+      });
+  return rc::gen::weightedOneOf<DecodeInput>({{3, valid}, {4, damaged}, {2, arbitrary}});
+}
+
+// Reads the printed form back: "count 2, 3 bytes: 96 01 00". A dump cut short after 256 bytes
+// ("... (300 bytes)") cannot be read back (harness::ElidedAt).
+absl::StatusOr<DecodeInput> ParseDecodeInput(std::string_view text) {
+  return harness::ParseAll<DecodeInput>(
+      text, [](harness::TextCursor& c, DecodeInput& in) -> absl::Status {
+        size_t n = 0;
+        absl::Status s = c.Expect("count ");
+        if (s.ok()) s = c.Int(in.count);
+        if (s.ok()) s = c.Expect(", ");
+        if (s.ok()) s = c.Int(n);
+        if (s.ok()) s = c.Expect(" bytes: ");
+        if (s.ok()) s = harness::ParseHexBytes(c, n, in.bytes);
+        return s;
+      });
+}
+
+harness::Domain<DecodeInput> DecodeDomain(Format f) {
+  return harness::TwoWayDomain<DecodeInput>(
+      "(count, bytes)", DecodeInputGen(f),
+      [](auto& io, DecodeInput& in) {
+        io.Int(in.count, uint32_t{0}, static_cast<uint32_t>(kMaxBatch));
+        io.Rest(in.bytes);
+      },
+      [](const DecodeInput& in) {
+        return absl::StrCat("count ", in.count, ", ", in.bytes.size(),
+                            " bytes: ", harness::Hex(in.bytes));
+      },
+      ParseDecodeInput);
+}
+
+// The decoders get an exact-size heap copy of the input, so a read past the end is caught
+// by ASan, and never more values than the domain's maximum.
+template <typename Fn>
+Output DecodeWith(const DecodeInput& in, Fn decode) {
+  std::unique_ptr<uint8_t[]> copy(new uint8_t[in.bytes.size()]);
+  if (!in.bytes.empty()) std::memcpy(copy.get(), in.bytes.data(), in.bytes.size());
+  std::vector<uint64_t> values(std::min<uint32_t>(in.count, kMaxBatch));
+  absl::StatusOr<size_t> n =
+      decode(absl::Span<const uint8_t>(copy.get(), in.bytes.size()), absl::MakeSpan(values));
+  if (!n.ok()) return n.status();
+  return DecodedOutput(*n, values);
+}
+
+// True when a LEB128 varint of ten bytes starts at `offset` of `bytes` and its tenth byte holds
+// more than the one value bit left of 64 (nine continuation bytes, then a last byte above
+// 0x01): the overflow every serdiff LEB128 decoder rejects, told from a truncation by the
+// input and the error offset (a payload), never by the message text.
+bool OverflowsAt(std::string_view bytes, std::optional<int64_t> offset) {
+  if (!offset || *offset < 0 || static_cast<size_t>(*offset) > bytes.size() ||
+      bytes.size() - static_cast<size_t>(*offset) < 10) {
+    return false;
+  }
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data()) + *offset;
+  for (int i = 0; i < 9; ++i) {
+    if ((p[i] & 0x80) == 0) return false;
+  }
+  return p[9] > 0x01 && (p[9] & 0x80) == 0;
+}
+
+harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
+  harness::TargetDef<DecodeInput> def;
+  def.name = absl::StrCat("varint_", Name(f), "_decode");
+  def.description = absl::StrCat(
+      "batch ", Name(f),
+      " decode of count values from arbitrary bytes: optimized batch vs single-value tier vs "
+      "reference",
+      f == Format::kLeb128 ? " vs protobuf CodedInputStream" : "",
+      "; output: consumed bytes and values (8 bytes LE each)");
+  def.domain = DecodeDomain(f);
+  def.optimized = {"optimized", [f](const DecodeInput& in) {
+                     return DecodeWith(in, [f](auto bytes, auto out) {
+                       return varint::DecodeBatch(f, bytes, out);
+                     });
+                   }};
+  def.references.push_back({"single", harness::Role::kOptimizedTier, [f](const DecodeInput& in) {
+                              return DecodeWith(
+                                  in, [f](auto bytes, auto out) -> absl::StatusOr<size_t> {
+                                    size_t offset = 0;
+                                    for (uint64_t& v : out) {
+                                      absl::StatusOr<uint64_t> r = varint::Read(f, bytes, &offset);
+                                      if (!r.ok()) return r.status();
+                                      v = *r;
+                                    }
+                                    return offset;
+                                  });
+                            }});
+  def.references.push_back({"reference", [f](const DecodeInput& in) {
+                              return DecodeWith(in, [f](auto bytes, auto out) {
+                                return ref::varint::DecodeBatch(f, bytes, out);
+                              });
+                            }});
+  if (f == Format::kLeb128) {
+    def.references.push_back({"protobuf", harness::Role::kOracle, [](const DecodeInput& in) {
+                                return DecodeWith(in, oracle::protobuf::DecodeVarint64Batch);
+                              }});
+    def.divergences.push_back(
+        {"protobuf",
+         "protobuf 3.21's CodedInputStream, on its fast path (10 or more bytes buffered), accepts "
+         "a 10th byte above 0x01 and drops the bits past 64 (ff x9 02 reads as 2^63-1), while "
+         "its slow path near the end of the buffer rejects it; serdiff always rejects it as an "
+         "overflow, since the value does not fit 64 bits",
+         [](const DecodeInput& in, const Output& opt, const Output& pb) {
+           return !opt.ok() && pb.ok() && OverflowsAt(in.bytes, ErrorOffset(opt.status()));
+         }});
+  }
+  // Every decoder (optimized tiers and reference) reports the failing value's first byte
+  // as its error offset; protobuf reports none.
+  def.offsets = harness::OffsetPolicy::kRequired;
+  if (f == Format::kLeb128) {
+    def.offset_exemptions.push_back(
+        {"protobuf", "CodedInputStream::ReadVarint64 returns only false, with no position"});
+  }
+  // The harness's own copies (the input, the value slots, the output) plus 4 KiB for the
+  // decoder, whether it accepts or rejects: decoding allocates nothing else.
+  def.heap_bound = [](const DecodeInput& in, const Output&) {
+    const int64_t slots = std::min<int64_t>(in.count, kMaxBatch);
+    return static_cast<int64_t>(in.bytes.size()) + 16 * slots + 8 + 4096;
+  };
+  def.heap_bound_text = "input + 16 x count + 4 KiB (accepted or rejected)";
+  def.show_output = ShowDecoded;
+  return def;
+}
+
+// ---- zigzag ------------------------------------------------------------------------------
+
+harness::TargetDef<int64_t> ZigZagTarget() {
+  harness::TargetDef<int64_t> def;
+  def.name = "varint_zigzag64";
+  def.description =
+      "ZigZag64 of one int64: optimized vs reference vs protobuf WireFormatLite::ZigZagEncode64; "
+      "output: zz as 8 bytes LE";
+  def.domain = harness::IntegerDomain<int64_t>("int64", EdgeBiased<int64_t>(EdgeInt64()));
+  auto le = [](uint64_t v) {
+    std::string s;
+    harness::AppendLe64(&s, v);
+    return s;
+  };
+  def.optimized = {"optimized",
+                   [le](const int64_t& v) -> Output { return le(varint::EncodeZigZag64(v)); }};
+  def.references.push_back({"reference", [le](const int64_t& v) -> Output {
+                              return le(ref::varint::EncodeZigZag64(v));
+                            }});
+  def.references.push_back({"protobuf", harness::Role::kOracle, [le](const int64_t& v) -> Output {
+                              return le(oracle::protobuf::ZigZagEncode64(v));
+                            }});
+  def.offsets = harness::OffsetPolicy::kNotApplicable;
+  def.offsets_reason = "the input is one integer, not bytes";
+  def.checks.push_back({"round-trip", [](const int64_t& v, const std::string& out) {
+                          const int64_t back =
+                              varint::DecodeZigZag64(harness::ReadLe64(out.data()));
+                          if (back == v) return absl::OkStatus();
+                          return absl::InternalError(absl::StrCat("DecodeZigZag64 gave ", back));
+                        }});
+  def.show_output = [](const std::string& out) {
+    return absl::StrCat("zz = ", harness::ReadLe64(out.data()));
+  };
+  return def;
+}
+
+}  // namespace
+
+void RegisterVarintTargets(harness::Registry& registry) {
+  registry.Add(ZigZagTarget());
+  for (Format f : {Format::kLeb128, Format::kFory, Format::kVInt}) {
+    registry.Add(EncodeTarget<uint64_t>(f, EdgeUint64()));
+    registry.Add(EncodeTarget<int64_t>(f, EdgeInt64()));
+    registry.Add(DecodeTarget(f));
+  }
+}
+
+SERDIFF_REGISTER_FAMILY("varint", RegisterVarintTargets);
+
+}  // namespace serdiff::targets
