@@ -1,5 +1,5 @@
 // The registries every binary uses, built once from the families that registered themselves
-// (SERDIFF_REGISTER_FAMILY at the end of each targets/<family>.cc).
+// (SERDIFF_REGISTER_FAMILY at the end of each targets/<family>/).
 #include "targets/families.h"
 
 namespace serdiff::targets {

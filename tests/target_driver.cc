@@ -162,7 +162,7 @@ void RegisterAll(const Registry& registry) {
 
 }  // namespace
 
-// CMake builds one fuzz binary per name in targets/*.targets; those names must be exactly
+// CMake builds one fuzz binary per name in targets/*/*.targets; those names must be exactly
 // the registered targets, or a target would go unfuzzed (or a fuzz binary would abort).
 TEST(Registry, FuzzTargetListsMatchTheRegistry) {
   std::vector<std::string> listed =

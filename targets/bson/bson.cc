@@ -13,8 +13,8 @@
 //                        optimized Decode vs reference vs libbson bson_validate
 //   bson_decode_offsets  bytes -> "accept" or "reject at <offset>": optimized vs reference,
 //
-// Other files of the family: bson_domain.cc (corpus form, generators), oracles/libbson/ (the
-// libbson oracle), bson_divergences.cc (accepted divergences from libbson).
+// Other files of the family: domain.cc (corpus form, generators), oracles/libbson/ (the
+// libbson oracle), divergences.cc (accepted divergences from libbson).
 //                        so that the offsets themselves are compared
 #include "targets/bson/domain.h"
 

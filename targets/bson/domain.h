@@ -2,7 +2,7 @@
 // the corpus form (one two-way visitor, harness/two_way.h), and the mutated-bytes generator for
 // the decoder targets; also the key count of bson_array_keys.
 //
-// Corpus form of a Document (DocumentVisitor in bson_domain.cc; FuzzedDataProvider calls): a
+// Corpus form of a Document (DocumentVisitor in domain.cc; FuzzedDataProvider calls): a
 // container reads its element count as ConsumeIntegralInRange<uint32_t>(0, min(kMaxElements,
 // budget)), where budget is what remains of kMaxTotalElements for the whole input; then per
 // element: type index ConsumeIntegralInRange<uint8_t>(0, 20) into kAllTypes, the key as

@@ -1,15 +1,15 @@
 // CQL family, private to targets/cql*.cc: the limits of generated and fuzz-decoded inputs,
-// the edge-value tables (cql_edges.cc), the two-way corpus-file visitor (cql_visitor.cc), the
-// generator building blocks (cql_gen.cc) and the codec runners (cql.cc) that the other
+// the edge-value tables (edges.cc), the two-way corpus-file visitor (visitor.cc), the
+// generator building blocks (gen.cc) and the codec runners (cql.cc) that the other
 // target files share. Tests, properties and benchmarks use targets/cql/domain.h instead.
 //
 // Files of the family:
-//   cql_edges.cc    edge values per kind (integers, floats, text, UUIDs, varints, ...)
-//   cql_visitor.cc  the corpus-file form: one visitor, run as reader (fuzz bytes -> input) and
+//   edges.cc    edge values per kind (integers, floats, text, UUIDs, varints, ...)
+//   visitor.cc  the corpus-file form: one visitor, run as reader (fuzz bytes -> input) and
 //                   as writer (input -> fuzz bytes), so the two directions cannot drift apart
-//   cql_gen.cc      RapidCheck generators and the large-collection builder
-//   cql_domains.cc  the harness domains of the tree-codec targets and their printers
-//   cql_typed.cc    the typed fast path targets (cql_typed_encode, cql_typed_decode)
+//   gen.cc      RapidCheck generators and the large-collection builder
+//   domains.cc  the harness domains of the tree-codec targets and their printers
+//   typed.cc    the typed fast path targets (cql_typed_encode, cql_typed_decode)
 //   cql.cc          the codec runners, checks and the registration of every cql_* target
 #pragma once
 
@@ -47,7 +47,7 @@ inline constexpr uint32_t kGenericMaxItems = 8;
 inline constexpr int64_t kMaxTimeNanos = 86'399'999'999'999;
 inline constexpr int64_t kDateEpoch = int64_t{1} << 31;
 
-// ---- edge values (cql_edges.cc) -----------------------------------------------------------------
+// ---- edge values (edges.cc) -----------------------------------------------------------------
 
 // Edge values of an integer kind (tinyint .. time), including a few just outside its range.
 const std::vector<int64_t>& IntEdges(Kind k);
@@ -72,7 +72,7 @@ const std::vector<BigInt>& VarintEdgeTable();
 // SplitMix64: the deterministic stream the builders (large, typed) draw from a seed.
 uint64_t SplitMix(uint64_t* state);
 
-// ---- corpus-file form (cql_visitor.cc) --------------------------------------------------------
+// ---- corpus-file form (visitor.cc) --------------------------------------------------------
 
 // The two directions of the shared two-way visitor (harness/two_way.h).
 using FdpIn = harness::FuzzReader;
@@ -87,7 +87,7 @@ void Decrement(int& budget);
 uint32_t ListLimit(int budget);
 uint32_t MapLimit(int budget);
 
-// The visitors, instantiated for FdpIn and FdpOut (cql_visitor.cc). With FdpIn they fill the
+// The visitors, instantiated for FdpIn and FdpOut (visitor.cc). With FdpIn they fill the
 // argument from the fuzz bytes; with FdpOut they write the bytes that FdpIn reads back as the
 // same value (the argument is left unchanged).
 template <typename IO>
@@ -104,7 +104,7 @@ extern template void VisitEncodeInput<FdpOut>(FdpOut&, EncodeInput&, int);
 extern template void VisitOptions<FdpIn>(FdpIn&, DecodeOptions&);
 extern template void VisitOptions<FdpOut>(FdpOut&, DecodeOptions&);
 
-// ---- generators (cql_gen.cc) --------------------------------------------------------------------
+// ---- generators (gen.cc) --------------------------------------------------------------------
 
 // A uniform draw in [lo, hi), independent of the generation size (rc::gen::inRange scales its
 // range with the size; choices between kinds of inputs must not).
@@ -130,7 +130,7 @@ int GenVersion();
 // Decode options: the defaults half of the time, otherwise each strict flag at 1/2.
 DecodeOptions GenOptionsNow();
 
-// ---- printers (cql_domains.cc) ----------------------------------------------------------------
+// ---- printers (domains.cc) ----------------------------------------------------------------
 
 // " max_depth=N" and the names of the strict flags that are on.
 std::string ShowOptions(const DecodeOptions& o);
@@ -141,7 +141,7 @@ std::string ShowOptions(const DecodeOptions& o);
 Output OptEncode(const EncodeInput& in);
 Output RefEncode(const EncodeInput& in);
 
-// ---- registration of the typed targets (cql_typed.cc) -----------------------------------------
+// ---- registration of the typed targets (typed.cc) -----------------------------------------
 
 void RegisterTypedTargets(harness::Registry& registry);
 

@@ -1,6 +1,6 @@
 // CQL family: parsers of the printed inputs (Domain::parse, harness/text_parse.h) of the nine
 // cql_* targets. Each reads back exactly what the domain's printer writes (targets/
-// cql_domains.cc, targets/cql/typed.cc); the wiring (WithShownCheck) then requires that the
+// domains.cc, targets/cql/typed.cc); the wiring (WithShownCheck) then requires that the
 // value read prints as the very text given, so a text is accepted only in its printed form.
 //
 // Errors: InvalidArgument "at character N: ..." (N the byte offset in the whole text; errors

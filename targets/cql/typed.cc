@@ -217,7 +217,7 @@ void VisitTypedSpec(IO& io, TypedSpec& s) {
   io.Int(s.seed, uint64_t{0}, ~uint64_t{0});
   io.Int(s.version, uint8_t{1}, uint8_t{5});
   // The input's length bounds the column: kTypedCountPerByte elements per byte after the
-  // fields (cql_domain.h); the writer pads the input to hold the count it wrote.
+  // fields (domain.h); the writer pads the input to hold the count it wrote.
   if constexpr (IO::kReading) {
     const uint64_t cap = uint64_t{kTypedCountPerByte} * io.remaining_bytes();
     s.count = static_cast<uint32_t>(std::min<uint64_t>(s.count, cap));

@@ -5,7 +5,7 @@
 // what keeps them from drifting apart: a field added to the reader is added to the writer.
 //
 // Every choice is an integer in a stated range, so any byte string decodes to some input
-// within the limits of cql_internal.h (FuzzedDataProvider clamps), and the writer picks the branch
+// within the limits of internal.h (FuzzedDataProvider clamps), and the writer picks the branch
 // that reproduces the value (for instance the raw branch rather than an edge index: it can express
 // every value).
 #include <algorithm>

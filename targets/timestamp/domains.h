@@ -134,7 +134,7 @@ struct CivilRanges {
 
 // The corpus form of a civil datetime: a flag (compact or wide), then each field in its
 // CivilRanges range (compact) or as a full int32 (wide); one two-way visitor (VisitCivil in
-// timestamp_domains.cc, harness/two_way.h) reads and writes it.
+// domains.cc, harness/two_way.h) reads and writes it.
 
 // The edge instants (µs) within years 1..9999, and the civil datetime of an instant.
 std::vector<int64_t> InRangeEdgeMicros();
