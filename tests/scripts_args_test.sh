@@ -44,7 +44,7 @@ run() {
   out=$(<"$work/out")
   err=$(<"$work/err")
 }
-show() { printf '%s' "$1" | head -5 | sed 's/^/    | /'; }
+show() { printf '%s\n' "$1" | head -5 | sed 's/^/    | /'; }
 
 # help SCRIPT FLAG: exit 0, usage text on stdout, nothing on stderr.
 help() {
@@ -171,8 +171,8 @@ if [ -n "$cli" ]; then
 fi
 
 if [ -s "$work/started" ]; then
-  fail "a script started work before checking its arguments:"
-  sed 's/^/    | /' "$work/started"
+  fail "a script started work before checking its arguments ($(wc -l <"$work/started") calls):"
+  sort -u "$work/started" | head -10 | cut -c1-160 | sed 's/^/    | /'
 fi
 ms=$((($(date +%s%N) - start) / 1000000))
 echo "scripts.ArgumentsChecked: $checks checks of $n scripts, $failures failed ($ms ms)"
