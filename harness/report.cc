@@ -28,6 +28,41 @@ std::optional<size_t> FirstDifference(std::string_view a, std::string_view b) {
   return n;
 }
 
+std::string CompactHex(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * bytes.size());
+  for (unsigned char c : bytes) {
+    out.push_back(kDigits[c >> 4]);
+    out.push_back(kDigits[c & 15]);
+  }
+  return out;
+}
+
+std::string Unhex(std::string_view hex) {
+  std::string out;
+  int high = -1;  // the pending first digit of a byte
+  for (char ch : hex) {
+    int v;
+    if (ch >= '0' && ch <= '9') {
+      v = ch - '0';
+    } else if (ch >= 'a' && ch <= 'f') {
+      v = ch - 'a' + 10;
+    } else if (ch >= 'A' && ch <= 'F') {
+      v = ch - 'A' + 10;
+    } else {
+      continue;
+    }
+    if (high < 0) {
+      high = v;
+    } else {
+      out.push_back(static_cast<char>(high * 16 + v));
+      high = -1;
+    }
+  }
+  return out;
+}
+
 std::string HexWindow(std::string_view bytes, size_t offset) {
   const size_t start = offset >= 8 ? offset - 8 : 0;
   std::string out = absl::StrFormat("@%d:", start);

@@ -12,6 +12,16 @@ namespace serdiff::harness {
 // shown; longer input ends with " ... (N bytes)".
 std::string Hex(std::string_view bytes, size_t max_bytes = 256);
 
+// Compact lower-case hex, two digits a byte and no separator ("ac02"): the form tests compare
+// exact bytes in and golden files store.
+std::string CompactHex(std::string_view bytes);
+
+// The bytes that the hex digits of `hex` spell, two digits a byte, every other character
+// skipped (so "00 0a | ff\n" and "000aff" both give 00 0a ff); a last lone digit is dropped.
+// For test vectors and hand-written seeds, not for parsing untrusted text (see
+// harness/text_parse.h, which reports where a text is wrong).
+std::string Unhex(std::string_view hex);
+
 // Offset (bytes) of the first position where a and b differ; when one is a strict prefix of
 // the other, the shorter length. std::nullopt when a == b.
 std::optional<size_t> FirstDifference(std::string_view a, std::string_view b);

@@ -137,11 +137,11 @@ CaseResult JudgeCase(const JudgeInput& in) {
       });
     }
   }
-  if (OutcomeOf(opt.first) == Outcome::kDeclined && result.passed) {
-    result.passed = false;
-    result.failure_class = "optimized-declined";
-    result.failing_impl = std::string(opt.name);
-    result.details = "the optimized implementation must not decline an input";
+  if (OutcomeOf(opt.first) == Outcome::kDeclined) {
+    fail("optimized-declined", opt.name, [&] {
+      return absl::StrCat("the optimized implementation (", opt.name,
+                          ") must not decline an input");
+    });
   }
 
   for (size_t i = 1; i < runs.size(); ++i) {

@@ -12,7 +12,7 @@
 // The verdict for one input (JudgeCase in target.cc); the first failure found is reported:
 //   1. every implementation runs twice; a different second result (bytes, status code,
 //      message or payloads such as the error offset) is "nondeterministic:<impl>"; the
-//      optimized side declining is "optimized-declined";
+//      optimized side declining is "optimized-declined:<impl>";
 //   2. error class first: optimized and each reference must both accept or both reject
 //      ("error-class-mismatch:<ref>"); messages are never compared;
 //   3. then, when both accepted, the output bytes ("bytes-mismatch:<ref>");

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "harness/alloc_tracker.h"
+#include "harness/report.h"
 #include "harness/target.h"
 #include "oracles/libbson/libbson.h"
 #include "reference/bson/bson_ref.h"
@@ -30,13 +31,6 @@ std::string Fmt64(int64_t v) {
 std::string FmtU64(uint64_t v) {
   char buf[kMaxDecimalChars];
   return std::string(buf, FormatUint64(v, buf));
-}
-std::string Hex(std::string_view hex_with_spaces) {
-  std::string compact;
-  for (char c : hex_with_spaces) {
-    if (c != ' ') compact.push_back(c);
-  }
-  return absl::HexStringToBytes(compact);
 }
 std::string ToHex(const absl::StatusOr<std::string>& s) {
   return s.ok() ? absl::BytesToHexString(*s) : s.status().ToString();
@@ -111,7 +105,7 @@ Document One(std::string key, Value v) {
 TEST(BsonEncode, ArrayOfTwoStrings) {
   const Document doc = One("a", Array({String("x"), String("y")}));
   const std::string want =
-      Hex("1f000000 04 6100 17000000 02 3000 02000000 7800 02 3100 02000000 7900 00 00");
+      harness::Unhex("1f000000 04 6100 17000000 02 3000 02000000 7800 02 3100 02000000 7900 00 00");
   EXPECT_EQ(ToHex(Encode(doc)), absl::BytesToHexString(want));
   EXPECT_EQ(ToHex(ref::bson::Encode(doc)), absl::BytesToHexString(want));
   EXPECT_EQ(ToHex(oracle::libbson::Encode(doc)), absl::BytesToHexString(want));
@@ -121,8 +115,8 @@ TEST(BsonEncode, ArrayOfTwoStrings) {
 TEST(BsonEncode, Int64Extremes) {
   const Document doc = One("a", Array({Int64(std::numeric_limits<int64_t>::min()),
                                        Int64(std::numeric_limits<int64_t>::max())}));
-  const std::string want =
-      Hex("23000000 04 6100 1b000000 12 3000 0000000000000080 12 3100 ffffffffffffff7f 00 00");
+  const std::string want = harness::Unhex(
+      "23000000 04 6100 1b000000 12 3000 0000000000000080 12 3100 ffffffffffffff7f 00 00");
   EXPECT_EQ(ToHex(Encode(doc)), absl::BytesToHexString(want));
   EXPECT_EQ(ToHex(ref::bson::Encode(doc)), absl::BytesToHexString(want));
 }
@@ -147,13 +141,13 @@ TEST(BsonEncode, DateTimesFromTheTimestampFamily) {
   EXPECT_EQ(*DateTimeMillisOf(DateTimeCivil({9999, 1, 1, 1, 1, 1, 999999})), 253370768461999);
   EXPECT_EQ(*DateTimeMillisOf(DateTimeCivil({1969, 12, 31, 23, 59, 59, 999500})), -1);
   const Document doc = One("t", DateTimeCivil({1969, 12, 31, 23, 59, 59, 999500}));
-  const std::string want = Hex("10000000 09 7400 ffffffffffffffff 00");
+  const std::string want = harness::Unhex("10000000 09 7400 ffffffffffffffff 00");
   EXPECT_EQ(ToHex(Encode(doc)), absl::BytesToHexString(want));
   EXPECT_EQ(ToHex(ref::bson::Encode(doc)), absl::BytesToHexString(want));
   const Document late = One("t", DateTimeCivil({9999, 1, 1, 1, 1, 1, 999999}));
   // 253370768461999 = 0x0000E6707AA690AF
   EXPECT_EQ(ToHex(Encode(late)),
-            absl::BytesToHexString(Hex("10000000 09 7400 af90a67a70e60000 00")));
+            absl::BytesToHexString(harness::Unhex("10000000 09 7400 af90a67a70e60000 00")));
   EXPECT_FALSE(Encode(One("t", DateTimeCivil({2001, 2, 29, 0, 0, 0, 0}))).ok());
 }
 
@@ -161,7 +155,7 @@ TEST(BsonEncode, OldBinaryCarriesItsInnerLength) {
   Value bin = OfType(Type::kBinary);
   bin.subtype = kBinarySubtypeOld;
   bin.s = "\x01\x02";
-  const std::string want = Hex("13000000 05 7800 06000000 02 02000000 0102 00");
+  const std::string want = harness::Unhex("13000000 05 7800 06000000 02 02000000 0102 00");
   EXPECT_EQ(ToHex(Encode(One("x", bin))), absl::BytesToHexString(want));
   EXPECT_EQ(ToHex(ref::bson::Encode(One("x", bin))), absl::BytesToHexString(want));
   EXPECT_EQ(ToHex(oracle::libbson::Encode(One("x", bin))), absl::BytesToHexString(want));
@@ -225,26 +219,27 @@ struct OffsetCase {
 
 TEST(BsonDecode, ExactOffsetsOptimizedAndReference) {
   const std::vector<OffsetCase> cases = {
-      {"minimal", Hex("05000000 00"), -1},
-      {"too short", Hex("0500"), 0},
-      {"length 2^31-1, 5 bytes", Hex("ffffff7f 00"), 0},
-      {"length below 5", Hex("04000000 00"), 0},
-      {"no final NUL", Hex("05000000 01"), 4},
-      {"NUL type before end", Hex("07000000 00 00 00"), 4},
-      {"unknown type", Hex("08000000 14 6100 00"), 4},
-      {"key not terminated", Hex("08000000 0a 6161 00"), 5},
-      {"string length 0", Hex("0d000000 02 6100 00000000 00 00"), 7},
-      {"string not NUL-terminated", Hex("0e000000 02 6100 02000000 78 79 00"), 12},
-      {"string not UTF-8", Hex("0e000000 02 6100 02000000 e9 00 00"), 11},
-      {"string longer than the document", Hex("0e000000 02 6100 03000000 78 00 00"), 7},
-      {"bool 2", Hex("09000000 08 6200 02 00"), 7},
-      {"int32 cut", Hex("0a000000 10 6100 0100 00"), 7},
-      {"embedded length past parent", Hex("0d000000 03 6400 06000000 00 00"), 7},
-      {"embedded not terminated", Hex("0d000000 03 6400 05000000 01 00"), 11},
-      {"old binary inner length", Hex("13000000 05 7800 06000000 02 03000000 0102 00"), 12},
+      {"minimal", harness::Unhex("05000000 00"), -1},
+      {"too short", harness::Unhex("0500"), 0},
+      {"length 2^31-1, 5 bytes", harness::Unhex("ffffff7f 00"), 0},
+      {"length below 5", harness::Unhex("04000000 00"), 0},
+      {"no final NUL", harness::Unhex("05000000 01"), 4},
+      {"NUL type before end", harness::Unhex("07000000 00 00 00"), 4},
+      {"unknown type", harness::Unhex("08000000 14 6100 00"), 4},
+      {"key not terminated", harness::Unhex("08000000 0a 6161 00"), 5},
+      {"string length 0", harness::Unhex("0d000000 02 6100 00000000 00 00"), 7},
+      {"string not NUL-terminated", harness::Unhex("0e000000 02 6100 02000000 78 79 00"), 12},
+      {"string not UTF-8", harness::Unhex("0e000000 02 6100 02000000 e9 00 00"), 11},
+      {"string longer than the document", harness::Unhex("0e000000 02 6100 03000000 78 00 00"), 7},
+      {"bool 2", harness::Unhex("09000000 08 6200 02 00"), 7},
+      {"int32 cut", harness::Unhex("0a000000 10 6100 0100 00"), 7},
+      {"embedded length past parent", harness::Unhex("0d000000 03 6400 06000000 00 00"), 7},
+      {"embedded not terminated", harness::Unhex("0d000000 03 6400 05000000 01 00"), 11},
+      {"old binary inner length", harness::Unhex("13000000 05 7800 06000000 02 03000000 0102 00"),
+       12},
       {"code_w_scope scope shorter than its total",
-       Hex("18000000 0f 6300 10000000 02000000 7800 05000000 00 00 00"), 17},
-      {"key not UTF-8", Hex("08000000 0a c300 00"), 5},
+       harness::Unhex("18000000 0f 6300 10000000 02000000 7800 05000000 00 00 00"), 17},
+      {"key not UTF-8", harness::Unhex("08000000 0a c300 00"), 5},
   };
   for (const OffsetCase& c : cases) {
     const absl::Status opt = Validate(c.bytes);
@@ -258,7 +253,7 @@ TEST(BsonDecode, ExactOffsetsOptimizedAndReference) {
 }
 
 TEST(BsonDecode, HugeClaimedLengthAllocatesOnlyTheError) {
-  const std::string bytes = Hex("ffffff7f 00");
+  const std::string bytes = harness::Unhex("ffffff7f 00");
   harness::PeakHeapScope scope;
   absl::StatusOr<Document> doc = Decode(bytes);
   const int64_t peak = scope.PeakBytes();
@@ -269,7 +264,7 @@ TEST(BsonDecode, HugeClaimedLengthAllocatesOnlyTheError) {
 
 TEST(BsonDecode, ArrayKeyOrderIsAFlag) {
   // {a: {"1": 1}} as an array: key "1" where "0" is expected.
-  const std::string bytes = Hex("14000000 04 6100 0c000000 10 3100 01000000 00 00");
+  const std::string bytes = harness::Unhex("14000000 04 6100 0c000000 10 3100 01000000 00 00");
   EXPECT_TRUE(Validate(bytes).ok());
   DecodeOptions strict;
   strict.check_array_keys = true;
@@ -280,7 +275,7 @@ TEST(BsonDecode, ArrayKeyOrderIsAFlag) {
 }
 
 TEST(BsonDecode, Utf8IsAFlag) {
-  const std::string bytes = Hex("0e000000 02 6100 02000000 e9 00 00");
+  const std::string bytes = harness::Unhex("0e000000 02 6100 02000000 e9 00 00");
   DecodeOptions lax;
   lax.check_utf8 = false;
   EXPECT_TRUE(Validate(bytes, lax).ok());
@@ -288,7 +283,7 @@ TEST(BsonDecode, Utf8IsAFlag) {
   DecodeOptions keys_only;
   keys_only.check_utf8_values = false;
   EXPECT_TRUE(Validate(bytes, keys_only).ok());
-  EXPECT_EQ(OffsetOf(Validate(Hex("08000000 0a e9 00 00"), keys_only)), 5);
+  EXPECT_EQ(OffsetOf(Validate(harness::Unhex("08000000 0a e9 00 00"), keys_only)), 5);
 }
 
 Document Nested(int levels) {  // depth levels + 1
@@ -333,31 +328,31 @@ harness::Output Accept(const std::string& in, const absl::Status& st) {
 
 TEST(BsonLibbson, NonUtf8StringValueIsAnAcceptedDivergenceOnly) {
   const auto divergences = targets::bson::DecodeDivergences();
-  const std::string bad = Hex("0e000000 02 6100 02000000 e9 00 00");
+  const std::string bad = harness::Unhex("0e000000 02 6100 02000000 e9 00 00");
   const harness::Output opt = Accept(bad, Validate(bad));
   const harness::Output lib = Accept(bad, oracle::libbson::Validate(bad));
   ASSERT_FALSE(opt.ok());
   ASSERT_TRUE(lib.ok());  // libbson 1.23 accepts it: the reason for the divergence
   EXPECT_NE(Covering(divergences, bad, opt, lib), "");
   // Nearby valid input: "\xC3\xA9" (é) -> both accept, nothing to cover.
-  const std::string good = Hex("0f000000 02 6100 03000000 c3a9 00 00");
+  const std::string good = harness::Unhex("0f000000 02 6100 03000000 c3a9 00 00");
   EXPECT_TRUE(Validate(good).ok());
   EXPECT_TRUE(oracle::libbson::Validate(good).ok());
   // Nearby input with the bad byte in a key: libbson rejects it too (no divergence to cover).
-  const std::string bad_key = Hex("08000000 0a e9 00 00");
+  const std::string bad_key = harness::Unhex("08000000 0a e9 00 00");
   EXPECT_FALSE(oracle::libbson::Validate(bad_key).ok());
   // libbson stops after a bad regex pattern and reports success even though a NUL type byte
   // follows before the end: covered (the first fault is the pattern's UTF-8) ...
-  const std::string stops = Hex("0c000000 0b 6400 9d 00 00 00 00");
+  const std::string stops = harness::Unhex("0c000000 0b 6400 9d 00 00 00 00");
   ASSERT_TRUE(oracle::libbson::Validate(stops).ok());
   EXPECT_NE(Covering(divergences, stops, Accept(stops, Validate(stops)), stops), "");
   // ... but with a valid pattern the same structural fault is not covered (libbson rejects it).
-  const std::string structural = Hex("0c000000 0b 6400 61 00 00 00 00");
+  const std::string structural = harness::Unhex("0c000000 0b 6400 61 00 00 00 00");
   EXPECT_FALSE(oracle::libbson::Validate(structural).ok());
   EXPECT_EQ(Covering(divergences, structural, Accept(structural, Validate(structural)), structural),
             "");
   // A non-UTF-8 string that is also cut short is a real error: not covered.
-  const std::string cut = Hex("0e000000 02 6100 03000000 e9 00 00");
+  const std::string cut = harness::Unhex("0e000000 02 6100 03000000 e9 00 00");
   EXPECT_EQ(Covering(divergences, cut, Accept(cut, Validate(cut)), cut), "");
 }
 
@@ -370,7 +365,7 @@ TEST(BsonLibbson, DepthIsAnAcceptedDivergenceOnlyPastTheLimit) {
   std::string bytes;
   {
     // Build the bytes by hand: the encoders refuse this depth.
-    std::string inner = Hex("05000000 00");
+    std::string inner = harness::Unhex("05000000 00");
     for (int i = 0; i < kDefaultMaxDepth; ++i) {
       std::string body = std::string(
                              "\x03"
@@ -404,21 +399,21 @@ TEST(BsonLibbson, FaultAfterCodeWithScopeIsAnAcceptedDivergenceOnlyAfterIt) {
   const auto divergences = targets::bson::DecodeDivergences();
   // {c: code_w_scope("x", {}), b: bool 2}: libbson accepts, serdiff rejects at the bool (25).
   const std::string after =
-      Hex("1b000000 0f 6300 0f000000 02000000 7800 05000000 00 08 6200 02 00");
+      harness::Unhex("1b000000 0f 6300 0f000000 02000000 7800 05000000 00 08 6200 02 00");
   ASSERT_TRUE(oracle::libbson::Validate(after).ok());
   EXPECT_EQ(OffsetOf(Validate(after)), 25);
   EXPECT_NE(Covering(divergences, after, Accept(after, Validate(after)), after), "");
   // The same bool 2 before the code_w_scope: libbson rejects; not covered.
   const std::string before =
-      Hex("1b000000 08 6200 02 0f 6300 0f000000 02000000 7800 05000000 00 00");
+      harness::Unhex("1b000000 08 6200 02 0f 6300 0f000000 02000000 7800 05000000 00 00");
   EXPECT_FALSE(oracle::libbson::Validate(before).ok());
   EXPECT_EQ(Covering(divergences, before, Accept(before, Validate(before)), before), "");
   // An embedded document ending in 0x01: libbson accepts, covered; the top-level document
   // ending in 0x01 is rejected by libbson and not covered.
-  const std::string embedded = Hex("0d000000 03 6400 05000000 01 00");
+  const std::string embedded = harness::Unhex("0d000000 03 6400 05000000 01 00");
   ASSERT_TRUE(oracle::libbson::Validate(embedded).ok());
   EXPECT_NE(Covering(divergences, embedded, Accept(embedded, Validate(embedded)), embedded), "");
-  const std::string top = Hex("0d000000 03 6400 05000000 00 01");
+  const std::string top = harness::Unhex("0d000000 03 6400 05000000 00 01");
   EXPECT_FALSE(oracle::libbson::Validate(top).ok());
   EXPECT_EQ(Covering(divergences, top, Accept(top, Validate(top)), top), "");
 }
@@ -430,18 +425,20 @@ TEST(BsonLibbson, FaultInsideAnUnterminatedEmbeddedDocumentIsCoveredOnlyThere) {
   const auto divergences = targets::bson::DecodeDivergences();
   // {d: {e: <10-byte document whose first type byte is 0x00>}} with d's last byte 0x01.
   // serdiff reads front to back and stops at the early end of the innermost document (18).
-  const std::string inside = Hex("1a000000 03 6400 12000000 03 6500 0a000000 00 00000000 00 01 00");
+  const std::string inside =
+      harness::Unhex("1a000000 03 6400 12000000 03 6500 0a000000 00 00000000 00 01 00");
   ASSERT_TRUE(oracle::libbson::Validate(inside).ok());
   EXPECT_EQ(OffsetOf(Validate(inside)), 18);
   EXPECT_EQ(OffsetOf(ref::bson::Validate(inside)), 18);
   EXPECT_NE(Covering(divergences, inside, Accept(inside, Validate(inside)), inside), "");
   // d ends with 0x00 again: libbson sees the early end too, nothing is covered.
-  const std::string seen = Hex("1a000000 03 6400 12000000 03 6500 0a000000 00 00000000 00 00 00");
+  const std::string seen =
+      harness::Unhex("1a000000 03 6400 12000000 03 6500 0a000000 00 00000000 00 00 00");
   EXPECT_FALSE(oracle::libbson::Validate(seen).ok());
   EXPECT_EQ(OffsetOf(Validate(seen)), 18);
   EXPECT_EQ(Covering(divergences, seen, Accept(seen, Validate(seen)), seen), "");
   // The innermost document well formed and d ending with 0x00: valid for all three.
-  const std::string good = Hex("15000000 03 6400 0d000000 03 6500 05000000 00 00 00");
+  const std::string good = harness::Unhex("15000000 03 6400 0d000000 03 6500 05000000 00 00 00");
   EXPECT_EQ(good.size(), 0x15u);
   EXPECT_TRUE(oracle::libbson::Validate(good).ok());
   EXPECT_TRUE(Validate(good).ok());
@@ -453,38 +450,40 @@ TEST(BsonLibbson, FaultInsideAnUnterminatedEmbeddedDocumentIsCoveredOnlyThere) {
 TEST(BsonLibbson, CodeWithScopeIsCheckedAsLibbsonChecksIt) {
   const auto divergences = targets::bson::DecodeDivergences();
   // {c: code_w_scope("0\x04" without its NUL, {})}: serdiff rejects at the code's last byte.
-  const std::string no_nul = Hex("17000000 0f 6300 0f000000 02000000 3004 05000000 00 00");
+  const std::string no_nul =
+      harness::Unhex("17000000 0f 6300 0f000000 02000000 3004 05000000 00 00");
   ASSERT_TRUE(oracle::libbson::Validate(no_nul).ok());
   EXPECT_EQ(OffsetOf(Validate(no_nul)), 16);
   EXPECT_EQ(OffsetOf(ref::bson::Validate(no_nul)), 16);
   EXPECT_NE(Covering(divergences, no_nul, Accept(no_nul, Validate(no_nul)), no_nul), "");
   // The same code with a scope {b: bool 2}: libbson validates the scope and rejects; not covered.
   const std::string bad_scope =
-      Hex("1b000000 0f 6300 13000000 02000000 3004 09000000 08 6200 02 00 00");
+      harness::Unhex("1b000000 0f 6300 13000000 02000000 3004 09000000 08 6200 02 00 00");
   EXPECT_FALSE(oracle::libbson::Validate(bad_scope).ok());
   EXPECT_EQ(Covering(divergences, bad_scope, Accept(bad_scope, Validate(bad_scope)), bad_scope),
             "");
   // A scope ending in 0x01 is skipped by libbson, which goes on and finds the bool 2 after it:
   // not covered. Without the bool, libbson accepts: covered.
   const std::string skipped_then_bad =
-      Hex("1b000000 0f 6300 0f000000 02000000 3000 05000000 01 08 6200 02 00");
+      harness::Unhex("1b000000 0f 6300 0f000000 02000000 3000 05000000 01 08 6200 02 00");
   EXPECT_FALSE(oracle::libbson::Validate(skipped_then_bad).ok());
   EXPECT_EQ(OffsetOf(Validate(skipped_then_bad)), 21);
   EXPECT_EQ(Covering(divergences, skipped_then_bad,
                      Accept(skipped_then_bad, Validate(skipped_then_bad)), skipped_then_bad),
             "");
-  const std::string skipped = Hex("17000000 0f 6300 0f000000 02000000 3000 05000000 01 00");
+  const std::string skipped =
+      harness::Unhex("17000000 0f 6300 0f000000 02000000 3000 05000000 01 00");
   ASSERT_TRUE(oracle::libbson::Validate(skipped).ok());
   EXPECT_NE(Covering(divergences, skipped, Accept(skipped, Validate(skipped)), skipped), "");
   // Code with ill-formed UTF-8: libbson stops before looking at the scope (found by fuzzing,
   // corpus/bson_decode/regressions/0d298467...); covered. Valid code: the scope is checked.
   const std::string bad_code =
-      Hex("1b000000 0f 6300 13000000 02000000 fe00 09000000 08 6200 02 00 00");
+      harness::Unhex("1b000000 0f 6300 13000000 02000000 fe00 09000000 08 6200 02 00 00");
   ASSERT_TRUE(oracle::libbson::Validate(bad_code).ok());
   EXPECT_EQ(OffsetOf(Validate(bad_code)), 15);
   EXPECT_NE(Covering(divergences, bad_code, Accept(bad_code, Validate(bad_code)), bad_code), "");
   const std::string good_code =
-      Hex("1b000000 0f 6300 13000000 02000000 3000 09000000 08 6200 02 00 00");
+      harness::Unhex("1b000000 0f 6300 13000000 02000000 3000 09000000 08 6200 02 00 00");
   EXPECT_FALSE(oracle::libbson::Validate(good_code).ok());
   EXPECT_EQ(OffsetOf(Validate(good_code)), 24);
   EXPECT_EQ(Covering(divergences, good_code, Accept(good_code, Validate(good_code)), good_code),
@@ -492,13 +491,13 @@ TEST(BsonLibbson, CodeWithScopeIsCheckedAsLibbsonChecksIt) {
   // Code with ill-formed UTF-8 stops libbson even when it steps over the scope (ending in
   // 0x01; corpus/bson_decode/regressions/5432b115...): a bool 2 after it passes, covered.
   const std::string bad_code_skipped =
-      Hex("1b000000 0f 6300 0f000000 02000000 fe00 05000000 01 08 6200 02 00");
+      harness::Unhex("1b000000 0f 6300 0f000000 02000000 fe00 05000000 01 08 6200 02 00");
   ASSERT_TRUE(oracle::libbson::Validate(bad_code_skipped).ok());
   EXPECT_NE(Covering(divergences, bad_code_skipped,
                      Accept(bad_code_skipped, Validate(bad_code_skipped)), bad_code_skipped),
             "");
   // Well formed: all three accept.
-  const std::string good = Hex("17000000 0f 6300 0f000000 02000000 3000 05000000 00 00");
+  const std::string good = harness::Unhex("17000000 0f 6300 0f000000 02000000 3000 05000000 00 00");
   EXPECT_TRUE(Validate(good).ok());
   EXPECT_TRUE(ref::bson::Validate(good).ok());
   EXPECT_TRUE(oracle::libbson::Validate(good).ok());
@@ -510,24 +509,25 @@ TEST(BsonLibbson, CodeWithScopeIsCheckedAsLibbsonChecksIt) {
 TEST(BsonLibbson, EmbeddedDocumentShorterThan5IsSkippedByLibbsonOnly) {
   const auto divergences = targets::bson::DecodeDivergences();
   // {"\x01": <length 4>, "\x01\x01": int32 0}: serdiff rejects the length at offset 7.
-  const std::string four = Hex("14000000 03 0100 04000000 10 010100 00000000 00");
+  const std::string four = harness::Unhex("14000000 03 0100 04000000 10 010100 00000000 00");
   ASSERT_TRUE(oracle::libbson::Validate(four).ok());
   EXPECT_EQ(OffsetOf(Validate(four)), 7);
   EXPECT_EQ(OffsetOf(ref::bson::Validate(four)), 7);
   EXPECT_NE(Covering(divergences, four, Accept(four, Validate(four)), four), "");
-  const std::string four_in_array = Hex("14000000 04 0100 04000000 10 010100 00000000 00");
+  const std::string four_in_array =
+      harness::Unhex("14000000 04 0100 04000000 10 010100 00000000 00");
   ASSERT_TRUE(oracle::libbson::Validate(four_in_array).ok());
   EXPECT_NE(Covering(divergences, four_in_array, Accept(four_in_array, Validate(four_in_array)),
                      four_in_array),
             "");
   // A bool 2 after the skipped length: libbson rejects it; not covered.
-  const std::string then_bad = Hex("10000000 03 6400 04000000 08 6500 02 00");
+  const std::string then_bad = harness::Unhex("10000000 03 6400 04000000 08 6500 02 00");
   EXPECT_FALSE(oracle::libbson::Validate(then_bad).ok());
   EXPECT_EQ(Covering(divergences, then_bad, Accept(then_bad, Validate(then_bad)), then_bad), "");
   // Lengths 0 and 2: libbson rejects them as well (the next type byte read is 0x00).
   for (const char* hex :
        {"0c000000 03 6400 00000000 00", "11000000 03 6400 02000000 00 00 00 00 00 00"}) {
-    const std::string in = Hex(hex);
+    const std::string in = harness::Unhex(hex);
     EXPECT_FALSE(oracle::libbson::Validate(in).ok()) << hex;
     EXPECT_EQ(Covering(divergences, in, Accept(in, Validate(in)), in), "") << hex;
   }
@@ -542,24 +542,24 @@ TEST(BsonLibbson, LibbsonStopsOnlyTheDocumentItIsIn) {
     return Covering(divergences, in, Accept(in, Validate(in)), in) != "";
   };
   // {d: {c: code_w_scope("0", {}), b: bool 2}}: libbson accepts; serdiff rejects the bool (30).
-  const std::string inside =
-      Hex("23000000 03 6400 1b000000 0f 6300 0f000000 02000000 3000 05000000 00 08 6200 02 00 00");
+  const std::string inside = harness::Unhex(
+      "23000000 03 6400 1b000000 0f 6300 0f000000 02000000 3000 05000000 00 08 6200 02 00 00");
   ASSERT_TRUE(oracle::libbson::Validate(inside).ok());
   EXPECT_EQ(OffsetOf(Validate(inside)), 32);
   EXPECT_TRUE(covered(inside));
   // {d: {c: code_w_scope("0", {})}, b: bool 2}: the parent goes on, libbson rejects; not covered.
-  const std::string parent =
-      Hex("23000000 03 6400 17000000 0f 6300 0f000000 02000000 3000 05000000 00 00 08 6200 02 00");
+  const std::string parent = harness::Unhex(
+      "23000000 03 6400 17000000 0f 6300 0f000000 02000000 3000 05000000 00 00 08 6200 02 00");
   EXPECT_FALSE(oracle::libbson::Validate(parent).ok());
   EXPECT_FALSE(covered(parent));
   // {d: {a: "\xfe", b: bool 2}}: libbson accepts (stops at the string); covered.
   const std::string bad_string =
-      Hex("1a000000 03 6400 12000000 02 6100 02000000 fe00 08 6200 02 00 00");
+      harness::Unhex("1a000000 03 6400 12000000 02 6100 02000000 fe00 08 6200 02 00 00");
   ASSERT_TRUE(oracle::libbson::Validate(bad_string).ok());
   EXPECT_TRUE(covered(bad_string));
   // {d: {a: "\xfe"}, b: bool 2}: libbson rejects the bool in the parent; not covered.
   const std::string bad_string_parent =
-      Hex("1a000000 03 6400 0e000000 02 6100 02000000 fe00 00 08 6200 02 00");
+      harness::Unhex("1a000000 03 6400 0e000000 02 6100 02000000 fe00 00 08 6200 02 00");
   EXPECT_FALSE(oracle::libbson::Validate(bad_string_parent).ok());
   EXPECT_FALSE(covered(bad_string_parent));
 }

@@ -10,11 +10,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/corpus.h"
+#include "harness/report.h"
 #include "serdiff/cql/literal.h"
 #include "targets/cql/domain.h"
 
 namespace serdiff::targets::cql {
 namespace {
+
+using harness::Unhex;
 
 Type T(const std::string& text) {
   Type t;

@@ -16,6 +16,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "harness/report.h"
 #include "oracles/python_cassandra/divergences.h"
 #include "reference/cql/codec_ref.h"
 #include "serdiff/cql/codec.h"
@@ -26,9 +27,9 @@ namespace serdiff::cql {
 namespace {
 
 namespace ref = serdiff::ref::cql;
+using harness::CompactHex;
+using harness::Unhex;
 using targets::cql::ExpectedDecode;
-using targets::cql::Hex;
-using targets::cql::Unhex;
 
 struct Vector {
   int line = 0;
@@ -43,7 +44,7 @@ struct Vector {
 
   std::string Where() const {
     return absl::StrCat("vectors.tsv:", line, ": ", std::string(1, kind), " v", version, " ",
-                        type_text, " ", value_text, " ", Hex(bytes), " ", divergence);
+                        type_text, " ", value_text, " ", CompactHex(bytes), " ", divergence);
   }
 };
 
@@ -85,8 +86,8 @@ void ExpectEncodes(const Type& t, const Value& v, int version, const std::string
   absl::StatusOr<std::string> rf = ref::Serialize(t, v, version);
   ASSERT_TRUE(opt.ok()) << where << "\n" << opt.status();
   ASSERT_TRUE(rf.ok()) << where << "\n" << rf.status();
-  EXPECT_EQ(Hex(*opt), Hex(want)) << where;
-  EXPECT_EQ(Hex(*rf), Hex(want)) << where;
+  EXPECT_EQ(CompactHex(*opt), CompactHex(want)) << where;
+  EXPECT_EQ(CompactHex(*rf), CompactHex(want)) << where;
   absl::StatusOr<size_t> n = SerializedSize(t, v, version);
   ASSERT_TRUE(n.ok()) << where;
   EXPECT_EQ(*n, want.size()) << where;

@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/alloc_tracker.h"
+#include "harness/report.h"
 #include "reference/cql/codec_ref.h"
 #include "serdiff/common/error_offset.h"
 #include "serdiff/cql/codec.h"
@@ -24,9 +25,9 @@ namespace serdiff::cql {
 namespace {
 
 namespace ref = serdiff::ref::cql;
+using harness::CompactHex;
+using harness::Unhex;
 using targets::cql::ExpectedDecode;
-using targets::cql::Hex;
-using targets::cql::Unhex;
 
 // Both implementations behind one interface, so that every test runs on each.
 struct Codec {
@@ -86,7 +87,7 @@ void ExpectPayload(const std::string& type, const std::string& value, const std:
     SCOPED_TRACE(absl::StrCat(c.name, " v", version, " ", type, " ", value));
     absl::StatusOr<std::string> got = c.serialize(t, v, version);
     ASSERT_TRUE(got.ok()) << got.status();
-    EXPECT_EQ(Hex(*got), Hex(want));
+    EXPECT_EQ(CompactHex(*got), CompactHex(want));
     absl::StatusOr<Value> back = c.deserialize(t, want, version, DecodeOptions{});
     ASSERT_TRUE(back.ok()) << back.status();
     EXPECT_EQ(FormatValue(t, *back), FormatValue(t, ExpectedDecode(t, v)));
@@ -143,7 +144,7 @@ void ExpectEncodeError(const Type& t, const Value& v, int version = 4) {
   for (const Codec& c : Codecs()) {
     SCOPED_TRACE(c.name);
     absl::StatusOr<std::string> got = c.serialize(t, v, version);
-    EXPECT_FALSE(got.ok()) << Hex(*got);
+    EXPECT_FALSE(got.ok()) << CompactHex(*got);
   }
   EXPECT_FALSE(SerializedSize(t, v, version).ok());
 }
@@ -210,10 +211,10 @@ TEST(CqlExactBytes, ProtocolV2ListUsesShortCountAndLengths) {
 TEST(CqlWireFormats, ValueFraming) {
   const Type t = T("int");
   for (const Codec& c : Codecs()) {
-    EXPECT_EQ(Hex(*c.serialize_value(t, Value::Null(), 4)), "ffffffff") << c.name;
-    EXPECT_EQ(Hex(*c.serialize_value(t, Value::Unset(), 4)), "fffffffe") << c.name;
-    EXPECT_EQ(Hex(*c.serialize_value(t, Value::Empty(), 4)), "00000000") << c.name;
-    EXPECT_EQ(Hex(*c.serialize_value(t, Value::Int(7), 4)), "0000000400000007") << c.name;
+    EXPECT_EQ(CompactHex(*c.serialize_value(t, Value::Null(), 4)), "ffffffff") << c.name;
+    EXPECT_EQ(CompactHex(*c.serialize_value(t, Value::Unset(), 4)), "fffffffe") << c.name;
+    EXPECT_EQ(CompactHex(*c.serialize_value(t, Value::Empty(), 4)), "00000000") << c.name;
+    EXPECT_EQ(CompactHex(*c.serialize_value(t, Value::Int(7), 4)), "0000000400000007") << c.name;
     EXPECT_FALSE(c.serialize_value(t, Value::Unset(), 3).ok()) << "unset is v4+ " << c.name;
     EXPECT_EQ(*c.deserialize_value(t, Unhex("ffffffff"), 4, {}), Value::Null()) << c.name;
     EXPECT_EQ(*c.deserialize_value(t, Unhex("fffffffe"), 4, {}), Value::Unset()) << c.name;
@@ -471,7 +472,7 @@ TEST(CqlSerializeTo, ExactBufferAndTooSmallBuffer) {
   absl::StatusOr<size_t> n = SerializeTo(t, v, 4, span);
   ASSERT_TRUE(n.ok()) << n.status();
   EXPECT_EQ(*n, 17u);
-  EXPECT_EQ(Hex(buf),
+  EXPECT_EQ(CompactHex(buf),
             "0000000200000005"
             "68656c6c6f"
             "ffffffff"

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/alloc_tracker.h"
+#include "harness/report.h"
 #include "serdiff/common/error_offset.h"
 #include "serdiff/cql/codec.h"
 #include "serdiff/cql/literal.h"
@@ -18,8 +19,8 @@
 namespace serdiff::cql {
 namespace {
 
-using targets::cql::Hex;
-using targets::cql::Unhex;
+using harness::CompactHex;
+using harness::Unhex;
 
 std::vector<uint8_t> Bits(std::initializer_list<int> null_positions, size_t n) {
   std::vector<uint8_t> bits((n + 7) / 8, 0);
@@ -32,7 +33,7 @@ TEST(CqlTypedEncode, ListOfIntWithNullWritesMinusOne) {
   const std::vector<uint8_t> nulls = Bits({1}, 3);
   absl::StatusOr<std::string> got = SerializeFixedList<int32_t>(Kind::kInt, {v, nulls}, 4);
   ASSERT_TRUE(got.ok()) << got.status();
-  EXPECT_EQ(Hex(*got),
+  EXPECT_EQ(CompactHex(*got),
             "00000003"
             "00000004"
             "00000001"
@@ -44,11 +45,11 @@ TEST(CqlTypedEncode, ListOfIntWithNullWritesMinusOne) {
       Serialize(Type::List(Type::Native(Kind::kInt)),
                 Value::Items({Value::Int(1), Value::Null(), Value::Int(3)}), 4);
   ASSERT_TRUE(tree.ok());
-  EXPECT_EQ(Hex(*tree), Hex(*got));
+  EXPECT_EQ(CompactHex(*tree), CompactHex(*got));
   EXPECT_EQ(*FixedListSize<int32_t>(Kind::kInt, {v, nulls}, 4), 24u);
   // No bitmap: no nulls.
   got = SerializeFixedList<int32_t>(Kind::kInt, {v, {}}, 4);
-  EXPECT_EQ(Hex(*got),
+  EXPECT_EQ(CompactHex(*got),
             "00000003"
             "00000004"
             "00000001"
@@ -60,48 +61,48 @@ TEST(CqlTypedEncode, ListOfIntWithNullWritesMinusOne) {
 
 TEST(CqlTypedEncode, EveryKindWritesTheValuePathsBytes) {
   const std::vector<int32_t> days = {0, -1};
-  EXPECT_EQ(Hex(*SerializeFixedList<int32_t>(Kind::kDate, {days, {}}, 4)),
+  EXPECT_EQ(CompactHex(*SerializeFixedList<int32_t>(Kind::kDate, {days, {}}, 4)),
             "00000002"
             "00000004"
             "80000000"
             "00000004"
             "7fffffff");
   const std::vector<int64_t> big = {-2};
-  EXPECT_EQ(Hex(*SerializeFixedList<int64_t>(Kind::kBigint, {big, {}}, 4)),
+  EXPECT_EQ(CompactHex(*SerializeFixedList<int64_t>(Kind::kBigint, {big, {}}, 4)),
             "00000001"
             "00000008"
             "fffffffffffffffe");
   const std::vector<int16_t> small = {-2};
-  EXPECT_EQ(Hex(*SerializeFixedList<int16_t>(Kind::kSmallint, {small, {}}, 4)),
+  EXPECT_EQ(CompactHex(*SerializeFixedList<int16_t>(Kind::kSmallint, {small, {}}, 4)),
             "00000001"
             "00000002"
             "fffe");
   const std::vector<int8_t> tiny = {-128};
-  EXPECT_EQ(Hex(*SerializeFixedList<int8_t>(Kind::kTinyint, {tiny, {}}, 4)),
+  EXPECT_EQ(CompactHex(*SerializeFixedList<int8_t>(Kind::kTinyint, {tiny, {}}, 4)),
             "00000001"
             "00000001"
             "80");
   const bool barr[] = {true, false};
-  EXPECT_EQ(Hex(*SerializeFixedList<bool>(Kind::kBoolean, {barr, {}}, 4)),
+  EXPECT_EQ(CompactHex(*SerializeFixedList<bool>(Kind::kBoolean, {barr, {}}, 4)),
             "00000002"
             "00000001"
             "01"
             "00000001"
             "00");
   const float f[] = {1.0f};
-  EXPECT_EQ(Hex(*SerializeFixedList<float>(Kind::kFloat, {f, {}}, 4)),
+  EXPECT_EQ(CompactHex(*SerializeFixedList<float>(Kind::kFloat, {f, {}}, 4)),
             "00000001"
             "00000004"
             "3f800000");
   const double d[] = {-2.0};
-  EXPECT_EQ(Hex(*SerializeFixedList<double>(Kind::kDouble, {d, {}}, 4)),
+  EXPECT_EQ(CompactHex(*SerializeFixedList<double>(Kind::kDouble, {d, {}}, 4)),
             "00000001"
             "00000008"
             "c000000000000000");
   Uuid u{};
   u[6] = 0x10;
   const Uuid us[] = {u};
-  EXPECT_EQ(Hex(*SerializeFixedList<Uuid>(Kind::kTimeuuid, {us, {}}, 4)),
+  EXPECT_EQ(CompactHex(*SerializeFixedList<Uuid>(Kind::kTimeuuid, {us, {}}, 4)),
             "00000001"
             "00000010"
             "00000000000010000000000000000000");
@@ -113,7 +114,7 @@ TEST(CqlTypedEncode, EveryKindWritesTheValuePathsBytes) {
   absl::StatusOr<std::string> m = SerializeFixedMap<int32_t, int64_t>(
       Kind::kInt, {keys, knull}, Kind::kBigint, {vals, vnull}, 4);
   ASSERT_TRUE(m.ok()) << m.status();
-  EXPECT_EQ(Hex(*m),
+  EXPECT_EQ(CompactHex(*m),
             "00000002"
             "00000004"
             "00000001"
@@ -125,7 +126,7 @@ TEST(CqlTypedEncode, EveryKindWritesTheValuePathsBytes) {
 
 TEST(CqlTypedEncode, ShortFramingInV1AndV2) {
   const int32_t v[] = {1, 2};
-  EXPECT_EQ(Hex(*SerializeFixedList<int32_t>(Kind::kInt, {v, {}}, 2)),
+  EXPECT_EQ(CompactHex(*SerializeFixedList<int32_t>(Kind::kInt, {v, {}}, 2)),
             "0002"
             "0004"
             "00000001"
@@ -133,19 +134,19 @@ TEST(CqlTypedEncode, ShortFramingInV1AndV2) {
             "00000002");
   const int32_t k[] = {1};
   const int64_t x[] = {5};
-  EXPECT_EQ(
-      Hex(*SerializeFixedMap<int32_t, int64_t>(Kind::kInt, {k, {}}, Kind::kBigint, {x, {}}, 1)),
-      "0001"
-      "0004"
-      "00000001"
-      "0008"
-      "0000000000000005");
+  EXPECT_EQ(CompactHex(*SerializeFixedMap<int32_t, int64_t>(Kind::kInt, {k, {}}, Kind::kBigint,
+                                                            {x, {}}, 1)),
+            "0001"
+            "0004"
+            "00000001"
+            "0008"
+            "0000000000000005");
   // 2^16 - 1 elements fit the [short] count; 2^16 do not.
   std::vector<int32_t> max(65535, 7);
   absl::StatusOr<std::string> got = SerializeFixedList<int32_t>(Kind::kInt, {max, {}}, 2);
   ASSERT_TRUE(got.ok()) << got.status();
   EXPECT_EQ(got->size(), 2u + 65535u * 6u);
-  EXPECT_EQ(Hex(got->substr(0, 8)), "ffff000400000007");
+  EXPECT_EQ(CompactHex(got->substr(0, 8)), "ffff000400000007");
   max.push_back(7);
   EXPECT_EQ(SerializeFixedList<int32_t>(Kind::kInt, {max, {}}, 2).status().code(),
             absl::StatusCode::kInvalidArgument);

@@ -25,6 +25,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "harness/report.h"
 #include "reference/cql/codec_ref.h"
 #include "serdiff/common/error_offset.h"
 #include "serdiff/cql/codec.h"
@@ -34,8 +35,8 @@
 namespace serdiff::cql {
 namespace {
 
-using targets::cql::Hex;
-using targets::cql::Unhex;
+using harness::CompactHex;
+using harness::Unhex;
 
 const std::vector<size_t> kCounts = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10,
                                      11, 12, 13, 14, 15, 16, 17, 63, 64, 65};
@@ -180,9 +181,9 @@ void CheckColumn(Kind k, const std::vector<T>& values, const std::vector<bool>& 
     ASSERT_TRUE(fast.ok()) << at << ": " << fast.status();
     ASSERT_TRUE(ref.ok()) << at << ": " << ref.status();
     const std::string want = ExpectedBytes(k, values, null, version < 3);
-    ASSERT_EQ(Hex(*typed), Hex(want)) << at << " typed";
-    ASSERT_EQ(Hex(*fast), Hex(want)) << at << " value tree";
-    ASSERT_EQ(Hex(*ref), Hex(want)) << at << " reference";
+    ASSERT_EQ(CompactHex(*typed), CompactHex(want)) << at << " typed";
+    ASSERT_EQ(CompactHex(*fast), CompactHex(want)) << at << " value tree";
+    ASSERT_EQ(CompactHex(*ref), CompactHex(want)) << at << " reference";
     EXPECT_EQ(*FixedListSize<T>(k, {flat.span(), bitmap}, version), want.size()) << at;
 
     // Decoding: the column back with the exact bitmap (empty without nulls), and the tree.
@@ -242,14 +243,14 @@ TEST(FastpathCqlFixed, ListOfNineIntsWithNullAt8) {
       "ffffffff");
   absl::StatusOr<std::string> typed = SerializeFixedList<int32_t>(Kind::kInt, {v, bits}, 4);
   ASSERT_TRUE(typed.ok()) << typed.status();
-  EXPECT_EQ(Hex(*typed), Hex(want));
+  EXPECT_EQ(CompactHex(*typed), CompactHex(want));
   EXPECT_EQ(*FixedListSize<int32_t>(Kind::kInt, {v, bits}, 4), 4u + 8 * 8 + 4);
   const Value tree =
       Value::Items({Value::Int(1), Value::Int(2), Value::Int(3), Value::Int(4), Value::Int(5),
                     Value::Int(6), Value::Int(7), Value::Int(8), Value::Null()});
   const Type type = Type::List(Type::Native(Kind::kInt));
-  EXPECT_EQ(Hex(*Serialize(type, tree, 4)), Hex(want));
-  EXPECT_EQ(Hex(*ref::cql::Serialize(type, tree, 4)), Hex(want));
+  EXPECT_EQ(CompactHex(*Serialize(type, tree, 4)), CompactHex(want));
+  EXPECT_EQ(CompactHex(*ref::cql::Serialize(type, tree, 4)), CompactHex(want));
   absl::StatusOr<Column<int32_t>> back = DeserializeFixedList<int32_t>(Kind::kInt, want, 4);
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->values, v);
@@ -263,7 +264,7 @@ TEST(FastpathCqlFixed, BitmapBitsPastTheCountAreIgnored) {
   const std::vector<uint8_t> bits = {0xfd};
   absl::StatusOr<std::string> typed = SerializeFixedList<int16_t>(Kind::kSmallint, {v, bits}, 4);
   ASSERT_TRUE(typed.ok()) << typed.status();
-  EXPECT_EQ(Hex(*typed), "00000003ffffffff00000002fffeffffffff");
+  EXPECT_EQ(CompactHex(*typed), "00000003ffffffff00000002fffeffffffff");
   absl::StatusOr<Column<int16_t>> back = DeserializeFixedList<int16_t>(Kind::kSmallint, *typed, 4);
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->values, (std::vector<int16_t>{0, -2, 0}));
@@ -314,9 +315,11 @@ void MapNullAtEveryPosition(Kind kk, Kind vk) {
         absl::StatusOr<std::string> typed = SerializeFixedMap<K, V>(
             kk, {fk.span(), BitmapOf(knull)}, vk, {fv.span(), BitmapOf(vnull)}, 4);
         ASSERT_TRUE(typed.ok()) << where << ": " << typed.status();
-        ASSERT_EQ(Hex(*typed), Hex(want)) << where << " typed";
-        ASSERT_EQ(Hex(*Serialize(type, tree, 4)), Hex(want)) << where << " value tree";
-        ASSERT_EQ(Hex(*ref::cql::Serialize(type, tree, 4)), Hex(want)) << where << " reference";
+        ASSERT_EQ(CompactHex(*typed), CompactHex(want)) << where << " typed";
+        ASSERT_EQ(CompactHex(*Serialize(type, tree, 4)), CompactHex(want))
+            << where << " value tree";
+        ASSERT_EQ(CompactHex(*ref::cql::Serialize(type, tree, 4)), CompactHex(want))
+            << where << " reference";
         absl::StatusOr<std::pair<Column<K>, Column<V>>> back =
             DeserializeFixedMap<K, V>(kk, vk, want, 4);
         ASSERT_TRUE(back.ok()) << where << ": " << back.status();

@@ -16,6 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "harness/report.h"
 #include "reference/mutation/decoder_ref.h"
 #include "reference/mutation/spec_writer.h"
 #include "serdiff/mutation/mutation.h"
@@ -24,8 +25,8 @@
 namespace serdiff::mutation {
 namespace {
 
-using targets::mutation::Hex;
-using targets::mutation::Unhex;
+using harness::CompactHex;
+using harness::Unhex;
 
 const TableId kTable = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
                         0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
@@ -48,28 +49,28 @@ std::string UVInt(uint64_t v) {
 }
 
 TEST(FastpathMutationBlocks, UVIntHelperMatchesHandDerivedBytes) {
-  EXPECT_EQ(Hex(UVInt(0)), "00");
-  EXPECT_EQ(Hex(UVInt(127)), "7f");
-  EXPECT_EQ(Hex(UVInt(128)), "8080");
-  EXPECT_EQ(Hex(UVInt(uint64_t{1} << 55)), "fe80000000000000");
-  EXPECT_EQ(Hex(UVInt(uint64_t{1} << 62)), "ff4000000000000000");
-  EXPECT_EQ(Hex(UVInt(0x5555555555555555ull)), "ff5555555555555555");
+  EXPECT_EQ(CompactHex(UVInt(0)), "00");
+  EXPECT_EQ(CompactHex(UVInt(127)), "7f");
+  EXPECT_EQ(CompactHex(UVInt(128)), "8080");
+  EXPECT_EQ(CompactHex(UVInt(uint64_t{1} << 55)), "fe80000000000000");
+  EXPECT_EQ(CompactHex(UVInt(uint64_t{1} << 62)), "ff4000000000000000");
+  EXPECT_EQ(CompactHex(UVInt(0x5555555555555555ull)), "ff5555555555555555");
 }
 
 // Every writer must give exactly `want`; both decoders give `m` back.
 void ExpectAll(const Mutation& m, const std::string& want, const std::string& where) {
   absl::StatusOr<std::string> exact = Serialize(m);
   ASSERT_TRUE(exact.ok()) << where << ": " << exact.status();
-  ASSERT_EQ(Hex(*exact), Hex(want)) << where << " exact-size";
+  ASSERT_EQ(CompactHex(*exact), CompactHex(want)) << where << " exact-size";
   absl::StatusOr<std::string> small = SerializeSmall(m);
   ASSERT_TRUE(small.ok()) << where << ": " << small.status();
-  EXPECT_EQ(Hex(*small), Hex(want)) << where << " small";
+  EXPECT_EQ(CompactHex(*small), CompactHex(want)) << where << " small";
   absl::StatusOr<std::string> growable = SerializeViaGrowableBuffer(m);
   ASSERT_TRUE(growable.ok()) << where << ": " << growable.status();
-  EXPECT_EQ(Hex(*growable), Hex(want)) << where << " growable";
+  EXPECT_EQ(CompactHex(*growable), CompactHex(want)) << where << " growable";
   absl::StatusOr<std::string> spec = ref::mutation::SpecSerialize(m);
   ASSERT_TRUE(spec.ok()) << where << ": " << spec.status();
-  EXPECT_EQ(Hex(*spec), Hex(want)) << where << " spec";
+  EXPECT_EQ(CompactHex(*spec), CompactHex(want)) << where << " spec";
   EXPECT_EQ(*SerializedSize(m), want.size()) << where;
   const Schema schema = SchemaOf(m);
   absl::StatusOr<Mutation> back = Deserialize(
@@ -165,18 +166,18 @@ TEST(FastpathMutationBlocks, SubsetRowsDerivedByHand) {
   std::string cells;
   for (int k = 0; k < 62; ++k) cells += "0400";
   // 63 columns, column 62 missing: bitmap 2^62, a 9-byte uvint.
-  EXPECT_EQ(Hex(SubsetRowBytes(63, all_but_last)), "00ff4000000000000000" + cells);
+  EXPECT_EQ(CompactHex(SubsetRowBytes(63, all_but_last)), "00ff4000000000000000" + cells);
   CheckSubset(63, all_but_last, "63 columns, 62 missing");
   // 64 columns, column 63 missing: missing count 1, then the missing index 63 (3f).
   all_but_last.push_back(62);
   cells += "0400";
-  EXPECT_EQ(Hex(SubsetRowBytes(64, all_but_last)), "00013f" + cells);
+  EXPECT_EQ(CompactHex(SubsetRowBytes(64, all_but_last)), "00013f" + cells);
   CheckSubset(64, all_but_last, "64 columns, 63 missing");
   // 64 columns, only column 63 present: missing count 63 (3f), then the present index 63.
-  EXPECT_EQ(Hex(SubsetRowBytes(64, {63})), "003f3f0400");
+  EXPECT_EQ(CompactHex(SubsetRowBytes(64, {63})), "003f3f0400");
   CheckSubset(64, {63}, "64 columns, only 63");
   // 8 columns, only column 7 present: bitmap 7f.
-  EXPECT_EQ(Hex(SubsetRowBytes(8, {7})), "007f0400");
+  EXPECT_EQ(CompactHex(SubsetRowBytes(8, {7})), "007f0400");
   CheckSubset(8, {7}, "8 columns, only 7");
 }
 
@@ -213,7 +214,7 @@ TEST(FastpathMutationBlocks, LargeSubsetAroundHalfPresent) {
   for (uint32_t i = 0; i < 32; ++i) half.push_back(i);
   for (int i = 32; i < 64; ++i) want += absl::StrCat(absl::Hex(i, absl::kZeroPad2));
   for (int i = 0; i < 32; ++i) want += "0400";
-  EXPECT_EQ(Hex(SubsetRowBytes(64, half)), want);
+  EXPECT_EQ(CompactHex(SubsetRowBytes(64, half)), want);
 }
 
 // ---- clustering blocks ----------------------------------------------------------------------
@@ -287,7 +288,7 @@ TEST(FastpathMutationBlocks, ClusteringDerivedByHand) {
   std::string want = "ff8000000000000000";
   for (size_t i = 0; i < 31; ++i) want += i % 2 == 0 ? "76" : "0176";
   want += "01";
-  EXPECT_EQ(Hex(ClusteringBytes(Widths(33), c)), want);
+  EXPECT_EQ(CompactHex(ClusteringBytes(Widths(33), c)), want);
   CheckClustering(c, "33: null at 31, empty at 32");
 }
 

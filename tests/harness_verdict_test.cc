@@ -88,7 +88,7 @@ TEST(VerdictTruthTable, EveryRowGivesItsExactClass) {
       {"reference declines, optimized rejects", RejectAt(1), Decline(), kRequired, ""},
       {"reference declines, optimized rejects without offset", RejectNoOffset(), Decline(),
        kWhenPresent, ""},
-      {"optimized declines", Decline(), Accept("ab"), kWhenPresent, "optimized-declined"},
+      {"optimized declines", Decline(), Accept("ab"), kWhenPresent, "optimized-declined:optimized"},
       {"plain Unimplemented is an error, not a decline", Accept("ab"), PlainUnimplemented(),
        kWhenPresent, "error-class-mismatch:reference"},
       {"a decline-like message without the marker is an error", Accept("ab"),

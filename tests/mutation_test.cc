@@ -15,6 +15,7 @@
 #include "gtest/gtest.h"
 #include "harness/alloc_tracker.h"
 #include "harness/fuzz_input.h"
+#include "harness/report.h"
 #include "reference/mutation/decoder_ref.h"
 #include "reference/mutation/spec_writer.h"
 #include "serdiff/common/error_offset.h"
@@ -24,8 +25,8 @@
 namespace serdiff::mutation {
 namespace {
 
-using targets::mutation::Hex;
-using targets::mutation::Unhex;
+using harness::CompactHex;
+using harness::Unhex;
 
 const TableId kTable = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
                         0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
@@ -61,19 +62,19 @@ void ExpectBytes(const Mutation& m, const std::string& hex) {
   const std::string want = Unhex(hex);
   absl::StatusOr<std::string> exact = Serialize(m);
   ASSERT_TRUE(exact.ok()) << exact.status();
-  EXPECT_EQ(Hex(*exact), Hex(want)) << "exact-size";
+  EXPECT_EQ(CompactHex(*exact), CompactHex(want)) << "exact-size";
   absl::StatusOr<std::string> small = SerializeSmall(m);
   ASSERT_TRUE(small.ok()) << small.status();
-  EXPECT_EQ(Hex(*small), Hex(want)) << "small";
+  EXPECT_EQ(CompactHex(*small), CompactHex(want)) << "small";
   absl::StatusOr<std::string> tiny = SerializeSmall(m, 8);  // falls back to the exact path
   ASSERT_TRUE(tiny.ok()) << tiny.status();
-  EXPECT_EQ(Hex(*tiny), Hex(want)) << "small (fallback)";
+  EXPECT_EQ(CompactHex(*tiny), CompactHex(want)) << "small (fallback)";
   absl::StatusOr<std::string> growable = SerializeViaGrowableBuffer(m);
   ASSERT_TRUE(growable.ok()) << growable.status();
-  EXPECT_EQ(Hex(*growable), Hex(want)) << "growable";
+  EXPECT_EQ(CompactHex(*growable), CompactHex(want)) << "growable";
   absl::StatusOr<std::string> spec = ref::mutation::SpecSerialize(m);
   ASSERT_TRUE(spec.ok()) << spec.status();
-  EXPECT_EQ(Hex(*spec), Hex(want)) << "spec";
+  EXPECT_EQ(CompactHex(*spec), CompactHex(want)) << "spec";
   absl::StatusOr<size_t> size = SerializedSize(m);
   ASSERT_TRUE(size.ok());
   EXPECT_EQ(*size, want.size());
@@ -102,7 +103,7 @@ TEST(MutationBytes, WorkedExample51Form46Bytes) {
                   "05 04 00000001 10 fce9d96a43c000 00 00 01 01 76 01 24 00 08 0000002a 01");
   EXPECT_EQ(*SerializedSize(WorkedExample(Version::kV51)), 46u);
   Mutation m = WorkedExample(Version::kV50);  // 5.0 writes the 4.0 bytes
-  EXPECT_EQ(Hex(*Serialize(m)), Hex(*Serialize(WorkedExample())));
+  EXPECT_EQ(CompactHex(*Serialize(m)), CompactHex(*Serialize(WorkedExample())));
 }
 
 TEST(MutationBytes, UpdateWithoutLivenessUsesCellTimestamp) {
@@ -312,7 +313,7 @@ std::string RowTail(const Mutation& m) {
   size_t header = 1 + 16 + 2 + 1 + 3 + 1;  // count, id, key, flags, stats, column count
   for (const Column& c : m.updates[0].regular_columns) header += 1 + c.name.size();
   header += 1;  // row estimate
-  return Hex(out.substr(header));
+  return CompactHex(out.substr(header));
 }
 
 TEST(MutationBytes, ColumnSubsetBitmapMarksMissingColumns) {
@@ -332,7 +333,7 @@ TEST(MutationBytes, ColumnSubsetLargeListsPresentWhenFewerThanHalf) {
             "0400"
             "0400"
             "01");
-  ExpectBytes(m, Hex(*Serialize(m)));
+  ExpectBytes(m, CompactHex(*Serialize(m)));
 }
 
 TEST(MutationBytes, ColumnSubsetLargeListsMissingOtherwise) {
@@ -348,7 +349,7 @@ TEST(MutationBytes, ColumnSubsetLargeListsMissingOtherwise) {
             "0a"
             "45" +
                 cells + "01");
-  ExpectBytes(m, Hex(*Serialize(m)));
+  ExpectBytes(m, CompactHex(*Serialize(m)));
   // exactly half present (35 of 70) is not "fewer than half": the missing ones are listed
   std::vector<uint32_t> half;
   for (uint32_t i = 0; i < 35; ++i) half.push_back(i * 2);
@@ -431,8 +432,8 @@ void ExpectError(const std::string& bytes, Version v, absl::StatusCode code, int
       absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), v,
       schema);
   absl::StatusOr<Mutation> ref = ref::mutation::RefDeserialize(bytes, v, schema);
-  ASSERT_FALSE(opt.ok()) << Hex(bytes);
-  ASSERT_FALSE(ref.ok()) << Hex(bytes);
+  ASSERT_FALSE(opt.ok()) << CompactHex(bytes);
+  ASSERT_FALSE(ref.ok()) << CompactHex(bytes);
   EXPECT_EQ(opt.status().code(), code) << opt.status();
   EXPECT_EQ(ref.status().code(), code) << ref.status();
   EXPECT_EQ(ErrorOffset(opt.status()), offset) << opt.status();
@@ -576,7 +577,7 @@ TEST(MutationSpecBudget, InputLengthBoundsTheBudget) {
   const std::string bytes = w.Finish();
   ASSERT_EQ(bytes.size(), 20u);
   // front "abc", then the integers backwards (FDP reads them from the end).
-  EXPECT_EQ(Hex(bytes),
+  EXPECT_EQ(CompactHex(bytes),
             "616263"
             "0010"
             "0010"

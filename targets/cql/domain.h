@@ -203,10 +203,6 @@ rc::Gen<LargeSpec> GenLargeSpec();
 // its range for both signs: 2^(8L-1) - 1, -2^(8L-1), 2^(8(L-1)-1), -2^(8(L-1)-1) - 1.
 std::vector<BigInt> EdgeVarints();
 
-// Hex helpers for tests: "00 0a" / "000a" -> bytes (spaces ignored); bytes -> "000a".
-std::string Unhex(std::string_view hex);
-std::string Hex(std::string_view bytes);
-
 // The registered domains (for tests that want to write corpus files).
 harness::Domain<EncodeInput> EncodeDomain(bool nested);
 harness::Domain<DecodeInput> DecodeDomain();

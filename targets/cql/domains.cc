@@ -17,20 +17,6 @@
 
 namespace serdiff::targets::cql {
 
-// The compact form ("000a", no spaces) that tests compare exact bytes in; reports print with
-// harness::Hex (spaced, truncated).
-std::string Unhex(std::string_view hex) {
-  std::string digits;
-  for (char c : hex) {
-    if (c != ' ' && c != '|' && c != '\n') digits.push_back(c);
-  }
-  return absl::HexStringToBytes(digits);
-}
-
-std::string Hex(std::string_view bytes) {
-  return absl::BytesToHexString(absl::string_view(bytes.data(), bytes.size()));
-}
-
 Value ExpectedDecode(const Type& t, const Value& v) {
   switch (v.shape()) {
     case Shape::kItems: {
@@ -161,7 +147,7 @@ harness::Domain<DecodeInput> DecodeDomain() {
     } else if (mode < 6) {  // a huge or negative count / length, then a few bytes
       in.bytes = Pick(std::vector<std::string>{"3b9aca00", "ffffffff", "7fffffff", "fffffffe",
                                                "80000000", "0000ffff", "ffff"});
-      in.bytes = Unhex(in.bytes) +
+      in.bytes = harness::Unhex(in.bytes) +
                  *rc::gen::container<std::string>(Roll<size_t>(0, 9), rc::gen::arbitrary<char>());
     } else {
       in.bytes = *rc::gen::arbitrary<std::string>();

@@ -431,7 +431,8 @@ harness::Domain<TypedDecodeInput> TypedDecodeDomain() {
         }
       }
     } else if (mode < 8) {
-      in.bytes = Unhex(Pick(std::vector<std::string>{"3b9aca00", "7fffffff", "ffffffff", "ffff"})) +
+      in.bytes = harness::Unhex(
+                     Pick(std::vector<std::string>{"3b9aca00", "7fffffff", "ffffffff", "ffff"})) +
                  *rc::gen::container<std::string>(Roll<size_t>(0, 9), rc::gen::arbitrary<char>());
     } else {
       in.bytes = *rc::gen::arbitrary<std::string>();

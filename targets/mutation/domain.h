@@ -106,10 +106,6 @@ Mutation SingleValueMutation(size_t bytes);
 // A readable, complete dump of a decoded mutation (the decode targets' canonical output).
 std::string Dump(const Mutation& m);
 
-// Hex helpers for tests: "00 0a" -> bytes (spaces ignored); bytes -> "000a".
-std::string Unhex(std::string_view hex);
-std::string Hex(std::string_view bytes);
-
 rc::Gen<MutationSpec> GenSpec();
 harness::Domain<MutationInput> SpecDomain();
 harness::Domain<DecodeInput> DecodeDomain();

@@ -314,46 +314,12 @@ Mutation SingleValueMutation(size_t bytes) {
   return m;
 }
 
-std::string Unhex(std::string_view hex) {
-  std::string out;
-  int nibble = -1;
-  for (char ch : hex) {
-    int v;
-    if (ch >= '0' && ch <= '9') {
-      v = ch - '0';
-    } else if (ch >= 'a' && ch <= 'f') {
-      v = ch - 'a' + 10;
-    } else if (ch >= 'A' && ch <= 'F') {
-      v = ch - 'A' + 10;
-    } else {
-      continue;
-    }
-    if (nibble < 0) {
-      nibble = v;
-    } else {
-      out.push_back(static_cast<char>(nibble * 16 + v));
-      nibble = -1;
-    }
-  }
-  return out;
-}
-
-std::string Hex(std::string_view bytes) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
-  return out;
-}
-
 namespace {
 
 void DumpComponents(std::string* o, const std::vector<Component>& cs) {
   o->append("[");
   for (const Component& c : cs)
-    absl::StrAppend(o, c ? absl::StrCat("'", Hex(*c), "'") : "null", ",");
+    absl::StrAppend(o, c ? absl::StrCat("'", harness::CompactHex(*c), "'") : "null", ",");
   o->append("]");
 }
 void DumpDeletion(std::string* o, const DeletionTime& d) {
@@ -372,8 +338,9 @@ void DumpRow(std::string* o, const Row& r) {
     o->append("\n");
     for (const Cell& c : cd.cells)
       absl::StrAppend(o, "   cell k=", static_cast<int>(c.kind), " ts=", c.timestamp,
-                      " ldt=", c.local_deletion_time, " ttl=", c.ttl, " path=", Hex(c.path),
-                      " value=", Hex(c.value), "\n");
+                      " ldt=", c.local_deletion_time, " ttl=", c.ttl,
+                      " path=", harness::CompactHex(c.path),
+                      " value=", harness::CompactHex(c.value), "\n");
   }
 }
 
@@ -383,11 +350,12 @@ std::string Dump(const Mutation& m) {
   std::string o =
       absl::StrCat("mutation v", static_cast<int>(m.version), " oor=", m.allow_out_of_range, "\n");
   for (const PartitionUpdate& u : m.updates) {
-    absl::StrAppend(&o, "update table=",
-                    Hex(std::string_view(reinterpret_cast<const char*>(u.table_id.data()), 16)),
-                    " epoch=", u.epoch, " key=", Hex(u.key), " stats=(", u.stats.min_timestamp, ",",
-                    u.stats.min_local_deletion_time, ",", u.stats.min_ttl, ") est=", u.row_estimate,
-                    " pdel=");
+    absl::StrAppend(
+        &o, "update table=",
+        harness::CompactHex(std::string_view(reinterpret_cast<const char*>(u.table_id.data()), 16)),
+        " epoch=", u.epoch, " key=", harness::CompactHex(u.key), " stats=(", u.stats.min_timestamp,
+        ",", u.stats.min_local_deletion_time, ",", u.stats.min_ttl, ") est=", u.row_estimate,
+        " pdel=");
     DumpDeletion(&o, u.partition_deletion);
     o.append(" widths=");
     for (int32_t w : u.clustering_widths) absl::StrAppend(&o, w, ",");
@@ -566,7 +534,8 @@ harness::Domain<DecodeInput> DecodeDomain() {
         if constexpr (std::decay_t<decltype(io)>::kReading) in = Derive(std::move(in));
       },
       [](const DecodeInput& in) {
-        return absl::StrCat(ShowSpec(in.spec), " bytes=", Hex(in.bytes.substr(0, 256)),
+        return absl::StrCat(ShowSpec(in.spec),
+                            " bytes=", harness::CompactHex(in.bytes.substr(0, 256)),
                             in.bytes.size() > 256 ? "..." : "");
       },
       [](std::string_view text) -> absl::StatusOr<DecodeInput> {

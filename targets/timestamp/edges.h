@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "harness/edges.h"
 #include "serdiff/timestamp/timestamp.h"
 
 namespace serdiff::targets::ts_edges {
@@ -23,12 +24,6 @@ namespace ts = ::serdiff::timestamp;
 namespace detail {
 inline constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
 inline constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
-// The ending of every table below: ascending, each value once.
-inline std::vector<int64_t> SortedUnique(std::vector<int64_t> v) {
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-  return v;
-}
 }  // namespace detail
 
 // Anchor instants in ms: first and last ms of years 1, 1970, 2038, 9999; the epoch; 2^31 s;
@@ -70,7 +65,7 @@ inline std::vector<int64_t> AnchorMillis() {
       253'370'764'800'000,         // 9999-01-01
       ts::kMaxUnixMillis,          // 9999-12-31T23:59:59.999
   };
-  return detail::SortedUnique(std::move(v));
+  return harness::SortedUnique(std::move(v));
 }
 
 // AnchorMillis() ± 0, 1, 2 ms, plus values just outside the civil range, ±2^53, the int64
@@ -84,7 +79,7 @@ inline std::vector<int64_t> EdgeMillis() {
                            detail::kInt64Max,        -(int64_t{1} << 53),     int64_t{1} << 53,
                            detail::kInt64Min / 1000, detail::kInt64Max / 1000};
   v.insert(v.end(), std::begin(extra), std::end(extra));
-  return detail::SortedUnique(std::move(v));
+  return harness::SortedUnique(std::move(v));
 }
 
 // Every k*1000 µs for k in AnchorMillis() ± 1 at offsets -1, 0, +1, 499, 500, 501, 999 µs,
@@ -99,7 +94,7 @@ inline std::vector<int64_t> EdgeMicros() {
   const int64_t extra[] = {ts::kMinUnixMicros - 1, ts::kMaxUnixMicros + 1, detail::kInt64Min,
                            detail::kInt64Min + 1,  detail::kInt64Max - 1,  detail::kInt64Max};
   v.insert(v.end(), std::begin(extra), std::end(extra));
-  return detail::SortedUnique(std::move(v));
+  return harness::SortedUnique(std::move(v));
 }
 
 // Day counts: CQL date limits (±2^31 and one past), 0, ±1, the civil range limits, the days
@@ -123,7 +118,7 @@ inline std::vector<int64_t> EdgeDays() {
     const int64_t day = ts::DivideRounded(a, ts::kMillisPerDay, ts::Rounding::kFloor);
     for (int64_t d = -1; d <= 1; ++d) v.push_back(day + d);
   }
-  return detail::SortedUnique(std::move(v));
+  return harness::SortedUnique(std::move(v));
 }
 
 // CQL time edges: 0, 1, each hour/minute/second boundary ±1, 86399999999000 (23:59:59.999999),
@@ -156,7 +151,7 @@ inline std::vector<int64_t> EdgeCqlTimeNanos() {
       for (int64_t d : {-1, 0, 1}) v.push_back(b + d);
     }
   }
-  return detail::SortedUnique(std::move(v));
+  return harness::SortedUnique(std::move(v));
 }
 
 }  // namespace serdiff::targets::ts_edges

@@ -337,6 +337,11 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
                        return varint::DecodeBatch(f, bytes, out);
                      });
                    }};
+  def.references.push_back({"portable", harness::Role::kOptimizedTier, [f](const DecodeInput& in) {
+                              return DecodeWith(in, [f](auto bytes, auto out) {
+                                return varint::DecodeBatchPortable(f, bytes, out);
+                              });
+                            }});
   def.references.push_back({"single", harness::Role::kOptimizedTier, [f](const DecodeInput& in) {
                               return DecodeWith(
                                   in, [f](auto bytes, auto out) -> absl::StatusOr<size_t> {

@@ -28,8 +28,9 @@
 
 #include <bit>
 #include <cstring>
-// -DSERDIFF_VARINT_PORTABLE forces the portable stop mask (to test it on x86-64 too).
-#if defined(__SSE2__) && !defined(SERDIFF_VARINT_PORTABLE)
+// The portable stop mask is always compiled: DecodeBatchPortable uses it on every machine, so the
+// harness compares it with the SSE2 mask on x86-64 too.
+#if defined(__SSE2__)
 #define SERDIFF_VARINT_SSE2 1
 #include <emmintrin.h>
 #else
@@ -451,25 +452,32 @@ constexpr size_t kWindowBytes = 64;
 // input past the window start suffice (also for Fory blocks, which start at a value).
 constexpr size_t kWindowSlack = 80;
 
-// Bit k (0..63) set <=> p[k] < 0x80.
-inline uint64_t StopMask64(const uint8_t* p) {
-#if SERDIFF_VARINT_SSE2
-  // SSE2 is part of x86-64 itself: one movemask per 16 bytes.
-  const auto top_bits = [p](int k) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
-    return static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(v))) << (16 * k);
-  };
-  return ~(top_bits(0) | top_bits(1) | top_bits(2) | top_bits(3));
-#else
-  // Word at a time: a word's 8 flags sit at bits 8j; multiplying by sum_j 2^(56 - 7j) moves
-  // flag j to bit 56 + j without carries (all partial products land on distinct bits).
+// Bit k (0..63) set <=> p[k] < 0x80, word at a time: a word's 8 flags sit at bits 8j;
+// multiplying by sum_j 2^(56 - 7j) moves flag j to bit 56 + j without carries (all partial
+// products land on distinct bits). Any 64-bit target.
+inline uint64_t StopMask64Portable(const uint8_t* p) {
   uint64_t m = 0;
   for (int k = 0; k < 8; ++k) {
     const uint64_t flags = (~Load64LE(p + 8 * k) & kMsbs) >> 7;
     m |= ((flags * 0x0102040810204080ULL) >> 56) << (8 * k);
   }
   return m;
+}
+
+// The same mask by the fastest means the build has: SSE2 (part of x86-64 itself), one
+// movemask per 16 bytes; elsewhere the portable form. kPortable forces the portable form.
+template <bool kPortable>
+inline uint64_t StopMask64(const uint8_t* p) {
+#if SERDIFF_VARINT_SSE2
+  if constexpr (!kPortable) {
+    const auto top_bits = [p](int k) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+      return static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(v))) << (16 * k);
+    };
+    return ~(top_bits(0) | top_bits(1) | top_bits(2) | top_bits(3));
+  }
 #endif
+  return StopMask64Portable(p);
 }
 
 // The value whose first 8 bytes are w and whose first stop (byte without continuation bit)
@@ -533,14 +541,14 @@ inline uint64_t WalkLeb128Window(const uint8_t* data, size_t base, uint64_t m, s
 // first value of a window that holds an invalid value (all of that window's values are
 // redone by the next tier, which reports the error), or when no value ends in the last
 // windows it may scan.
-template <bool kZigZag, typename T>
+template <bool kZigZag, bool kPortable, typename T>
 inline void DecodeLeb128Windows(const uint8_t* data, size_t size, size_t* pos_io, T* dst, size_t n,
                                 size_t* i_io) {
   size_t pos = *pos_io;
   size_t i = *i_io;
   size_t base = pos;
   while (i < n && size - base >= kWindowSlack) {
-    const uint64_t m = StopMask64(data + base);
+    const uint64_t m = StopMask64<kPortable>(data + base);
     const size_t pos0 = pos;
     const size_t i0 = i;
     const uint64_t err = n - i >= kWindowBytes
@@ -609,7 +617,7 @@ inline void WalkForyWindow(const uint8_t* data, size_t base, uint64_t m, size_t*
   *i_io = i;
 }
 
-template <bool kZigZag, typename T>
+template <bool kZigZag, bool kPortable, typename T>
 inline void DecodeForyWindows(const uint8_t* data, size_t size, size_t* pos_io, T* dst, size_t n,
                               size_t* i_io) {
   size_t pos = *pos_io;
@@ -617,7 +625,7 @@ inline void DecodeForyWindows(const uint8_t* data, size_t size, size_t* pos_io, 
   size_t base = pos;
   bool dense = true;  // whether the last window held many (hence short) values
   while (i < n && size - base >= kWindowSlack) {
-    const uint64_t m = StopMask64(data + base);
+    const uint64_t m = StopMask64<kPortable>(data + base);
     const size_t i0 = i;
     if (n - i >= kWindowBytes) {
       if (dense) {
@@ -635,7 +643,7 @@ inline void DecodeForyWindows(const uint8_t* data, size_t size, size_t* pos_io, 
   *i_io = i;
 }
 
-template <Format F, bool kZigZag, typename T>
+template <Format F, bool kZigZag, bool kPortable = false, typename T>
 absl::StatusOr<size_t> DecodeBatchImpl(absl::Span<const uint8_t> in, absl::Span<T> out) {
   constexpr size_t M = kMax<F>;
   const uint8_t* const data = in.data();
@@ -646,9 +654,9 @@ absl::StatusOr<size_t> DecodeBatchImpl(absl::Span<const uint8_t> in, absl::Span<
   size_t i = 0;
   uint8_t last = 0;
   if constexpr (F == Format::kLeb128) {
-    DecodeLeb128Windows<kZigZag>(data, size, &pos, dst, n, &i);
+    DecodeLeb128Windows<kZigZag, kPortable>(data, size, &pos, dst, n, &i);
   } else if constexpr (F == Format::kFory) {
-    DecodeForyWindows<kZigZag>(data, size, &pos, dst, n, &i);
+    DecodeForyWindows<kZigZag, kPortable>(data, size, &pos, dst, n, &i);
   }
   // Word tier while M bytes remain: every load stays inside `in`.
   if (size >= M) {
@@ -783,8 +791,12 @@ absl::StatusOr<size_t> DecodeBatch(Format f, absl::Span<const uint8_t> in,
     SERDIFF_VARINT_DISPATCH(f, (DecodeBatchImpl<kF, false>(in, out)))}
 
 absl::StatusOr<size_t> DecodeZigZagBatch(Format f, absl::Span<const uint8_t> in,
-                                         absl::Span<int64_t> out) {
-  SERDIFF_VARINT_DISPATCH(f, (DecodeBatchImpl<kF, true>(in, out)))
+                                         absl::Span<int64_t> out){
+    SERDIFF_VARINT_DISPATCH(f, (DecodeBatchImpl<kF, true>(in, out)))}
+
+absl::StatusOr<size_t> DecodeBatchPortable(Format f, absl::Span<const uint8_t> in,
+                                           absl::Span<uint64_t> out) {
+  SERDIFF_VARINT_DISPATCH(f, (DecodeBatchImpl<kF, false, true>(in, out)))
 }
 
 #undef SERDIFF_VARINT_DISPATCH

@@ -136,4 +136,12 @@ absl::StatusOr<size_t> DecodeBatch(Format f, absl::Span<const uint8_t> in,
 absl::StatusOr<size_t> DecodeZigZagBatch(Format f, absl::Span<const uint8_t> in,
                                          absl::Span<int64_t> out);
 
+// DecodeBatch with the block tiers' stop mask (which bytes of a 64-byte window end a
+// value) computed word at a time by a multiply, never with SSE2: the tier that non-x86 builds
+// use, kept callable on x86-64 so that the harness compares it with the SSE2 tier in every
+// build (the varint_*_decode targets' "portable" implementation). Same results, errors and
+// offsets as DecodeBatch.
+absl::StatusOr<size_t> DecodeBatchPortable(Format f, absl::Span<const uint8_t> in,
+                                           absl::Span<uint64_t> out);
+
 }  // namespace serdiff::varint
