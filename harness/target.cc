@@ -88,6 +88,31 @@ std::string_view RoleName(Role r) {
   return "unknown";
 }
 
+std::string DefaultOrigin(Role role, std::string_view family) {
+  switch (role) {
+    case Role::kOptimized:
+    case Role::kOptimizedTier:
+      return "src/serdiff/" + std::string(family);
+    case Role::kReference:
+      return "reference/" + std::string(family);
+    case Role::kOracle:
+      break;
+  }
+  return "an oracle that names no origin";
+}
+
+std::vector<std::string> Target::impl_names() const {
+  std::vector<std::string> names;
+  for (const ImplInfo& i : info_.impls) names.push_back(i.name);
+  return names;
+}
+
+std::vector<Role> Target::impl_roles() const {
+  std::vector<Role> roles;
+  for (const ImplInfo& i : info_.impls) roles.push_back(i.role);
+  return roles;
+}
+
 Outcome OutcomeOf(const Output& out) {
   if (out.ok()) return Outcome::kAccepted;
   return IsDeclined(out.status()) ? Outcome::kDeclined : Outcome::kRejected;

@@ -141,8 +141,18 @@ struct Impl {
   requires std::is_invocable_r_v<Output, F&, const T&> Impl(std::string n, Role r, F f)
       : name(std::move(n)), role(r), run(std::move(f)) {}  // NOLINT: implicit on purpose
 
+  // {"name", Role::kOracle, origin, run}: an implementation from elsewhere says where it comes
+  // from (its oracles/<name>/ header's kOrigin).
+  template <typename F>
+  requires std::is_invocable_r_v<Output, F&, const T&> Impl(std::string n, Role r,
+                                                            std::string_view from, F f)
+      : name(std::move(n)), role(r), origin(from), run(std::move(f)) {}
+
   std::string name;  // "optimized", "reference", "protobuf", ...
   Role role = Role::kReference;
+  // Where the implementation comes from, shown by `serdiff list`; empty: from its role and the
+  // family (src/serdiff/<family>/ for the optimized side and its tiers, reference/<family>/).
+  std::string origin;
   std::function<Output(const T&)> run;
 };
 
@@ -258,25 +268,50 @@ CaseResult JudgeCase(const JudgeInput& in);
 // Writes result->report from the verdict, the runs and the printers; sets rendered.
 void RenderReport(const JudgeInput& in, CaseResult* result);
 
-// Type-erased target, as the registry, the CLI, the test driver and the fuzzers see it.
+// What a target is, as data: everything the CLI, the reports and the tests read about a target
+// without running it, copied once from its TargetDef when it is registered.
+struct ImplInfo {
+  std::string name;
+  Role role = Role::kReference;
+  std::string origin;  // "src/serdiff/varint", "reference/varint", "oracles/protobuf: ..."
+};
+struct TargetInfo {
+  std::string name;
+  std::string family;
+  std::string description;
+  std::string domain_name;
+  std::vector<ImplInfo> impls;  // [0] is the optimized implementation (Role::kOptimized)
+  std::string heap_bound_text;
+  std::vector<std::pair<std::string, std::string>> accepted_divergences;  // (impl, reason)
+  OffsetPolicy offset_policy = OffsetPolicy::kCompareWhenPresent;
+  std::string offsets_reason;  // why offsets are not applicable (kNotApplicable), else empty
+  // (implementation, reason) for each implementation that reports no error offsets.
+  std::vector<std::pair<std::string, std::string>> offset_exemptions;
+};
+
+// Type-erased target, as the registry, the CLI, the test driver and the fuzzers see it: its
+// description as data (TargetInfo), and what needs the input type as virtual functions.
 class Target {
  public:
+  explicit Target(TargetInfo info) : info_(std::move(info)) {}
   virtual ~Target() = default;
-  virtual const std::string& name() const = 0;
-  virtual const std::string& family() const = 0;
-  virtual const std::string& description() const = 0;
-  virtual const std::string& domain_name() const = 0;
-  virtual std::vector<std::string> impl_names() const = 0;
+  const TargetInfo& info() const { return info_; }
+  const std::string& name() const { return info_.name; }
+  const std::string& family() const { return info_.family; }
+  const std::string& description() const { return info_.description; }
+  const std::string& domain_name() const { return info_.domain_name; }
+  std::vector<std::string> impl_names() const;
   // The role of each implementation, in impl_names() order ([0] is Role::kOptimized).
-  virtual std::vector<Role> impl_roles() const = 0;
-  virtual const std::string& heap_bound_text() const = 0;
-  // (reference, reason) for each accepted divergence.
-  virtual std::vector<std::pair<std::string, std::string>> accepted_divergences() const = 0;
-  virtual OffsetPolicy offset_policy() const = 0;
-  // Why offsets are not applicable (kNotApplicable), else empty.
-  virtual const std::string& offsets_reason() const = 0;
-  // (implementation, reason) for each implementation that reports no error offsets.
-  virtual std::vector<std::pair<std::string, std::string>> offset_exemptions() const = 0;
+  std::vector<Role> impl_roles() const;
+  const std::string& heap_bound_text() const { return info_.heap_bound_text; }
+  const std::vector<std::pair<std::string, std::string>>& accepted_divergences() const {
+    return info_.accepted_divergences;
+  }
+  OffsetPolicy offset_policy() const { return info_.offset_policy; }
+  const std::string& offsets_reason() const { return info_.offsets_reason; }
+  const std::vector<std::pair<std::string, std::string>>& offset_exemptions() const {
+    return info_.offset_exemptions;
+  }
 
   // Decodes corpus or fuzz bytes with FuzzedDataProvider and judges the input; the report
   // and corpus bytes only on failure unless render is kAlways.
@@ -312,43 +347,20 @@ class Target {
 
  protected:
   mutable std::string last_counterexample_;
+
+ private:
+  TargetInfo info_;
 };
+
+// The origin an implementation of `family` with `role` has when its Impl names none.
+std::string DefaultOrigin(Role role, std::string_view family);
 
 template <typename T>
 class TypedTarget final : public Target {
  public:
   // `family`: the family that registered the target (Registry::Add passes it).
   explicit TypedTarget(TargetDef<T> def, std::string family = "test")
-      : def_(std::move(def)), family_(std::move(family)) {}
-
-  const std::string& name() const override { return def_.name; }
-  const std::string& family() const override { return family_; }
-  const std::string& description() const override { return def_.description; }
-  const std::string& domain_name() const override { return def_.domain.type_name; }
-  const std::string& heap_bound_text() const override { return def_.heap_bound_text; }
-  std::vector<Role> impl_roles() const override {
-    std::vector<Role> roles{Role::kOptimized};
-    for (const auto& r : def_.references) roles.push_back(r.role);
-    return roles;
-  }
-  std::vector<std::string> impl_names() const override {
-    std::vector<std::string> names{def_.optimized.name};
-    for (const auto& r : def_.references) names.push_back(r.name);
-    return names;
-  }
-  std::vector<std::pair<std::string, std::string>> accepted_divergences() const override {
-    std::vector<std::pair<std::string, std::string>> out;
-    for (const auto& d : def_.divergences) out.emplace_back(d.impl, d.reason);
-    return out;
-  }
-
-  OffsetPolicy offset_policy() const override { return def_.offsets; }
-  const std::string& offsets_reason() const override { return def_.offsets_reason; }
-  std::vector<std::pair<std::string, std::string>> offset_exemptions() const override {
-    std::vector<std::pair<std::string, std::string>> out;
-    for (const auto& e : def_.offset_exemptions) out.emplace_back(e.impl, e.reason);
-    return out;
-  }
+      : Target(InfoOf(def, family)), def_(std::move(def)) {}
 
   const TargetDef<T>& def() const { return def_; }
 
@@ -481,6 +493,27 @@ class TypedTarget final : public Target {
   }
 
  private:
+  static TargetInfo InfoOf(const TargetDef<T>& d, const std::string& family) {
+    TargetInfo info;
+    info.name = d.name;
+    info.family = family;
+    info.description = d.description;
+    info.domain_name = d.domain.type_name;
+    info.impls.push_back({d.optimized.name, Role::kOptimized,
+                          d.optimized.origin.empty() ? DefaultOrigin(Role::kOptimized, family)
+                                                     : d.optimized.origin});
+    for (const auto& r : d.references) {
+      info.impls.push_back(
+          {r.name, r.role, r.origin.empty() ? DefaultOrigin(r.role, family) : r.origin});
+    }
+    info.heap_bound_text = d.heap_bound_text;
+    for (const auto& dv : d.divergences) info.accepted_divergences.emplace_back(dv.impl, dv.reason);
+    info.offset_policy = d.offsets;
+    info.offsets_reason = d.offsets_reason;
+    for (const auto& e : d.offset_exemptions) info.offset_exemptions.emplace_back(e.impl, e.reason);
+    return info;
+  }
+
   static ImplRun RunImpl(const Impl<T>& impl, Role role, const T& v) {
     ImplRun run;
     run.name = impl.name;
@@ -495,7 +528,6 @@ class TypedTarget final : public Target {
   }
 
   TargetDef<T> def_;
-  std::string family_;
 };
 
 // All registered targets, in registration order.

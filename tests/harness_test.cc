@@ -296,3 +296,27 @@ TEST(FamilyRegistration, FoldersAndRegisteredFamiliesAgree) {
     EXPECT_EQ(t->family(), "selftest") << t->name();
   }
 }
+
+// `serdiff list` says where each implementation comes from: the optimized side and its tiers
+// from src/serdiff/<family>, references from reference/<family> (or where they say), and every
+// oracle names its origin (an oracles/<name>/ folder, the standard library, or serdiff's model
+// of a driver), so that no implementation's provenance is left to guess.
+TEST(ImplOrigins, EveryImplementationSaysWhereItComesFrom) {
+  const serdiff::harness::Target* zz = serdiff::targets::AllTargets().Find("varint_zigzag64");
+  ASSERT_NE(zz, nullptr);
+  std::vector<std::string> origins;
+  for (const auto& i : zz->info().impls) origins.push_back(i.name + " " + i.origin);
+  EXPECT_EQ(origins, (std::vector<std::string>{
+                         "optimized src/serdiff/varint", "reference reference/varint",
+                         "protobuf oracles/protobuf: protobuf 3.21.12 (Debian libprotobuf-dev)"}));
+  for (const auto& t : serdiff::targets::AllTargets().targets()) {
+    for (const auto& i : t->info().impls) {
+      if (i.role != serdiff::harness::Role::kOracle) continue;
+      EXPECT_NE(i.origin, serdiff::harness::DefaultOrigin(i.role, t->family()))
+          << t->name() << ": oracle " << i.name << " names no origin";
+      EXPECT_TRUE(i.origin.rfind("oracles/", 0) == 0 || i.origin.rfind("src/", 0) == 0 ||
+                  i.origin.rfind("the C++ standard library", 0) == 0)
+          << t->name() << ": " << i.name << " from " << i.origin;
+    }
+  }
+}

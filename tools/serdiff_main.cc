@@ -121,6 +121,10 @@ int List(bool selftest) {
       if (i > 0) std::cout << " (" << serdiff::harness::RoleName(roles[i]) << ")";
     }
     std::cout << "\n  " << t->description() << "\n";
+    for (const auto& impl : t->info().impls) {
+      std::cout << "  implementation " << impl.name << " (" << serdiff::harness::RoleName(impl.role)
+                << "): " << impl.origin << "\n";
+    }
     if (!t->heap_bound_text().empty())
       std::cout << "  peak heap bound: " << t->heap_bound_text() << "\n";
     std::cout << "  error offsets: " << serdiff::harness::OffsetPolicyName(t->offset_policy())

@@ -13,6 +13,9 @@
 
 namespace serdiff::oracle::abseil {
 
+// Where this oracle comes from, as `serdiff list` shows it.
+inline constexpr char kOrigin[] = "oracles/abseil: Abseil LTS 20220623 (Debian libabsl-dev)";
+
 using serdiff::timestamp::CivilDateTime;
 using serdiff::timestamp::CivilDay;
 

@@ -7,6 +7,9 @@
 
 namespace serdiff::oracle::fmt {
 
+// Where this oracle comes from, as `serdiff list` shows it.
+inline constexpr char kOrigin[] = "oracles/fmt: {fmt} 9.1.0 (Debian libfmt-dev)";
+
 // Decimal ASCII of v by fmt::format_to(buf, "{}", v): "-9223372036854775808" for INT64_MIN,
 // "18446744073709551615" for UINT64_MAX. Allocates the returned string only.
 std::string FormatDecimal(int64_t v);

@@ -12,6 +12,9 @@
 
 namespace serdiff::oracle::libbson {
 
+// Where this oracle comes from, as `serdiff list` shows it.
+inline constexpr char kOrigin[] = "oracles/libbson: libbson 1.23.1 (Debian libbson-dev)";
+
 // Builds `doc` with bson_append_* (documents and arrays with *_begin/*_end, array keys by
 // libbson's bson_uint32_to_string, civil datetimes converted by the reference timestamp
 // family) and returns libbson's bytes. InvalidArgument when a bson_append_* call fails or the

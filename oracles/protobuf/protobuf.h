@@ -12,6 +12,9 @@
 
 namespace serdiff::oracle::protobuf {
 
+// Where this oracle comes from, as `serdiff list` shows it.
+inline constexpr char kOrigin[] = "oracles/protobuf: protobuf 3.21.12 (Debian libprotobuf-dev)";
+
 // ZigZag of one int64 (WireFormatLite::ZigZagEncode64): 0 -> 0, -1 -> 1, 1 -> 2,
 // INT64_MIN -> 2^64-1.
 uint64_t ZigZagEncode64(int64_t v);

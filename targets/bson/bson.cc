@@ -93,14 +93,16 @@ void RegisterFormat(harness::Registry& registry, const std::string& name, const 
                               if constexpr (std::is_signed_v<T>) return ref::bson::FormatInt64(v);
                               return ref::bson::FormatUint64(static_cast<uint64_t>(v));
                             }});
-  def.references.push_back({"to_chars", harness::Role::kOracle, [](const T& v) -> Output {
+  def.references.push_back({"to_chars", harness::Role::kOracle,
+                            "the C++ standard library: std::to_chars (libstdc++, GCC 12)",
+                            [](const T& v) -> Output {
                               char buf[24];
                               auto r = std::to_chars(buf, buf + sizeof buf, v);
                               return std::string(buf, r.ptr);
                             }});
-  def.references.push_back({"absl", harness::Role::kOracle,
+  def.references.push_back({"absl", harness::Role::kOracle, oracle::abseil::kOrigin,
                             [](const T& v) -> Output { return oracle::abseil::FormatDecimal(v); }});
-  def.references.push_back({"fmt", harness::Role::kOracle,
+  def.references.push_back({"fmt", harness::Role::kOracle, oracle::fmt::kOrigin,
                             [](const T& v) -> Output { return oracle::fmt::FormatDecimal(v); }});
   // Formatting allocates nothing; the returned std::string is the only allocation.
   def.heap_bound = [](const T&, const std::string& out) {
@@ -133,9 +135,9 @@ void RegisterArrayKeys(harness::Registry& registry) {
                               }
                               return out;
                             }});
-  def.references.push_back({"libbson", harness::Role::kOracle, [](const uint32_t& n) -> Output {
-                              return oracle::libbson::ArrayKeys(n);
-                            }});
+  def.references.push_back(
+      {"libbson", harness::Role::kOracle, oracle::libbson::kOrigin,
+       [](const uint32_t& n) -> Output { return oracle::libbson::ArrayKeys(n); }});
   def.checks.push_back({"key-bytes", [](const uint32_t& n, const std::string& out) {
                           if (sb::ArrayKeyBytes(n) == out.size()) return absl::OkStatus();
                           return absl::InternalError(absl::StrCat("ArrayKeyBytes(", n,
@@ -159,9 +161,9 @@ void RegisterEncode(harness::Registry& registry) {
   def.optimized = {"optimized", [](const Document& doc) -> Output { return sb::Encode(doc); }};
   def.references.push_back(
       {"reference", [](const Document& doc) -> Output { return ref::bson::Encode(doc); }});
-  def.references.push_back({"libbson", harness::Role::kOracle, [](const Document& doc) -> Output {
-                              return oracle::libbson::Encode(doc);
-                            }});
+  def.references.push_back(
+      {"libbson", harness::Role::kOracle, oracle::libbson::kOrigin,
+       [](const Document& doc) -> Output { return oracle::libbson::Encode(doc); }});
   def.checks.push_back({"size-prediction", [](const Document& doc, const std::string& out) {
                           absl::StatusOr<uint64_t> n = sb::EncodedSize(doc);
                           if (n.ok() && *n == out.size()) return absl::OkStatus();
@@ -203,7 +205,8 @@ void RegisterDecode(harness::Registry& registry) {
   def.references.push_back({"reference", [](const std::string& in) -> Output {
                               return Accepted(in, ref::bson::Validate(in));
                             }});
-  def.references.push_back({"libbson", harness::Role::kOracle, [](const std::string& in) -> Output {
+  def.references.push_back({"libbson", harness::Role::kOracle, oracle::libbson::kOrigin,
+                            [](const std::string& in) -> Output {
                               return Accepted(in, oracle::libbson::Validate(in));
                             }});
   def.divergences = bson::DecodeDivergences();

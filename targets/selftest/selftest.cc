@@ -26,11 +26,13 @@ void RegisterSelfTestTargets(harness::Registry& registry) {
       "ZigZag64 with a logical instead of an arithmetic shift (deliberately wrong) vs the "
       "textbook formula; output: 8 bytes little-endian";
   def.domain = harness::IntegerDomain<int64_t>("int64", rc::gen::arbitrary<int64_t>());
-  def.optimized = {"optimized", [](const int64_t& v) -> harness::Output {
+  def.optimized = {"optimized", harness::Role::kOptimized, "targets/selftest (a planted bug)",
+                   [](const int64_t& v) -> harness::Output {
                      const uint64_t u = static_cast<uint64_t>(v);
                      return Le64((u << 1) ^ (u >> 63));  // the bug: >> on the unsigned value
                    }};
-  def.references.push_back({"reference", [](const int64_t& v) -> harness::Output {
+  def.references.push_back({"reference", harness::Role::kReference, "targets/selftest",
+                            [](const int64_t& v) -> harness::Output {
                               const uint64_t sign = v < 0 ? ~uint64_t{0} : 0;
                               return Le64((static_cast<uint64_t>(v) << 1) ^ sign);
                             }});

@@ -63,6 +63,12 @@ namespace oab = ::serdiff::oracle::abseil;
 using harness::Output;
 using ts_domains::Seconds;
 
+// The python_driver_3_25 implementation: not the driver itself, but serdiff's op-by-op model
+// of its float arithmetic, checked against the driver's own outputs by the golden vectors.
+constexpr char kPythonDriverModel[] =
+    "src/serdiff/timestamp: serdiff's model of python-driver 3.25's float arithmetic "
+    "(DriverFloat*, checked by oracles/python_cassandra/timestamp_vectors.txt)";
+
 constexpr int64_t kTwo33SecondsMillis = (int64_t{1} << 33) * 1000;
 
 // ---- canonical outputs ------------------------------------------------------------------
@@ -181,7 +187,7 @@ harness::TargetDef<ts::CivilDateTime> CivilToMillis(ts::Rounding r) {
                    }};
   if (r == ts::Rounding::kFloor) {
     def.references.push_back(
-        {"abseil", harness::Role::kOracle,
+        {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
          [](const ts::CivilDateTime& c) -> Output { return AsBe64(oab::ToUnixMillisFloor(c)); }});
   }
   def.references.push_back({"slow", [r](const ts::CivilDateTime& c) -> Output {
@@ -197,9 +203,9 @@ harness::TargetDef<int64_t> MillisToCivil() {
                            ts_domains::MillisDomain(), ShowCivilOutput);
   def.optimized = {"optimized",
                    [](const int64_t& ms) -> Output { return AsCanon(ts::FromUnixMillis(ms)); }};
-  def.references.push_back({"abseil", harness::Role::kOracle, [](const int64_t& ms) -> Output {
-                              return AsCanon(oab::FromUnixMillis(ms));
-                            }});
+  def.references.push_back(
+      {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
+       [](const int64_t& ms) -> Output { return AsCanon(oab::FromUnixMillis(ms)); }});
   def.references.push_back(
       {"slow", [](const int64_t& ms) -> Output { return AsCanon(rts::FromUnixMillis(ms)); }});
   return def;
@@ -214,7 +220,7 @@ harness::TargetDef<ts::CivilDateTime> CivilToMicros() {
                      return AsBe64(ts::ToUnixMicros(c));
                    }};
   def.references.push_back(
-      {"abseil", harness::Role::kOracle,
+      {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
        [](const ts::CivilDateTime& c) -> Output { return AsBe64(oab::ToUnixMicros(c)); }});
   def.references.push_back(
       {"slow", [](const ts::CivilDateTime& c) -> Output { return AsBe64(rts::ToUnixMicros(c)); }});
@@ -228,9 +234,9 @@ harness::TargetDef<int64_t> MicrosToCivil() {
                            ts_domains::MicrosDomain(), ShowCivilOutput);
   def.optimized = {"optimized",
                    [](const int64_t& us) -> Output { return AsCanon(ts::FromUnixMicros(us)); }};
-  def.references.push_back({"abseil", harness::Role::kOracle, [](const int64_t& us) -> Output {
-                              return AsCanon(oab::FromUnixMicros(us));
-                            }});
+  def.references.push_back(
+      {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
+       [](const int64_t& us) -> Output { return AsCanon(oab::FromUnixMicros(us)); }});
   def.references.push_back(
       {"slow", [](const int64_t& us) -> Output { return AsCanon(rts::FromUnixMicros(us)); }});
   return def;
@@ -246,7 +252,8 @@ harness::TargetDef<int64_t> MicrosToMillis(ts::Rounding r) {
   def.optimized = {"optimized",
                    [r](const int64_t& us) -> Output { return Be64(ts::MicrosToMillis(us, r)); }};
   if (r == ts::Rounding::kFloor) {
-    def.references.push_back({"abseil", harness::Role::kOracle, [](const int64_t& us) -> Output {
+    def.references.push_back({"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
+                              [](const int64_t& us) -> Output {
                                 return Be64(absl::ToUnixMillis(absl::FromUnixMicros(us)));
                               }});
   }
@@ -316,9 +323,9 @@ harness::TargetDef<ts::CivilDay> CivilToCqlDate() {
       ts_domains::DayDomain(), ShowRawOutput);
   def.optimized = {"optimized",
                    [](const ts::CivilDay& d) -> Output { return AsBe32(ts::CqlDateFromCivil(d)); }};
-  def.references.push_back({"abseil", harness::Role::kOracle, [](const ts::CivilDay& d) -> Output {
-                              return AsBe32(oab::CqlDateFromCivil(d));
-                            }});
+  def.references.push_back(
+      {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
+       [](const ts::CivilDay& d) -> Output { return AsBe32(oab::CqlDateFromCivil(d)); }});
   def.references.push_back(
       {"slow", [](const ts::CivilDay& d) -> Output { return AsBe32(rts::CqlDateFromCivil(d)); }});
   return def;
@@ -332,9 +339,9 @@ harness::TargetDef<uint32_t> CqlDateToCivil() {
       ts_domains::RawDateDomain(), ShowDayOutput);
   def.optimized = {"optimized",
                    [](const uint32_t& raw) -> Output { return Canon(ts::CivilFromCqlDate(raw)); }};
-  def.references.push_back({"abseil", harness::Role::kOracle, [](const uint32_t& raw) -> Output {
-                              return Canon(oab::CivilFromCqlDate(raw));
-                            }});
+  def.references.push_back(
+      {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
+       [](const uint32_t& raw) -> Output { return Canon(oab::CivilFromCqlDate(raw)); }});
   def.references.push_back(
       {"slow", [](const uint32_t& raw) -> Output { return Canon(rts::CivilFromCqlDate(raw)); }});
   return def;
@@ -351,9 +358,9 @@ harness::TargetDef<int64_t> MillisToCqlDate(ts::Rounding r) {
                      return AsBe32(ts::CqlDateFromUnixMillis(ms, r));
                    }};
   if (r == ts::Rounding::kFloor) {
-    def.references.push_back({"abseil", harness::Role::kOracle, [](const int64_t& ms) -> Output {
-                                return AsBe32(oab::CqlDateFromUnixMillisFloor(ms));
-                              }});
+    def.references.push_back(
+        {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
+         [](const int64_t& ms) -> Output { return AsBe32(oab::CqlDateFromUnixMillisFloor(ms)); }});
   }
   def.references.push_back({"slow", [r](const int64_t& ms) -> Output {
                               return AsBe32(rts::CqlDateFromUnixMillis(ms, r));
@@ -443,12 +450,12 @@ harness::TargetDef<ts::CivilDateTime> DriverSerialize() {
                      return AsBe64(ts::DriverIntegerFloorMillis(c));
                    }};
   def.references.push_back(
-      {"abseil", harness::Role::kOracle,
+      {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
        [](const ts::CivilDateTime& c) -> Output { return AsBe64(oab::ToUnixMillisFloor(c)); }});
-  def.references.push_back(
-      {"python_driver_3_25", harness::Role::kOracle, [](const ts::CivilDateTime& c) -> Output {
-         return AsBe64(ts::DriverFloatTruncateMillis(c));
-       }});
+  def.references.push_back({"python_driver_3_25", harness::Role::kOracle, kPythonDriverModel,
+                            [](const ts::CivilDateTime& c) -> Output {
+                              return AsBe64(ts::DriverFloatTruncateMillis(c));
+                            }});
   def.divergences.push_back(
       {"python_driver_3_25",
        "before 1970, driver 3.25's int() truncates toward zero where integer drivers floor: a "
@@ -486,11 +493,11 @@ harness::TargetDef<int64_t> DriverDeserialize() {
   def.optimized = {"optimized", [](const int64_t& ms) -> Output {
                      return AsCanon(ts::DriverIntegerFromMillis(ms));
                    }};
-  def.references.push_back({"abseil", harness::Role::kOracle, [](const int64_t& ms) -> Output {
-                              return AsCanon(oab::FromUnixMillis(ms));
-                            }});
   def.references.push_back(
-      {"python_driver_3_25", harness::Role::kOracle,
+      {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
+       [](const int64_t& ms) -> Output { return AsCanon(oab::FromUnixMillis(ms)); }});
+  def.references.push_back(
+      {"python_driver_3_25", harness::Role::kOracle, kPythonDriverModel,
        [](const int64_t& ms) -> Output { return AsCanon(ts::DriverFloatSecondsFromMillis(ms)); }});
   def.divergences.push_back(
       {"python_driver_3_25",
@@ -527,13 +534,15 @@ harness::TargetDef<int64_t> DriverRoundTrip() {
                      return AsBe64(ts::DriverIntegerFloorMillis(*c));
                    }};
   def.references.push_back(
-      {"identity", [](const int64_t& ms) -> Output { return AsBe64(IdentityInRange(ms)); }});
-  def.references.push_back(
-      {"python_driver_3_25", harness::Role::kOracle, [](const int64_t& ms) -> Output {
-         absl::StatusOr<ts::CivilDateTime> c = ts::DriverFloatSecondsFromMillis(ms);
-         if (!c.ok()) return c.status();
-         return AsBe64(ts::DriverFloatTruncateMillis(*c));
-       }});
+      {"identity", harness::Role::kReference, "targets/timestamp: the input itself, if in range",
+       [](const int64_t& ms) -> Output { return AsBe64(IdentityInRange(ms)); }});
+  def.references.push_back({"python_driver_3_25", harness::Role::kOracle, kPythonDriverModel,
+                            [](const int64_t& ms) -> Output {
+                              absl::StatusOr<ts::CivilDateTime> c =
+                                  ts::DriverFloatSecondsFromMillis(ms);
+                              if (!c.ok()) return c.status();
+                              return AsBe64(ts::DriverFloatTruncateMillis(*c));
+                            }});
   def.divergences.push_back(
       {"python_driver_3_25",
        "driver 3.25 deserializes through ms / 1000.0 and serializes with a truncating int(): "
@@ -562,7 +571,8 @@ harness::TargetDef<int64_t> MillisRoundTrip() {
                      return AsBe64(ts::ToUnixMillis(*c));
                    }};
   def.references.push_back(
-      {"identity", [](const int64_t& ms) -> Output { return AsBe64(IdentityInRange(ms)); }});
+      {"identity", harness::Role::kReference, "targets/timestamp: the input itself, if in range",
+       [](const int64_t& ms) -> Output { return AsBe64(IdentityInRange(ms)); }});
   return def;
 }
 

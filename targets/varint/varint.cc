@@ -174,7 +174,8 @@ harness::TargetDef<std::vector<T>> EncodeTarget(Format f, std::vector<T> edges) 
   def.references.push_back(
       {"reference", [f](const Batch& v) -> Output { return S::RefEncode(f, v); }});
   if (f == Format::kLeb128) {
-    def.references.push_back({"protobuf", harness::Role::kOracle, [](const Batch& v) -> Output {
+    def.references.push_back({"protobuf", harness::Role::kOracle, oracle::protobuf::kOrigin,
+                              [](const Batch& v) -> Output {
                                 return oracle::protobuf::EncodeVarint64Batch(
                                     absl::MakeConstSpan(v));
                               }});
@@ -360,9 +361,10 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
                               });
                             }});
   if (f == Format::kLeb128) {
-    def.references.push_back({"protobuf", harness::Role::kOracle, [](const DecodeInput& in) {
-                                return DecodeWith(in, oracle::protobuf::DecodeVarint64Batch);
-                              }});
+    def.references.push_back(
+        {"protobuf", harness::Role::kOracle, oracle::protobuf::kOrigin, [](const DecodeInput& in) {
+           return DecodeWith(in, oracle::protobuf::DecodeVarint64Batch);
+         }});
     def.divergences.push_back(
         {"protobuf",
          "protobuf 3.21's CodedInputStream, on its fast path (10 or more bytes buffered), accepts "
@@ -410,9 +412,9 @@ harness::TargetDef<int64_t> ZigZagTarget() {
   def.references.push_back({"reference", [le](const int64_t& v) -> Output {
                               return le(ref::varint::EncodeZigZag64(v));
                             }});
-  def.references.push_back({"protobuf", harness::Role::kOracle, [le](const int64_t& v) -> Output {
-                              return le(oracle::protobuf::ZigZagEncode64(v));
-                            }});
+  def.references.push_back(
+      {"protobuf", harness::Role::kOracle, oracle::protobuf::kOrigin,
+       [le](const int64_t& v) -> Output { return le(oracle::protobuf::ZigZagEncode64(v)); }});
   def.offsets = harness::OffsetPolicy::kNotApplicable;
   def.offsets_reason = "the input is one integer, not bytes";
   def.checks.push_back({"round-trip", [](const int64_t& v, const std::string& out) {
