@@ -1,0 +1,2 @@
+// The harness including a family header: refused.
+#include "serdiff/cql/value.h"
