@@ -88,6 +88,13 @@ std::string_view RoleName(Role r) {
   return "unknown";
 }
 
+std::string BoundBytesText(int64_t bytes) {
+  constexpr int64_t kKiB = 1024;
+  if (bytes > 0 && bytes % (kKiB * kKiB) == 0) return absl::StrCat(bytes / (kKiB * kKiB), " MiB");
+  if (bytes > 0 && bytes % kKiB == 0) return absl::StrCat(bytes / kKiB, " KiB");
+  return absl::StrCat(bytes);
+}
+
 std::string DefaultOrigin(Role role, std::string_view family) {
   switch (role) {
     case Role::kOptimized:

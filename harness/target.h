@@ -198,6 +198,53 @@ class HeapBoundFn {
   std::function<int64_t(const T&, const Output&)> fn_;
 };
 
+// The English text of a byte count as bounds print it: "64", "4 KiB", "2 MiB".
+std::string BoundBytesText(int64_t bytes);
+
+// A target's bound on the optimized run's peak heap, as a value that computes and describes
+// itself, so that its number and its text (`serdiff list`, the `check` table) cannot drift:
+//   HeapBound<T>::Linear(1, 4096)          "output + 4 KiB"
+//   HeapBound<T>::Linear(4, 64 * 1024)     "4 x output + 64 KiB"
+//   HeapBound<T>::Fixed(1024)              "1 KiB"
+//   HeapBound<T>::Custom("input + 16 x count + 4 KiB", fn)   anything else, with its text
+// "output" is the optimized output's size in bytes, 0 when it rejected the input; the bound
+// applies on every outcome and is inclusive (a peak equal to it passes).
+template <typename T>
+class HeapBound {
+ public:
+  HeapBound() = default;  // no bound
+
+  static HeapBound Linear(int64_t per_output_byte, int64_t constant) {
+    HeapBound b;
+    b.text_ = absl::StrCat(per_output_byte == 1 ? "" : absl::StrCat(per_output_byte, " x "),
+                           "output", constant ? " + " + BoundBytesText(constant) : "");
+    b.fn_ = [per_output_byte, constant](const T&, const Output& out) -> int64_t {
+      return per_output_byte * static_cast<int64_t>(out.ok() ? out->size() : 0) + constant;
+    };
+    return b;
+  }
+  static HeapBound Fixed(int64_t bytes) {
+    HeapBound b;
+    b.text_ = BoundBytesText(bytes);
+    b.fn_ = [bytes](const T&, const Output&) -> int64_t { return bytes; };
+    return b;
+  }
+  static HeapBound Custom(std::string text, HeapBoundFn<T> fn) {
+    HeapBound b;
+    b.text_ = std::move(text);
+    b.fn_ = std::move(fn);
+    return b;
+  }
+
+  explicit operator bool() const { return static_cast<bool>(fn_); }
+  int64_t operator()(const T& v, const Output& out) const { return fn_(v, out); }
+  const std::string& text() const { return text_; }  // empty when there is no bound
+
+ private:
+  HeapBoundFn<T> fn_;
+  std::string text_;
+};
+
 template <typename T>
 struct TargetDef {
   std::string name;         // also the fuzz binary's name and the corpus folder; starts "<family>_"
@@ -207,9 +254,8 @@ struct TargetDef {
   std::vector<Impl<T>> references;  // at least one
   std::vector<ExtraCheck<T>> checks;
   std::vector<Divergence<T>> divergences;
-  // Bound (bytes) on the optimized run's peak heap, accepted or rejected (see HeapBoundFn).
-  HeapBoundFn<T> heap_bound;
-  std::string heap_bound_text;  // "output + 4096", shown in the table
+  // Bound (bytes) on the optimized run's peak heap, accepted or rejected, with its text.
+  HeapBound<T> heap_bound;
   // Error offsets: how they are compared, why not (kNotApplicable), and which
   // implementations report none (under kRequired).
   OffsetPolicy offsets = OffsetPolicy::kCompareWhenPresent;
@@ -506,7 +552,7 @@ class TypedTarget final : public Target {
       info.impls.push_back(
           {r.name, r.role, r.origin.empty() ? DefaultOrigin(r.role, family) : r.origin});
     }
-    info.heap_bound_text = d.heap_bound_text;
+    info.heap_bound_text = d.heap_bound.text();
     for (const auto& dv : d.divergences) info.accepted_divergences.emplace_back(dv.impl, dv.reason);
     info.offset_policy = d.offsets;
     info.offsets_reason = d.offsets_reason;

@@ -187,9 +187,7 @@ TEST(Verdict, HeapBoundIsEnforcedOnTheOptimizedSide) {
   TargetDef<int64_t> def = TinyTarget(
       [](const int64_t& n) -> Output { return std::string(static_cast<size_t>(n), 'x'); },
       [](const int64_t& n) -> Output { return std::string(static_cast<size_t>(n), 'x'); });
-  def.heap_bound = [](const int64_t&, const std::string& out) {
-    return static_cast<int64_t>(out.size()) + 100;
-  };
+  def.heap_bound = HeapBound<int64_t>::Linear(1, 100);
   TypedTarget<int64_t> t(std::move(def));
   CaseResult ok = t.Check(1000);
   EXPECT_TRUE(ok.passed) << ok.report;
@@ -201,11 +199,49 @@ TEST(Verdict, HeapBoundIsEnforcedOnTheOptimizedSide) {
         return std::string(static_cast<size_t>(n), 'x');
       },
       [](const int64_t& n) -> Output { return std::string(static_cast<size_t>(n), 'x'); });
-  def.heap_bound = [](const int64_t&, const std::string& out) {
-    return static_cast<int64_t>(out.size()) + 100;
-  };
+  def.heap_bound = HeapBound<int64_t>::Linear(1, 100);
   TypedTarget<int64_t> t2(std::move(def));
   EXPECT_EQ(t2.Check(1000).failure_class, "heap-bound");
+}
+
+// The bound is inclusive: a peak exactly at it passes, one byte above fails. The optimized side
+// peaks at exactly n + 1 bytes (a string of n and its NUL; the tracker counts requested bytes).
+TEST(Verdict, HeapBoundIsInclusiveAtTheByte) {
+  auto make = [](int64_t bound) {
+    TargetDef<int64_t> def = TinyTarget(
+        [](const int64_t& n) -> Output { return std::string(static_cast<size_t>(n), 'x'); },
+        [](const int64_t& n) -> Output { return std::string(static_cast<size_t>(n), 'x'); });
+    def.heap_bound = HeapBound<int64_t>::Fixed(bound);
+    return TypedTarget<int64_t>(std::move(def));
+  };
+  const CaseResult at = make(1001).Check(1000);
+  EXPECT_EQ(at.optimized_peak_bytes, 1001);
+  EXPECT_TRUE(at.passed) << at.report;
+  const CaseResult above = make(1000).Check(1000);
+  EXPECT_EQ(above.optimized_peak_bytes, 1001);
+  EXPECT_EQ(above.failure_class, "heap-bound");
+}
+
+// A heap bound computes and describes itself, so its number and its text cannot drift.
+TEST(HeapBoundValue, ComputesAndDescribesItself) {
+  const Output three = std::string("abc");
+  const Output rejected = absl::InvalidArgumentError("no");
+  const auto lin = HeapBound<int64_t>::Linear(4, 64 * 1024);
+  EXPECT_EQ(lin.text(), "4 x output + 64 KiB");
+  EXPECT_EQ(lin(0, three), 4 * 3 + 65536);
+  EXPECT_EQ(lin(0, rejected), 65536);  // a rejected input has no output
+  EXPECT_EQ(HeapBound<int64_t>::Linear(1, 4096).text(), "output + 4 KiB");
+  EXPECT_EQ(HeapBound<int64_t>::Linear(1, 64).text(), "output + 64");
+  EXPECT_EQ(HeapBound<int64_t>::Linear(2, 0).text(), "2 x output");
+  EXPECT_EQ(HeapBound<int64_t>::Fixed(1024).text(), "1 KiB");
+  EXPECT_EQ(HeapBound<int64_t>::Fixed(3 << 20).text(), "3 MiB");
+  EXPECT_EQ(HeapBound<int64_t>::Fixed(1000).text(), "1000");
+  EXPECT_EQ(HeapBound<int64_t>::Fixed(1000)(7, three), 1000);
+  const auto custom = HeapBound<int64_t>::Custom(
+      "input x 2", [](const int64_t& v, const Output&) -> int64_t { return 2 * v; });
+  EXPECT_EQ(custom.text(), "input x 2");
+  EXPECT_EQ(custom(21, three), 42);
+  EXPECT_FALSE(HeapBound<int64_t>());
 }
 
 // The self-test target's optimized zigzag uses a logical shift: for -1 it yields

@@ -362,10 +362,11 @@ TEST(VerdictHeapBound, AppliesToAcceptedAndRejectedInputs) {
     for (size_t scratch : {size_t{100}, size_t{100000}}) {
       TargetDef<int64_t> def = Allocating(accept, scratch);
       std::string seen;
-      def.heap_bound = [&seen](const int64_t&, const Output& out) -> int64_t {
-        seen = out.ok() ? "accepted" : "rejected";
-        return 4096;
-      };
+      def.heap_bound = HeapBound<int64_t>::Custom(
+          "4 KiB", [&seen](const int64_t&, const Output& out) -> int64_t {
+            seen = out.ok() ? "accepted" : "rejected";
+            return 4096;
+          });
       TypedTarget<int64_t> t(std::move(def));
       const CaseResult r = t.Check(0);
       EXPECT_EQ(seen, accept ? "accepted" : "rejected");
@@ -386,9 +387,10 @@ TEST(VerdictHeapBound, AppliesToAcceptedAndRejectedInputs) {
 
 TEST(VerdictHeapBound, OlderFormSeesAnEmptyOutputOnRejection) {
   TargetDef<int64_t> def = Allocating(false, 100000);
-  def.heap_bound = [](const int64_t&, const std::string& out) {
-    return static_cast<int64_t>(out.size()) + 4096;
-  };
+  def.heap_bound =
+      HeapBound<int64_t>::Custom("output + 4 KiB", [](const int64_t&, const std::string& out) {
+        return static_cast<int64_t>(out.size()) + 4096;
+      });
   TypedTarget<int64_t> t(std::move(def));
   const CaseResult r = t.Check(0);
   EXPECT_EQ(r.heap_bound_bytes, 4096);

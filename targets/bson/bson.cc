@@ -105,10 +105,7 @@ void RegisterFormat(harness::Registry& registry, const std::string& name, const 
   def.references.push_back({"fmt", harness::Role::kOracle, oracle::fmt::kOrigin,
                             [](const T& v) -> Output { return oracle::fmt::FormatDecimal(v); }});
   // Formatting allocates nothing; the returned std::string is the only allocation.
-  def.heap_bound = [](const T&, const std::string& out) {
-    return static_cast<int64_t>(out.size()) + 64;
-  };
-  def.heap_bound_text = "output + 64";
+  def.heap_bound = harness::HeapBound<T>::Linear(1, 64);
   def.show_output = [](const std::string& out) { return out; };
   registry.Add(std::move(def));
 }
@@ -144,10 +141,7 @@ void RegisterArrayKeys(harness::Registry& registry) {
                                                                   ") = ", sb::ArrayKeyBytes(n),
                                                                   ", keys take ", out.size()));
                         }});
-  def.heap_bound = [](const uint32_t&, const std::string& out) {
-    return static_cast<int64_t>(out.size()) + 4096;
-  };
-  def.heap_bound_text = "output + 4096";
+  def.heap_bound = harness::HeapBound<uint32_t>::Linear(1, 4096);
   registry.Add(std::move(def));
 }
 
@@ -176,10 +170,7 @@ void RegisterEncode(harness::Registry& registry) {
                           return sb::Validate(out, opt);
                         }});
   def.divergences = bson::EncodeDivergences();
-  def.heap_bound = [](const Document&, const std::string& out) {
-    return static_cast<int64_t>(out.size()) + 4096;
-  };
-  def.heap_bound_text = "output + 4096";
+  def.heap_bound = harness::HeapBound<Document>::Linear(1, 4096);
   registry.Add(std::move(def));
 }
 
@@ -215,10 +206,7 @@ void RegisterDecode(harness::Registry& registry) {
   def.offsets = harness::OffsetPolicy::kRequired;
   def.offset_exemptions.push_back(
       {"libbson", "bson_validate's error offset follows libbson's own rules, not serdiff's"});
-  def.heap_bound = [](const std::string&, const std::string& out) {
-    return static_cast<int64_t>(out.size()) + 4096;
-  };
-  def.heap_bound_text = "output + 4096";
+  def.heap_bound = harness::HeapBound<std::string>::Linear(1, 4096);
   registry.Add(std::move(def));
 }
 
@@ -246,8 +234,7 @@ void RegisterDecodeOffsets(harness::Registry& registry) {
                               opt.check_array_keys = true;
                               return Verdict(ref::bson::Validate(in, opt));
                             }});
-  def.heap_bound = [](const std::string&, const std::string&) { return int64_t{4096}; };
-  def.heap_bound_text = "4096";
+  def.heap_bound = harness::HeapBound<std::string>::Fixed(4096);
   def.show_output = [](const std::string& out) { return out; };
   registry.Add(std::move(def));
 }

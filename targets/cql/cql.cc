@@ -142,10 +142,7 @@ void RegisterCqlTargets(harness::Registry& registry) {
         {"optimized_buffer", harness::Role::kOptimizedTier, OptEncodeIntoBuffer});
     def.checks.push_back({"size-prediction", CheckSize});
     def.checks.push_back({"round-trip", CheckRoundTrip});
-    def.heap_bound = [](const EncodeInput&, const std::string& out) {
-      return static_cast<int64_t>(out.size()) + kEncodeSlack;
-    };
-    def.heap_bound_text = "output + 64 KiB";
+    def.heap_bound = harness::HeapBound<EncodeInput>::Linear(1, kEncodeSlack);
     return def;
   };
   registry.Add(encode_target(
@@ -170,10 +167,7 @@ void RegisterCqlTargets(harness::Registry& registry) {
     def.checks.push_back({"size-prediction", [](const LargeInput& in, const std::string& out) {
                             return CheckSize(in.input, out);
                           }});
-    def.heap_bound = [](const LargeInput&, const std::string& out) {
-      return static_cast<int64_t>(out.size()) + kEncodeSlack;
-    };
-    def.heap_bound_text = "output + 64 KiB";
+    def.heap_bound = harness::HeapBound<LargeInput>::Linear(1, kEncodeSlack);
     def.show_output = [](const std::string& out) {
       return absl::StrCat(out.size(), " bytes, starting ", harness::Hex(out.substr(0, 32)));
     };
@@ -195,10 +189,11 @@ void RegisterCqlTargets(harness::Registry& registry) {
         {"reference", [](const DecodeInput& in) {
            return AsText(in.type, RefDecode(in.type, in.bytes, in.version, in.framed, in.options));
          }});
-    def.heap_bound = [](const DecodeInput& in, const std::string& out) {
-      return DecodeHeapBound(in.type, in.bytes.size(), out.size());
-    };
-    def.heap_bound_text = "DecodePeakBound(type, input) + 3 x output + 64 KiB";
+    def.heap_bound = harness::HeapBound<DecodeInput>::Custom(
+        "DecodePeakBound(type, input) + 3 x output + 64 KiB",
+        [](const DecodeInput& in, const std::string& out) {
+          return DecodeHeapBound(in.type, in.bytes.size(), out.size());
+        });
     // Both decoders report where the first invalid field starts (docs/architecture.md,
     // "Error offsets"); a missing or different offset fails the case.
     def.offsets = harness::OffsetPolicy::kRequired;
@@ -223,10 +218,11 @@ void RegisterCqlTargets(harness::Registry& registry) {
                                               RefDecode(in.base.type, in.bytes, in.base.version,
                                                         in.base.framed, in.options));
                               }});
-    def.heap_bound = [](const MutatedInput& in, const std::string& out) {
-      return DecodeHeapBound(in.base.type, in.bytes.size(), out.size());
-    };
-    def.heap_bound_text = "DecodePeakBound(type, input) + 3 x output + 64 KiB";
+    def.heap_bound = harness::HeapBound<MutatedInput>::Custom(
+        "DecodePeakBound(type, input) + 3 x output + 64 KiB",
+        [](const MutatedInput& in, const std::string& out) {
+          return DecodeHeapBound(in.base.type, in.bytes.size(), out.size());
+        });
     // Both decoders report where the first invalid field starts (docs/architecture.md,
     // "Error offsets"); a missing or different offset fails the case.
     def.offsets = harness::OffsetPolicy::kRequired;
@@ -259,13 +255,15 @@ void RegisterCqlTargets(harness::Registry& registry) {
            if (out == want) return absl::OkStatus();
            return absl::InternalError(absl::StrCat("round trip gave ", out, ", expected ", want));
          }});
-    def.heap_bound = [](const EncodeInput& in, const std::string& out) {
-      absl::StatusOr<size_t> n = in.framed ? opt::SerializedValueSize(in.type, in.value, in.version)
-                                           : opt::SerializedSize(in.type, in.value, in.version);
-      const size_t encoded = n.ok() ? *n : 0;
-      return static_cast<int64_t>(encoded) + DecodeHeapBound(in.type, encoded, out.size());
-    };
-    def.heap_bound_text = "encoded + DecodePeakBound(type, encoded) + 3 x output + 64 KiB";
+    def.heap_bound = harness::HeapBound<EncodeInput>::Custom(
+        "encoded + DecodePeakBound(type, encoded) + 3 x output + 64 KiB",
+        [](const EncodeInput& in, const std::string& out) {
+          absl::StatusOr<size_t> n = in.framed
+                                         ? opt::SerializedValueSize(in.type, in.value, in.version)
+                                         : opt::SerializedSize(in.type, in.value, in.version);
+          const size_t encoded = n.ok() ? *n : 0;
+          return static_cast<int64_t>(encoded) + DecodeHeapBound(in.type, encoded, out.size());
+        });
     def.show_output = [](const std::string& out) { return out; };
     registry.Add(std::move(def));
   }
@@ -297,8 +295,7 @@ void RegisterCqlTargets(harness::Registry& registry) {
            return absl::InternalError(
                absl::StrCat("predicted ", out, " bytes, the writer wrote ", enc->size()));
          }});
-    def.heap_bound = [](const EncodeInput&, const std::string&) -> int64_t { return 4096; };
-    def.heap_bound_text = "4 KiB";
+    def.heap_bound = harness::HeapBound<EncodeInput>::Fixed(4096);
     def.show_output = [](const std::string& out) { return absl::StrCat(out, " bytes"); };
     registry.Add(std::move(def));
   }

@@ -477,10 +477,11 @@ void RegisterTypedTargets(harness::Registry& registry) {
         {"reference", [](const TypedInput& in) { return RefEncode(in.built->tree); }});
     // Accepted: the one exact-size output allocation plus 64 bytes. Rejected: nothing but the
     // error status (its message and offset payload), at most 1 KiB.
-    def.heap_bound = [](const TypedInput&, const Output& out) -> int64_t {
-      return out.ok() ? static_cast<int64_t>(out->size()) + 64 : 1024;
-    };
-    def.heap_bound_text = "output + 64 (rejected: 1 KiB, the error status)";
+    def.heap_bound = harness::HeapBound<TypedInput>::Custom(
+        "output + 64 (rejected: 1 KiB, the error status)",
+        [](const TypedInput&, const Output& out) -> int64_t {
+          return out.ok() ? static_cast<int64_t>(out->size()) + 64 : 1024;
+        });
     def.show_output = [](const std::string& out) {
       return absl::StrCat(out.size(), " bytes, starting ", harness::Hex(out.substr(0, 32)));
     };
@@ -500,39 +501,41 @@ void RegisterTypedTargets(harness::Registry& registry) {
     // Both decoders report where the first invalid field starts (docs/architecture.md,
     // "Error offsets"); a missing or different offset fails the case.
     def.offsets = harness::OffsetPolicy::kRequired;
-    def.heap_bound = [](const TypedDecodeInput& in, const Output& result) -> int64_t {
-      // The typed column (values + bitmap; both columns for a map) and the dump of it.
-      const Kind kk = kTypedKinds[in.key % kTypedKindCount];
-      const Kind vk = kTypedKinds[in.value % kTypedKindCount];
-      const bool map = in.container % 3 == 2;
-      auto size_of = [](Kind k) -> size_t {
-        return WithElementType(k, [](auto tag) { return sizeof(typename decltype(tag)::type); });
-      };
-      if (!result.ok()) {
-        // Rejected: the column may have been reserved for the count before an element failed,
-        // but only once the count was checked against the bytes that remain, at 4 bytes (a
-        // length: 2 bytes in v1/v2, 4 from v3) per element at least; plus the error status.
-        const size_t n_max = in.bytes.size() / 2;
-        const size_t column = n_max * (size_of(kk) + (map ? size_of(vk) : 0)) + 2 * (n_max / 8 + 1);
-        return static_cast<int64_t>(column) + 1024;
-      }
-      const std::string& out = *result;
-      // Elements in the dump: 'N' alone, or 'V' and the value (8 or 16 bytes).
-      size_t n = 0;
-      for (size_t i = 0; i < out.size(); ++n) {
-        const Kind k = (map && n % 2 == 1) ? vk : kk;
-        i += out[i] == 'N' ? 1 : DumpWidth(k);
-      }
-      if (map) n /= 2;
-      const size_t column =
-          n * size_of(kk) + (n + 7) / 8 + (map ? n * size_of(vk) + (n + 7) / 8 : 0);
-      // The dump reserves its largest size (every element present) up front.
-      const size_t dump = n * (DumpWidth(kk) + (map ? DumpWidth(vk) : 0));
-      return static_cast<int64_t>(column + dump) + 64;
-    };
-    def.heap_bound_text =
+    def.heap_bound = harness::HeapBound<TypedDecodeInput>::Custom(
         "typed column + its dump (reserved at full size) + 64 (rejected: a column of input/2 "
-        "elements + 1 KiB)";
+        "elements + 1 KiB)",
+        [](const TypedDecodeInput& in, const Output& result) -> int64_t {
+          // The typed column (values + bitmap; both columns for a map) and the dump of it.
+          const Kind kk = kTypedKinds[in.key % kTypedKindCount];
+          const Kind vk = kTypedKinds[in.value % kTypedKindCount];
+          const bool map = in.container % 3 == 2;
+          auto size_of = [](Kind k) -> size_t {
+            return WithElementType(k,
+                                   [](auto tag) { return sizeof(typename decltype(tag)::type); });
+          };
+          if (!result.ok()) {
+            // Rejected: the column may have been reserved for the count before an element failed,
+            // but only once the count was checked against the bytes that remain, at 4 bytes (a
+            // length: 2 bytes in v1/v2, 4 from v3) per element at least; plus the error status.
+            const size_t n_max = in.bytes.size() / 2;
+            const size_t column =
+                n_max * (size_of(kk) + (map ? size_of(vk) : 0)) + 2 * (n_max / 8 + 1);
+            return static_cast<int64_t>(column) + 1024;
+          }
+          const std::string& out = *result;
+          // Elements in the dump: 'N' alone, or 'V' and the value (8 or 16 bytes).
+          size_t n = 0;
+          for (size_t i = 0; i < out.size(); ++n) {
+            const Kind k = (map && n % 2 == 1) ? vk : kk;
+            i += out[i] == 'N' ? 1 : DumpWidth(k);
+          }
+          if (map) n /= 2;
+          const size_t column =
+              n * size_of(kk) + (n + 7) / 8 + (map ? n * size_of(vk) + (n + 7) / 8 : 0);
+          // The dump reserves its largest size (every element present) up front.
+          const size_t dump = n * (DumpWidth(kk) + (map ? DumpWidth(vk) : 0));
+          return static_cast<int64_t>(column + dump) + 64;
+        });
     registry.Add(std::move(def));
   }
 }

@@ -650,10 +650,7 @@ harness::TargetDef<MutationInput> SerializeTarget(bool small) {
                           return CheckRoundTrip(in.m, out);
                         }});
   // The model is built when the input is decoded or generated, outside the measured run.
-  def.heap_bound = [](const MutationInput&, const std::string& out) -> int64_t {
-    return static_cast<int64_t>(out.size()) + 1024;
-  };
-  def.heap_bound_text = "output + 1 KiB";
+  def.heap_bound = harness::HeapBound<MutationInput>::Linear(1, 1024);
   return def;
 }
 
@@ -680,10 +677,10 @@ void RegisterMutationTargets(harness::Registry& registry) {
     def.references = {{"reference", [](const DecodeInput& in) {
                          return DecodeWith(true, in.version, in.schema, in.bytes);
                        }}};
-    def.heap_bound = [](const DecodeInput& in, const std::string& out) {
-      return DecodeBound(in.bytes.size(), out);
-    };
-    def.heap_bound_text = "2 KiB x input + 4 x output + 64 KiB";
+    def.heap_bound = harness::HeapBound<DecodeInput>::Custom(
+        "2 KiB x input + 4 x output + 64 KiB", [](const DecodeInput& in, const std::string& out) {
+          return DecodeBound(in.bytes.size(), out);
+        });
     // Both decoders report where the first invalid field starts (docs/architecture.md).
     def.offsets = harness::OffsetPolicy::kRequired;
     def.show_output = [](const std::string& out) { return out; };
@@ -702,10 +699,10 @@ void RegisterMutationTargets(harness::Registry& registry) {
     def.references = {{"reference", [](const MutatedInput& in) {
                          return DecodeWith(true, in.version, in.schema, in.bytes);
                        }}};
-    def.heap_bound = [](const MutatedInput& in, const std::string& out) {
-      return DecodeBound(in.bytes.size(), out);
-    };
-    def.heap_bound_text = "2 KiB x input + 4 x output + 64 KiB";
+    def.heap_bound = harness::HeapBound<MutatedInput>::Custom(
+        "2 KiB x input + 4 x output + 64 KiB", [](const MutatedInput& in, const std::string& out) {
+          return DecodeBound(in.bytes.size(), out);
+        });
     // Both decoders report where the first invalid field starts (docs/architecture.md).
     def.offsets = harness::OffsetPolicy::kRequired;
     def.show_output = [](const std::string& out) { return out; };

@@ -164,8 +164,7 @@ harness::TargetDef<T> Base(std::string name, std::string description, harness::D
   def.name = std::move(name);
   def.description = std::move(description);
   def.domain = std::move(domain);
-  def.heap_bound = [](const T&, const Output&) { return kHeapBound; };
-  def.heap_bound_text = "1 KiB (accepted or rejected)";
+  def.heap_bound = harness::HeapBound<T>::Fixed(kHeapBound);
   def.offsets = harness::OffsetPolicy::kNotApplicable;
   def.offsets_reason =
       "the input is a value (civil fields, a count, a double), not bytes: errors name the field";

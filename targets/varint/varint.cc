@@ -203,10 +203,7 @@ harness::TargetDef<std::vector<T>> EncodeTarget(Format f, std::vector<T> edges) 
                           }
                           return absl::OkStatus();
                         }});
-  def.heap_bound = [](const Batch&, const Output& out) {
-    return static_cast<int64_t>(out.ok() ? out->size() : 0) + 4096;
-  };
-  def.heap_bound_text = "output + 4 KiB";
+  def.heap_bound = harness::HeapBound<Batch>::Linear(1, 4096);
   def.offsets = harness::OffsetPolicy::kNotApplicable;
   def.offsets_reason = "the input is a batch of integers, not bytes";
   return def;
@@ -384,11 +381,12 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
   }
   // The harness's own copies (the input, the value slots, the output) plus 4 KiB for the
   // decoder, whether it accepts or rejects: decoding allocates nothing else.
-  def.heap_bound = [](const DecodeInput& in, const Output&) {
-    const int64_t slots = std::min<int64_t>(in.count, kMaxBatch);
-    return static_cast<int64_t>(in.bytes.size()) + 16 * slots + 8 + 4096;
-  };
-  def.heap_bound_text = "input + 16 x count + 4 KiB (accepted or rejected)";
+  def.heap_bound = harness::HeapBound<DecodeInput>::Custom(
+      "input + 16 x count + 4 KiB (accepted or rejected)",
+      [](const DecodeInput& in, const Output&) {
+        const int64_t slots = std::min<int64_t>(in.count, kMaxBatch);
+        return static_cast<int64_t>(in.bytes.size()) + 16 * slots + 8 + 4096;
+      });
   def.show_output = ShowDecoded;
   return def;
 }
