@@ -53,6 +53,16 @@ absl::StatusOr<std::string> StringFragment(const std::string& s) {
 absl::StatusOr<std::string> DocumentFragment(const std::vector<Element>& elements, bool is_array,
                                              int depth);
 
+std::string AlphabeticalOrder(const std::string& options) {
+  std::string out;
+  for (int c = 1; c < 256; ++c) {
+    for (char o : options) {
+      if (static_cast<unsigned char>(o) == c) out.push_back(o);
+    }
+  }
+  return out;
+}
+
 absl::StatusOr<int64_t> Millis(const Value& v) {
   if (!v.civil.has_value()) return v.i;
   return timestamp::ToUnixMillis(*v.civil, timestamp::Rounding::kFloor);
@@ -99,7 +109,9 @@ absl::StatusOr<std::string> ValueFragment(const Value& v, int depth) {
     }
     case Type::kRegex:
       if (HasNul(v.s) || HasNul(v.s2)) return absl::InvalidArgumentError("regex contains NUL");
-      return v.s + std::string(1, '\0') + v.s2 + std::string(1, '\0');
+      // "Options ... must be stored in alphabetical order" (BSON 1.1, element 0x0B): each byte
+      // value from the smallest up, as often as it occurs.
+      return v.s + std::string(1, '\0') + AlphabeticalOrder(v.s2) + std::string(1, '\0');
     case Type::kDbPointer: {
       if (v.s2.size() != 12) return absl::InvalidArgumentError("DBPointer id is not 12 bytes");
       absl::StatusOr<std::string> ns = StringFragment(v.s);

@@ -1,5 +1,6 @@
 #include "serdiff/bson/codec.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <limits>
@@ -181,8 +182,15 @@ char* WriteValue(const Value& v, char* p) {
       return p + 1;
     case Type::kDateTime:
       return Put64(p, *DateTimeMillisOf(v));  // checked by the size pass
-    case Type::kRegex:
-      return PutCString(PutCString(p, v.s), v.s2);
+    case Type::kRegex: {
+      // BSON 1.1, element 0x0B: the options "must be stored in alphabetical order", so they are
+      // sorted where they are written (byte order: "xmi" is stored "imx"). Letters outside
+      // "ilmsux" and repeats are kept: the encoder reorders, it does not drop.
+      char* options = PutCString(p, v.s);
+      char* end = PutCString(options, v.s2);
+      std::sort(options, end - 1);
+      return end;
+    }
     case Type::kDbPointer:
       return PutBytes(PutString(p, v.s), v.s2);
     case Type::kCodeWithScope: {

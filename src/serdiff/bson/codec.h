@@ -43,6 +43,8 @@ inline constexpr int32_t kMinDocumentSize = 5;
 absl::StatusOr<uint64_t> EncodedSize(const Document& doc);
 
 // The BSON bytes of doc (errors: as EncodedSize). Allocates the output once, exactly sized.
+// Canonical forms the spec prescribes are written whatever the value holds: a regex's options
+// in alphabetical (byte) order (BSON 1.1, element 0x0B: {r: /a/xi} is stored with "ix").
 absl::StatusOr<std::string> Encode(const Document& doc);
 
 // The int64 milliseconds the encoder writes for a UTC datetime value (civil: floor of the
