@@ -344,7 +344,10 @@ rc::Gen<Value> GenValue(int depth) {
         break;
       case Type::kRegex:
         v.s = *GenText(kMaxKey);
-        v.s2 = *rc::gen::element<std::string>("", "i", "imsx", "ilmsux");
+        // Sorted and unsorted options (the encoders must store them sorted), a repeat and a
+        // letter outside "ilmsux" (kept by serdiff, dropped by libbson).
+        v.s2 = *rc::gen::element<std::string>("", "i", "imsx", "ilmsux", "xmi", "mi", "usmxli",
+                                              "xix", "qa");
         break;
       case Type::kDbPointer:
         v.s = *GenText(kMaxKey);
