@@ -44,13 +44,15 @@ absl::StatusOr<CivilDateTime> CivilOf(absl::Time t) {
       static_cast<int32_t>(us)};
 }
 
+// CQL date raw value (days + 2^31, v4 spec 6.5) of a day count from Abseil's CivilDay
+// difference; OutOfRange outside the int32 day range. Its own constant, not the optimized
+// side's: an oracle shares nothing with what it checks but the value types.
 absl::StatusOr<uint32_t> RawFromDays(int64_t days) {
-  if (days < -2147483648LL || days > 2147483647LL) {
+  constexpr int64_t kBias = int64_t{1} << 31;
+  if (days < -kBias || days >= kBias) {
     return absl::OutOfRangeError(absl::StrCat("day count ", days, " outside the CQL date range"));
   }
-  // 2^31 + days, written so that no step leaves 0..2^32-1.
-  return days >= 0 ? 2147483648u + static_cast<uint32_t>(days)
-                   : 2147483648u - static_cast<uint32_t>(-days);
+  return static_cast<uint32_t>(days + kBias);
 }
 
 }  // namespace
