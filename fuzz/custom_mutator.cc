@@ -4,15 +4,18 @@
 // and unsigned values), sometimes also truncating or doubling what follows. A fuzz input is
 // an encoded value whose wire bytes sit at the front (FuzzedDataProvider reads byte strings
 // from the front and integers from the back), so any offset may be a length inside them;
-// the ones at the back are the value's counts. Families without length fields get
+// the ones at the back are the value's counts. The fields' widths and byte orders are part of
+// the target's definition (TargetDef::length_fields); targets without any (timestamp) get
 // libFuzzer's mutations only. Linked into libFuzzer builds only.
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <random>
+#include <vector>
 
 #include "fuzz/target_name.h"
 #include "harness/length_lies.h"
+#include "harness/target.h"
+#include "targets/families.h"
 
 extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
 
@@ -20,40 +23,25 @@ namespace {
 
 using serdiff::harness::LengthField;
 
-bool StartsWith(const char* s, const char* prefix) {
-  return std::strncmp(s, prefix, std::strlen(prefix)) == 0;
-}
-
-// The length/count fields of the target's family; count 0: none.
-int Fields(LengthField out[2]) {
-  const char* name = SerdiffFuzzTargetName();
-  if (StartsWith(name, "cql_")) {  // [int] and [short], big-endian
-    out[0] = {4, true};
-    out[1] = {2, true};
-    return 2;
-  }
-  if (StartsWith(name, "bson_") || StartsWith(name, "mutation_")) {
-    out[0] = {4, false};  // int32 little-endian
-    out[1] = {2, false};
-    return 2;
-  }
-  if (StartsWith(name, "varint_")) {  // batch counts (FDP integers, at the back)
-    out[0] = {4, false};
-    out[1] = {2, false};
-    return 2;
-  }
-  return 0;
+// The length/count fields of the target's inputs, from its definition
+// (TargetDef::length_fields, set by its family); empty: none.
+const std::vector<LengthField>& Fields() {
+  static const std::vector<LengthField>* fields = [] {
+    const serdiff::harness::Target* t =
+        serdiff::targets::AllTargets().Find(SerdiffFuzzTargetName());
+    return t != nullptr ? &t->info().length_fields : new std::vector<LengthField>();
+  }();
+  return *fields;
 }
 
 }  // namespace
 
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size,
                                           unsigned int seed) {
-  static LengthField fields[2];
-  static const int n = Fields(fields);
+  const std::vector<LengthField>& fields = Fields();
   std::minstd_rand rng(seed);
-  if (n == 0 || rng() % 4 != 0) return LLVMFuzzerMutate(data, size, max_size);
-  const LengthField f = fields[rng() % static_cast<unsigned>(n)];
+  if (fields.empty() || rng() % 4 != 0) return LLVMFuzzerMutate(data, size, max_size);
+  const LengthField f = fields[rng() % fields.size()];
   if (size < static_cast<size_t>(f.width)) return LLVMFuzzerMutate(data, size, max_size);
   const size_t offset = rng() % (size - static_cast<size_t>(f.width) + 1);
   const unsigned r = rng();

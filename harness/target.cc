@@ -336,6 +336,7 @@ std::unique_ptr<Registry> BuildRegistry(bool selftest) {
     if ((f.name == "selftest") != selftest) continue;
     const size_t before = registry->targets_.size();
     registry->family_ = f.name;
+    registry->default_length_fields_.clear();
     f.fn(*registry);
     for (size_t k = before; k < registry->targets_.size(); ++k) {
       const std::string& n = registry->targets_[k]->name();

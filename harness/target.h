@@ -56,6 +56,7 @@
 #include "absl/types/span.h"
 #include "harness/alloc_tracker.h"
 #include "harness/fuzz_input.h"
+#include "harness/length_lies.h"
 #include "harness/text_parse.h"
 
 namespace serdiff::harness {
@@ -263,6 +264,11 @@ struct TargetDef {
   std::vector<OffsetExemption> offset_exemptions;
   // Shows an output for people (default: hex). Called on successful outputs only.
   std::function<std::string(const std::string& output)> show_output;
+  // The widths and byte orders of the length and count fields in the target's fuzz inputs,
+  // about which the libFuzzer custom mutator lies (fuzz/custom_mutator.cc); empty: the
+  // family's default (Registry::SetDefaultLengthFields), and with none, libFuzzer's own
+  // mutations only.
+  std::vector<LengthField> length_fields;
 };
 
 // One implementation's run, as judged.
@@ -333,6 +339,7 @@ struct TargetInfo {
   std::string offsets_reason;  // why offsets are not applicable (kNotApplicable), else empty
   // (implementation, reason) for each implementation that reports no error offsets.
   std::vector<std::pair<std::string, std::string>> offset_exemptions;
+  std::vector<LengthField> length_fields;  // TargetDef::length_fields
 };
 
 // Type-erased target, as the registry, the CLI, the test driver and the fuzzers see it: its
@@ -557,6 +564,7 @@ class TypedTarget final : public Target {
     info.offset_policy = d.offsets;
     info.offsets_reason = d.offsets_reason;
     for (const auto& e : d.offset_exemptions) info.offset_exemptions.emplace_back(e.impl, e.reason);
+    info.length_fields = d.length_fields;
     return info;
   }
 
@@ -582,7 +590,13 @@ class Registry {
   // Adds a target of the family being registered (BuildRegistry sets it).
   template <typename T>
   void Add(TargetDef<T> def) {
+    if (def.length_fields.empty()) def.length_fields = default_length_fields_;
     targets_.push_back(std::make_unique<TypedTarget<T>>(std::move(def), family_));
+  }
+  // The length/count field layout of the family being registered, given to each target it
+  // adds that names none (TargetDef::length_fields). Reset for every family.
+  void SetDefaultLengthFields(std::vector<LengthField> fields) {
+    default_length_fields_ = std::move(fields);
   }
   const std::vector<std::unique_ptr<Target>>& targets() const { return targets_; }
   // nullptr when no target has that name.
@@ -591,6 +605,7 @@ class Registry {
  private:
   friend std::unique_ptr<Registry> BuildRegistry(bool selftest);
   std::string family_ = "unregistered";
+  std::vector<LengthField> default_length_fields_;
   std::vector<std::unique_ptr<Target>> targets_;
 };
 

@@ -356,3 +356,23 @@ TEST(ImplOrigins, EveryImplementationSaysWhereItComesFrom) {
     }
   }
 }
+
+// The custom mutator's lying-length layout is part of each target's definition (set by its
+// family): CQL [int]/[short] big-endian, the little-endian int32/count fields of BSON, mutation
+// and varint inputs, none for timestamps (their inputs hold no lengths).
+TEST(LengthFields, EveryTargetCarriesItsFamilysLayout) {
+  auto layout = [](const serdiff::harness::Target& t) {
+    std::string s;
+    for (const auto& f : t.info().length_fields) {
+      absl::StrAppend(&s, f.width, f.big_endian ? "BE " : "LE ");
+    }
+    return s;
+  };
+  for (const auto& t : serdiff::targets::AllTargets().targets()) {
+    const std::string& family = t->family();
+    const std::string want = family == "cql"         ? "4BE 2BE "
+                             : family == "timestamp" ? ""
+                                                     : "4LE 2LE ";
+    EXPECT_EQ(layout(*t), want) << t->name();
+  }
+}

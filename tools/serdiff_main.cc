@@ -125,6 +125,13 @@ int List(bool selftest) {
       std::cout << "  implementation " << impl.name << " (" << serdiff::harness::RoleName(impl.role)
                 << "): " << impl.origin << "\n";
     }
+    if (!t->info().length_fields.empty()) {
+      std::cout << "  length fields (custom mutator):";
+      for (const auto& f : t->info().length_fields) {
+        std::cout << " " << f.width << "-byte " << (f.big_endian ? "big" : "little") << "-endian";
+      }
+      std::cout << "\n";
+    }
     if (!t->heap_bound_text().empty())
       std::cout << "  peak heap bound: " << t->heap_bound_text() << "\n";
     std::cout << "  error offsets: " << serdiff::harness::OffsetPolicyName(t->offset_policy())

@@ -131,6 +131,8 @@ int64_t DecodePeakBound(const Type& t, size_t input_bytes) {
 
 void RegisterCqlTargets(harness::Registry& registry) {
   using namespace cql;  // NOLINT
+  // The custom mutator lies about [int] and [short] lengths and counts, big-endian (v4 spec 3).
+  registry.SetDefaultLengthFields({{4, true}, {2, true}});
   auto encode_target = [](std::string name, bool nested, std::string what) {
     harness::TargetDef<EncodeInput> def;
     def.name = std::move(name);

@@ -661,6 +661,9 @@ namespace serdiff::targets {
 
 void RegisterMutationTargets(harness::Registry& registry) {
   using namespace serdiff::targets::mutation;  // NOLINT
+  // The custom mutator lies about 4- and 2-byte little-endian lengths and counts (the fuzz
+  // inputs' own form: FuzzedDataProvider integers at the back).
+  registry.SetDefaultLengthFields({{4, false}, {2, false}});
   serdiff::mutation::ReserveSmallScratch(kSmallTargetThreshold);
   registry.Add(SerializeTarget(false));
   registry.Add(SerializeTarget(true));
