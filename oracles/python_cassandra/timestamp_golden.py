@@ -6,7 +6,7 @@ Needs Debian's python3-cassandra (3.25) and python3-bson; run with the system py
 Lines (all integers decimal):
     S y m d H M S us  <DateType.serialize ms>  <BSON 0x09 payload ms>
     D ms  <DateType.deserialize as y m d H M S us, or 'overflow'>
-tests/timestamp_golden_test.cc checks DriverFloatTruncateMillis, DriverIntegerFloorMillis and
+tests/timestamp_test.cc (TimestampGolden.*) checks DriverFloatTruncateMillis, DriverIntegerFloorMillis and
 DriverFloatSecondsFromMillis against every line.
 """
 import datetime

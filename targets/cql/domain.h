@@ -1,6 +1,6 @@
 // CQL family: the inputs of the cql_* targets, their generators (RapidCheck) and corpus-file
 // forms (FuzzedDataProvider), and helpers shared with tests/cql_test.cc, props/cql_test.cc and
-// bench/cql_benchmark.cc. Definitions live in targets/cql*.cc (which file holds what: see
+// bench/cql_benchmark.cc. Definitions live in targets/cql/ (which file holds what: see
 // targets/cql/internal.h).
 #pragma once
 

@@ -1,4 +1,4 @@
-// CQL family, private to targets/cql*.cc: the limits of generated and fuzz-decoded inputs,
+// CQL family, private to targets/cql/: the limits of generated and fuzz-decoded inputs,
 // the edge-value tables (edges.cc), the two-way corpus-file visitor (visitor.cc), the
 // generator building blocks (gen.cc) and the codec runners (cql.cc) that the other
 // target files share. Tests, properties and benchmarks use targets/cql/domain.h instead.
