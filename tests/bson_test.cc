@@ -598,6 +598,9 @@ TEST(BsonCanonical, RegexOptionsAreWrittenInAlphabeticalOrder) {
   EXPECT_EQ(ToHex(Encode(doc)), want);
   EXPECT_EQ(ToHex(ref::bson::Encode(doc)), want);
   EXPECT_EQ(ToHex(oracle::libbson::Encode(doc)), want);
+  re.s2 = "\xff\x0f";  // bytes above 0x7f sort by unsigned value, after 0x0f (a fuzzer's find)
+  EXPECT_EQ(ToHex(Encode(One("r", re))), "0f0000000b7200616263000fff0000");
+  EXPECT_EQ(ToHex(ref::bson::Encode(One("r", re))), "0f0000000b7200616263000fff0000");
   re.s2 = "usmxli";  // every letter, reversed-ish: "ilmsux"
   EXPECT_EQ(ToHex(Encode(One("r", re))), "130000000b720061626300696c6d7375780000");
   EXPECT_EQ(ToHex(ref::bson::Encode(One("r", re))), "130000000b720061626300696c6d7375780000");

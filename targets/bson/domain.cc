@@ -347,7 +347,7 @@ rc::Gen<Value> GenValue(int depth) {
         // Sorted and unsorted options (the encoders must store them sorted), a repeat and a
         // letter outside "ilmsux" (kept by serdiff, dropped by libbson).
         v.s2 = *rc::gen::element<std::string>("", "i", "imsx", "ilmsux", "xmi", "mi", "usmxli",
-                                              "xix", "qa");
+                                              "\xff\x0f", "xix", "qa");
         break;
       case Type::kDbPointer:
         v.s = *GenText(kMaxKey);

@@ -188,7 +188,9 @@ char* WriteValue(const Value& v, char* p) {
       // "ilmsux" and repeats are kept: the encoder reorders, it does not drop.
       char* options = PutCString(p, v.s);
       char* end = PutCString(options, v.s2);
-      std::sort(options, end - 1);
+      // By unsigned byte value (char may be signed: 0xff must sort after 0x0f).
+      std::sort(reinterpret_cast<unsigned char*>(options),
+                reinterpret_cast<unsigned char*>(end - 1));
       return end;
     }
     case Type::kDbPointer:
