@@ -81,16 +81,17 @@ RC_GTEST_PROP(CqlMemoryProps, DecodingAnyInputStaysWithinAMultipleOfTheInput, ()
 
 RC_GTEST_PROP(CqlMemoryProps, DecodingMutatedEncodingsStaysWithinAMultipleOfTheInput, ()) {
   const MutatedInput in = *MutatedDomain().gen.value();
+  const EncodeInput& base = in.base.base;
   int64_t peak;
   {
     harness::PeakHeapScope scope;
     absl::StatusOr<Value> v =
-        in.base.framed ? opt::DeserializeValue(in.base.type, in.bytes, in.base.version, in.options)
-                       : opt::Deserialize(in.base.type, in.bytes, in.base.version, in.options);
+        base.framed ? opt::DeserializeValue(base.type, in.bytes, base.version, in.base.options)
+                    : opt::Deserialize(base.type, in.bytes, base.version, in.base.options);
     RC_TAG(v.ok() ? "accepted" : "rejected");
     peak = scope.PeakBytes();
   }
-  RC_ASSERT(peak <= DecodePeakBound(in.base.type, in.bytes.size()));
+  RC_ASSERT(peak <= DecodePeakBound(base.type, in.bytes.size()));
 }
 
 // Claimed counts far beyond the input: rejected with (almost) nothing allocated.

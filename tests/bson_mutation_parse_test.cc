@@ -18,9 +18,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "harness/corpus.h"
+#include "harness/report.h"
 #include "harness/target.h"
 #include "harness/text_parse.h"
 #include "serdiff/bson/document.h"
+#include "serdiff/mutation/mutation.h"
 #include "targets/bson/domain.h"
 #include "targets/families.h"
 #include "targets/mutation/domain.h"
@@ -104,15 +106,27 @@ TEST(BsonMutationParse, MutationDecodeReadsTheHexBytesAndRefusesTheCutForm) {
 
 TEST(BsonMutationParse, MutationMutatedReadsTheEdit) {
   const Target& t = Find("mutation_decode_mutated");
-  const std::string text = absl::StrCat(kZeroSpec, " op=3 pos=258 arg=160");
-  // Read from the end: op (1 byte, 0..6), pos (4 bytes, most significant last), arg (1
-  // byte), then the spec's 17 bytes.
-  EXPECT_EQ(*t.BytesOfText(text), std::string(17, '\0') + std::string("\xa0\x02\x01\0\0\x03", 6));
-  EXPECT_EQ(t.ShowBytes(*t.BytesOfText(text)), text);
-  EXPECT_EQ(ErrorOf(t.BytesOfText(absl::StrCat(kZeroSpec, " op=7 pos=1 arg=2"))),
-            "at character 93: op 7 is outside the range the input holds (0..6)");
-  EXPECT_EQ(ErrorOf(t.BytesOfText(absl::StrCat(kZeroSpec, " op=1 pos=1 arg=256"))),
-            "at character 105: \"256\" is out of range (0..255)");
+  const std::string text = absl::StrCat(kZeroSpec, "\n  edit insert pos=258 arg=160");
+  // Read from the end: op (1 byte, 0..10), pos (4 bytes, most significant read first, so
+  // last in the file), arg (4 bytes, the same), then the spec's 17 bytes.
+  EXPECT_EQ(*t.BytesOfText(text),
+            std::string(17, '\0') + std::string("\xa0\0\0\0\x02\x01\0\0\x03", 9));
+  // The printed form adds the edited encoding: the zero spec's encoding with byte 160 (a0)
+  // inserted at 258 % (size + 1).
+  absl::StatusOr<std::string> enc = serdiff::mutation::Serialize(
+      serdiff::targets::mutation::BuildMutation(*serdiff::targets::mutation::ParseSpec(kZeroSpec)));
+  ASSERT_TRUE(enc.ok());
+  std::string edited = *enc;
+  edited.insert(258 % (enc->size() + 1), 1, '\xa0');
+  EXPECT_EQ(t.ShowBytes(*t.BytesOfText(text)),
+            absl::StrCat(text, "\n  bytes(", edited.size(), ")=", harness::Hex(edited)));
+  // kZeroSpec is 89 characters, "\n  edit " 8 more: the op's name at 97.
+  EXPECT_EQ(ErrorOf(t.BytesOfText(absl::StrCat(kZeroSpec, "\n  edit chop pos=1 arg=2"))),
+            "at character 97: unknown edit \"chop\" (none, truncate, xor, insert, overwrite32be, "
+            "append, drop, overwrite8, setbit, overwrite32le, overwrite16be)");
+  EXPECT_EQ(
+      ErrorOf(t.BytesOfText(absl::StrCat(kZeroSpec, "\n  edit truncate pos=1 arg=4294967296"))),
+      "at character 116: \"4294967296\" is out of range (0..4294967295)");
 }
 
 TEST(BsonMutationParse, ArrayKeyCountAndDecoderBytes) {

@@ -129,11 +129,8 @@ std::vector<Seed> HandPickedSeeds() {
                  uint32_t arg) {
     const Type t = T(type);
     MutatedInput in;
-    in.base = EncodeInput{t, V(t, value), 4, false};
-    in.op = op;
-    in.pos = pos;
-    in.arg = arg;
-    in.bytes = MutatedBytes(in);
+    in.base.base = EncodeInput{t, V(t, value), 4, false};
+    in.edit = harness::Edit{op, pos, arg};
     seeds.push_back({"cql_decode_mutated", CorpusForm(mutated, in)});
   };
   mut("list<int>", "[1, 2, 3]", 4, 0, 1'000'000'000);           // count 1e9

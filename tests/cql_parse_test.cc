@@ -230,32 +230,37 @@ TEST(CqlParse, EncodeInputsReadToExactValues) {
 
 TEST(CqlParse, MutatedInputsDeriveTheirBytes) {
   const auto d = MutatedDomain();
-  // int 5 is 00 00 00 05; op 6 drops the byte at 2 % 4.
+  // int 5 is 00 00 00 05; "drop" erases the byte at 2 % 4.
   const std::string text =
-      "v4 payload int = 5\n  mutation op=6 pos=2 arg=0 max_depth=32 strict_utf8\n  bytes(3)=00 00 "
-      "05";
+      "v4 payload int = 5\n  options max_depth=32 strict_utf8\n  edit drop pos=2 arg=0\n  "
+      "bytes(3)=00 00 05";
   absl::StatusOr<MutatedInput> v = d.parse(text);
   ASSERT_TRUE(v.ok()) << v.status();
-  EXPECT_EQ(v->base, (EncodeInput{Ty("int"), Value::Int(5), 4, false}));
-  EXPECT_EQ(v->op, 6);
-  EXPECT_EQ(v->pos, 2u);
-  EXPECT_EQ(v->arg, 0u);
-  EXPECT_TRUE(v->options.strict_utf8);
+  EXPECT_EQ(v->base.base, (EncodeInput{Ty("int"), Value::Int(5), 4, false}));
+  EXPECT_EQ(v->edit, (harness::Edit{6, 2, 0}));
+  EXPECT_TRUE(v->base.options.strict_utf8);
   EXPECT_EQ(v->bytes, std::string("\x00\x00\x05", 3));
   EXPECT_EQ(d.show(*v), text);
+  // Without the bytes line: the same value (the bytes are derived from the fields).
+  absl::StatusOr<MutatedInput> short_form = d.parse(text.substr(0, text.find("\n  bytes(")));
+  ASSERT_TRUE(short_form.ok()) << short_form.status();
+  EXPECT_EQ(*short_form, *v);
   // The dump must be the one the fields give.
   std::string wrong = text;
   wrong.back() = '6';
   EXPECT_EQ(ErrorOf(d.parse(wrong)),
             absl::StrCat("at character ", text.size() - 1,
                          ": the text does not match how the value it names prints: \"v4 "
-                         "payload int = 5\\n  mutation op=6 pos=2 arg=0 max_depth=32 "
-                         "strict_utf8\\n  bytes(3)=00 00 05\""));
-  EXPECT_EQ(ErrorOf(d.parse("v4 payload int = 5\n  mutation op=7 pos=2 arg=0 max_depth=32\n  "
-                            "bytes(0)=")),
-            "at character 33: mutation op=7 is above the most the input holds (6)");
-  EXPECT_EQ(ErrorOf(d.parse("v4 payload int = 5")),
-            "at character 18: expected a second line \"  mutation op=...\"");
+                         "payload int = 5\\n  options max_depth=32 strict_utf8\\n  edit drop "
+                         "pos=2 arg=0\\n  bytes(3)=00 00 05\""));
+  // "v4 payload int = 5" (18) "\n  options max_depth=32" (23) "\n  edit " (8): the op at 49.
+  EXPECT_EQ(ErrorOf(d.parse("v4 payload int = 5\n  options max_depth=32\n  edit chop pos=2 arg=0")),
+            "at character 49: unknown edit \"chop\" (none, truncate, xor, insert, overwrite32be, "
+            "append, drop, overwrite8, setbit, overwrite32le, overwrite16be)");
+  EXPECT_EQ(ErrorOf(d.parse("v4 payload int = 5\n  options max_depth=32")),
+            "at character 41: expected a line \"  edit <op> pos=<n> arg=<n>\"");
+  EXPECT_EQ(ErrorOf(d.parse("v4 payload int = 5\n  edit none pos=0 arg=0")),
+            "at character 18: expected a second line \"  options max_depth=...\"");
 }
 
 const harness::Target& Find(const std::string& name) {

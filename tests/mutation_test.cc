@@ -592,7 +592,7 @@ TEST(MutationSpecBudget, InputLengthBoundsTheBudget) {
   // The writer writes every filler byte: a full-budget spec is a 17 + 4096 byte file.
   const MutationSpec full{99, 2, 8, 200, 70, 40, 4096};
   harness::FuzzInputWriter fw;
-  domain.encode(MutationInput{full, Mutation{}}, fw);
+  domain.encode(MutationInput{full, Mutation{}, {}}, fw);
   const std::string full_bytes = fw.Finish();
   EXPECT_EQ(full_bytes.size(), 17 + kMaxBudgetUnits);
   EXPECT_EQ(full_bytes.substr(0, kMaxBudgetUnits), std::string(kMaxBudgetUnits, '\0'));

@@ -125,6 +125,51 @@ int64_t DecodePeakBound(const Type& t, size_t input_bytes) {
   return factor * static_cast<int64_t>(input_bytes) + 4096;
 }
 
+namespace {
+
+// What both decoders of a decode target are given.
+struct DecodeCall {
+  const Type& type;
+  std::string_view bytes;
+  int version;
+  bool framed;
+  const DecodeOptions& options;
+};
+
+// cql_decode and cql_decode_mutated: the same comparison on two domains. `call(in)` says
+// what to decode.
+template <typename In, typename Call>
+void AddDecodeTarget(harness::Registry& registry, std::string name, std::string description,
+                     harness::Domain<In> domain, Call call) {
+  harness::TargetDef<In> def;
+  def.name = std::move(name);
+  def.description = std::move(description);
+  def.domain = std::move(domain);
+  def.optimized = {"optimized", [call](const In& in) {
+                     const DecodeCall c = call(in);
+                     return AsText(c.type,
+                                   OptDecode(c.type, c.bytes, c.version, c.framed, c.options));
+                   }};
+  def.references.push_back(
+      {"reference", [call](const In& in) {
+         const DecodeCall c = call(in);
+         return AsText(c.type, RefDecode(c.type, c.bytes, c.version, c.framed, c.options));
+       }});
+  def.heap_bound =
+      harness::HeapBound<In>::Custom("DecodePeakBound(type, input) + 3 x output + 64 KiB",
+                                     [call](const In& in, const std::string& out) {
+                                       const DecodeCall c = call(in);
+                                       return DecodeHeapBound(c.type, c.bytes.size(), out.size());
+                                     });
+  // Both decoders report where the first invalid field starts (docs/architecture.md,
+  // "Error offsets"); a missing or different offset fails the case.
+  def.offsets = harness::OffsetPolicy::kRequired;
+  def.show_output = [](const std::string& out) { return out; };
+  registry.Add(std::move(def));
+}
+
+}  // namespace
+
 }  // namespace cql
 
 // ---- registration -------------------------------------------------------------------------------
@@ -176,61 +221,21 @@ void RegisterCqlTargets(harness::Registry& registry) {
     registry.Add(std::move(def));
   }
 
-  {
-    harness::TargetDef<DecodeInput> def;
-    def.name = "cql_decode";
-    def.description =
-        "a CQL type plus arbitrary bytes (payload or [value], v1..v5, options): optimized vs "
-        "reference decoder; output = canonical text of the decoded value";
-    def.domain = DecodeDomain();
-    def.optimized = {
-        "optimized", [](const DecodeInput& in) {
-          return AsText(in.type, OptDecode(in.type, in.bytes, in.version, in.framed, in.options));
-        }};
-    def.references.push_back(
-        {"reference", [](const DecodeInput& in) {
-           return AsText(in.type, RefDecode(in.type, in.bytes, in.version, in.framed, in.options));
-         }});
-    def.heap_bound = harness::HeapBound<DecodeInput>::Custom(
-        "DecodePeakBound(type, input) + 3 x output + 64 KiB",
-        [](const DecodeInput& in, const std::string& out) {
-          return DecodeHeapBound(in.type, in.bytes.size(), out.size());
-        });
-    // Both decoders report where the first invalid field starts (docs/architecture.md,
-    // "Error offsets"); a missing or different offset fails the case.
-    def.offsets = harness::OffsetPolicy::kRequired;
-    def.show_output = [](const std::string& out) { return out; };
-    registry.Add(std::move(def));
-  }
-
-  {
-    harness::TargetDef<MutatedInput> def;
-    def.name = "cql_decode_mutated";
-    def.description =
-        "a valid encoding with one mutation (truncate, flip, insert, overwrite a length or "
-        "count, append, drop): optimized vs reference decoder; output = canonical text";
-    def.domain = MutatedDomain();
-    def.optimized = {"optimized", [](const MutatedInput& in) {
-                       return AsText(in.base.type,
-                                     OptDecode(in.base.type, in.bytes, in.base.version,
-                                               in.base.framed, in.options));
-                     }};
-    def.references.push_back({"reference", [](const MutatedInput& in) {
-                                return AsText(in.base.type,
-                                              RefDecode(in.base.type, in.bytes, in.base.version,
-                                                        in.base.framed, in.options));
-                              }});
-    def.heap_bound = harness::HeapBound<MutatedInput>::Custom(
-        "DecodePeakBound(type, input) + 3 x output + 64 KiB",
-        [](const MutatedInput& in, const std::string& out) {
-          return DecodeHeapBound(in.base.type, in.bytes.size(), out.size());
-        });
-    // Both decoders report where the first invalid field starts (docs/architecture.md,
-    // "Error offsets"); a missing or different offset fails the case.
-    def.offsets = harness::OffsetPolicy::kRequired;
-    def.show_output = [](const std::string& out) { return out; };
-    registry.Add(std::move(def));
-  }
+  AddDecodeTarget<DecodeInput>(
+      registry, "cql_decode",
+      "a CQL type plus arbitrary bytes (payload or [value], v1..v5, options): optimized vs "
+      "reference decoder; output = canonical text of the decoded value",
+      DecodeDomain(), [](const DecodeInput& in) {
+        return DecodeCall{in.type, in.bytes, in.version, in.framed, in.options};
+      });
+  AddDecodeTarget<MutatedInput>(
+      registry, "cql_decode_mutated",
+      "a valid encoding with one edit (truncate, flip, insert, overwrite a byte, a bit, a "
+      "length or count, append, drop): optimized vs reference decoder; output = canonical text",
+      MutatedDomain(), [](const MutatedInput& in) {
+        const DecodeSetup& s = in.base;
+        return DecodeCall{s.base.type, in.bytes, s.base.version, s.base.framed, s.options};
+      });
 
   {
     harness::TargetDef<EncodeInput> def;

@@ -12,6 +12,7 @@
 #include <rapidcheck.h>
 
 #include "absl/status/statusor.h"
+#include "harness/mutated.h"
 #include "harness/target.h"
 #include "serdiff/cql/value.h"
 
@@ -42,23 +43,17 @@ struct DecodeInput {
   friend bool operator==(const DecodeInput&, const DecodeInput&) = default;
 };
 
-// A valid encoding with one mutation applied: the bytes are the reference encoder's output
-// for `base`, then `op` (0 none, 1 truncate at pos, 2 xor the byte at pos with arg | 1,
-// 3 insert byte arg at pos, 4 overwrite 4 bytes at pos with arg (a length or a count),
-// 5 append arg % 8 + 1 bytes, 6 drop the byte at pos), positions taken modulo the length.
-struct MutatedInput {
+// What cql_decode_mutated decodes with: the value whose reference encoding is edited
+// (harness::MutatedOf, harness/mutated.h) and the decoder's options. Printed as
+// "v4 payload list<int> = [1]\n  options max_depth=32 strict_utf8".
+struct DecodeSetup {
   EncodeInput base;
   DecodeOptions options;
-  uint8_t op = 0;
-  uint32_t pos = 0;
-  uint32_t arg = 0;
-  std::string bytes;  // derived from the fields above (not compared)
-  friend bool operator==(const MutatedInput& a, const MutatedInput& b) {
-    return a.base == b.base && a.options == b.options && a.op == b.op && a.pos == b.pos &&
-           a.arg == b.arg;
-  }
+  friend bool operator==(const DecodeSetup&, const DecodeSetup&) = default;
 };
-std::string MutatedBytes(const MutatedInput& in);
+// A valid encoding (the reference encoder's output for `base.base`; "" when it rejects the
+// value) with one harness::Edit applied: `bytes`.
+using MutatedInput = harness::Mutated<DecodeSetup>;
 
 // A large collection for the memory contract, built deterministically from a small spec.
 struct LargeSpec {
@@ -206,6 +201,9 @@ std::vector<BigInt> EdgeVarints();
 // The registered domains (for tests that want to write corpus files).
 harness::Domain<EncodeInput> EncodeDomain(bool nested);
 harness::Domain<DecodeInput> DecodeDomain();
+// The value and options of cql_decode_mutated (nested types), and that target's domain:
+// harness::MutatedOf(DecodeSetupDomain(), the reference encoder).
+harness::Domain<DecodeSetup> DecodeSetupDomain();
 harness::Domain<MutatedInput> MutatedDomain();
 harness::Domain<LargeInput> LargeDomain();
 

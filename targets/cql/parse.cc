@@ -393,25 +393,20 @@ absl::StatusOr<DecodeInput> ParseDecodeInput(std::string_view text) {
   });
 }
 
-absl::StatusOr<MutatedInput> ParseMutatedInput(std::string_view text) {
-  constexpr std::string_view kMutation = "\n  mutation op=";
-  const size_t line = text.find(kMutation);
+absl::StatusOr<DecodeSetup> ParseDecodeSetup(std::string_view text) {
+  constexpr std::string_view kOptions = "\n  options";
+  const size_t line = text.rfind(kOptions);
   if (line == std::string_view::npos) {
-    return ParseErrorAt(text.size(), "expected a second line \"  mutation op=...\"");
+    return ParseErrorAt(text.size(), "expected a second line \"  options max_depth=...\"");
   }
   absl::StatusOr<EncodeInput> base = ParseEncodeInput(text.substr(0, line), kMaxTypeDepth);
   if (!base.ok()) return base.status();
   TextCursor c(text);
-  c.Consume(text.substr(0, line));
-  MutatedInput in;
+  c.Consume(text.substr(0, line + kOptions.size()));
+  DecodeSetup in;
   in.base = *std::move(base);
-  if (absl::Status s = ReadField(c, kMutation, uint8_t{6}, &in.op); !s.ok()) return s;
-  if (absl::Status s = ReadField(c, " pos=", ~uint32_t{0}, &in.pos); !s.ok()) return s;
-  if (absl::Status s = ReadField(c, " arg=", ~uint32_t{0}, &in.arg); !s.ok()) return s;
   if (absl::Status s = ReadOptions(c, &in.options); !s.ok()) return s;
-  // The dump is of MutatedBytes(in): WithShownCheck compares it with the one printed.
-  if (absl::Status s = c.Expect("\n  bytes("); !s.ok()) return s;
-  in.bytes = MutatedBytes(in);
+  if (absl::Status s = c.End(); !s.ok()) return s;
   return in;
 }
 

@@ -35,9 +35,8 @@ namespace serdiff::targets::cql {
 absl::StatusOr<EncodeInput> ParseEncodeInput(std::string_view text, int max_depth);
 // "v4 payload varint max_depth=32 require_minimal_varint bytes(2)=80 00".
 absl::StatusOr<DecodeInput> ParseDecodeInput(std::string_view text);
-// The encode input, "\n  mutation op=6 pos=2 arg=0 max_depth=32 ...", "\n  bytes(N)=...";
-// the bytes are MutatedBytes of the fields (checked by WithShownCheck, not read).
-absl::StatusOr<MutatedInput> ParseMutatedInput(std::string_view text);
+// The encode input, then "\n  options max_depth=32 strict_utf8" (ReadOptions' flags).
+absl::StatusOr<DecodeSetup> ParseDecodeSetup(std::string_view text);
 // "list<int> count=500000 nulls=0% text_len=0 seed=42 v4".
 absl::StatusOr<LargeInput> ParseLargeInput(std::string_view text);
 // "v4 list<int> count=1000 nulls=1% bad seed=7" (" bad" only when set).

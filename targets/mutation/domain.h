@@ -11,6 +11,7 @@
 
 #include <rapidcheck.h>
 
+#include "harness/mutated.h"
 #include "harness/target.h"
 #include "serdiff/mutation/model.h"
 
@@ -56,10 +57,12 @@ struct MutationSpec {
 };
 Mutation BuildMutation(const MutationSpec& spec);
 
-// A spec with its mutation built (outside any measured run). Compared by spec.
+// A spec with its mutation and that mutation's schema built (outside any measured run).
+// Compared by spec.
 struct MutationInput {
   MutationSpec spec;
-  Mutation m;  // BuildMutation(spec)
+  Mutation m;                        // BuildMutation(spec)
+  serdiff::mutation::Schema schema;  // SchemaOf(m)
   friend bool operator==(const MutationInput& a, const MutationInput& b) {
     return a.spec == b.spec;
   }
@@ -79,25 +82,9 @@ struct DecodeInput {
   }
 };
 
-// A valid encoding (Serialize(BuildMutation(spec))) with one change: op 0 none, 1 truncate at
-// pos, 2 xor the byte at pos with (arg | 1), 3 insert byte arg at pos, 4 overwrite the byte at
-// pos with arg (a flag or a length's first byte), 5 drop the byte at pos, 6 set bit (arg % 8)
-// of the byte at pos. Positions are taken modulo the length.
-struct MutatedInput {
-  MutationSpec spec;
-  uint8_t op = 0;
-  uint32_t pos = 0;
-  uint8_t arg = 0;
-  std::string bytes;                     // derived: MutatedBytes(*this)
-  serdiff::mutation::Version version{};  // derived
-  serdiff::mutation::Schema schema;      // derived
-  friend bool operator==(const MutatedInput& a, const MutatedInput& b) {
-    return a.spec == b.spec && a.op == b.op && a.pos == b.pos && a.arg == b.arg;
-  }
-};
-std::string MutatedBytes(const MutatedInput& in);
-// The same, from the already built BuildMutation(in.spec).
-std::string MutatedBytes(const Mutation& built, const MutatedInput& in);
+// A valid encoding (Serialize(BuildMutation(spec)); "" when it fails) with one harness::Edit
+// (harness/mutated.h), decoded against the spec's schema.
+using MutatedInput = harness::Mutated<MutationInput>;
 
 // One partition update of table (pk int, v blob) holding one row with one value of `bytes`
 // bytes (the benchmark's shape).
@@ -129,7 +116,6 @@ harness::Domain<MutatedInput> MutatedDomain();
 absl::Status ParseSpecAt(harness::TextCursor& c, MutationSpec& s);
 absl::StatusOr<MutationSpec> ParseSpec(std::string_view text);
 absl::StatusOr<DecodeInput> ParseDecodeText(std::string_view text);
-absl::StatusOr<MutatedInput> ParseMutatedText(std::string_view text);
 
 // The SerializeSmall threshold the mutation_serialize_small target uses (its scratch buffer is
 // grown to this size when the targets are registered, so its peak is the output alone). Small

@@ -387,40 +387,6 @@ std::string Dump(const Mutation& m) {
   return o;
 }
 
-std::string MutatedBytes(const MutatedInput& in) {
-  return MutatedBytes(BuildMutation(in.spec), in);
-}
-
-std::string MutatedBytes(const Mutation& built, const MutatedInput& in) {
-  absl::StatusOr<std::string> base = Serialize(built);
-  std::string b = base.ok() ? *base : std::string();
-  if (b.empty() || in.op == 0) return b;
-  const size_t pos = in.pos % b.size();
-  switch (in.op % 7) {
-    case 1:
-      b.resize(pos);
-      break;
-    case 2:
-      b[pos] = static_cast<char>(b[pos] ^ (in.arg | 1));
-      break;
-    case 3:
-      b.insert(b.begin() + static_cast<std::ptrdiff_t>(pos), static_cast<char>(in.arg));
-      break;
-    case 4:
-      b[pos] = static_cast<char>(in.arg);
-      break;
-    case 5:
-      b.erase(pos, 1);
-      break;
-    case 6:
-      b[pos] = static_cast<char>(b[pos] | (1 << (in.arg % 8)));
-      break;
-    default:
-      break;
-  }
-  return b;
-}
-
 rc::Gen<MutationSpec> GenSpec() {
   return rc::gen::apply(
       [](uint64_t seed, uint8_t version, uint8_t updates, uint8_t rows, uint8_t cols, uint8_t clust,
@@ -484,18 +450,15 @@ std::string ShowSpec(const MutationSpec& s) {
                       s.budget < kMaxBuiltBytes ? absl::StrCat(" budget=", s.budget) : "", "}");
 }
 
-MutationInput MakeInput(const MutationSpec& s) { return MutationInput{s, BuildMutation(s)}; }
+MutationInput MakeInput(const MutationSpec& s) {
+  MutationInput in{s, BuildMutation(s), {}};
+  in.schema = SchemaOf(in.m);
+  return in;
+}
 DecodeInput Derive(DecodeInput in) {
   const Mutation m = BuildMutation(in.spec);
   in.version = m.version;
   in.schema = SchemaOf(m);
-  return in;
-}
-MutatedInput Derive(MutatedInput in) {
-  const Mutation m = BuildMutation(in.spec);
-  in.version = m.version;
-  in.schema = SchemaOf(m);
-  in.bytes = MutatedBytes(m, in);
   return in;
 }
 
@@ -507,7 +470,7 @@ harness::Domain<MutationInput> SpecDomain() {
       rc::gen::map(GenSpec(), MakeInput),
       [](auto& io, MutationInput& in) {
         VisitSpec(io, in.spec);
-        if constexpr (std::decay_t<decltype(io)>::kReading) in.m = BuildMutation(in.spec);
+        if constexpr (std::decay_t<decltype(io)>::kReading) in = MakeInput(in.spec);
       },
       [](const MutationInput& in) { return ShowSpec(in.spec); },
       [](std::string_view text) -> absl::StatusOr<MutationInput> {
@@ -546,35 +509,10 @@ harness::Domain<DecodeInput> DecodeDomain() {
 }
 
 harness::Domain<MutatedInput> MutatedDomain() {
-  return harness::TwoWayDomain<MutatedInput>(
-      "(mutation spec, op, pos, arg)",
-      rc::gen::apply(
-          [](MutationSpec s, uint8_t op, uint32_t pos, uint8_t arg) {
-            MutatedInput in;
-            in.spec = s;
-            in.op = op;
-            in.pos = pos;
-            in.arg = arg;
-            return Derive(std::move(in));
-          },
-          GenSpec(), rc::gen::inRange<uint8_t>(0, 7), rc::gen::arbitrary<uint32_t>(),
-          rc::gen::arbitrary<uint8_t>()),
-      [](auto& io, MutatedInput& in) {
-        // The edit first, so that the spec's budget is bounded by the bytes after it.
-        io.Int(in.op, uint8_t{0}, uint8_t{6});
-        io.Int(in.pos);
-        io.Int(in.arg);
-        VisitSpec(io, in.spec);
-        if constexpr (std::decay_t<decltype(io)>::kReading) in = Derive(std::move(in));
-      },
-      [](const MutatedInput& in) {
-        return absl::StrCat(ShowSpec(in.spec), " op=", in.op, " pos=", in.pos, " arg=", in.arg);
-      },
-      [](std::string_view text) -> absl::StatusOr<MutatedInput> {
-        absl::StatusOr<MutatedInput> in = ParseMutatedText(text);
-        if (!in.ok()) return in.status();
-        return Derive(*std::move(in));
-      });
+  return harness::MutatedOf<MutationInput>(SpecDomain(), [](const MutationInput& in) {
+    absl::StatusOr<std::string> bytes = Serialize(in.m);
+    return bytes.ok() ? *std::move(bytes) : std::string();
+  });
 }
 
 namespace {
@@ -654,6 +592,40 @@ harness::TargetDef<MutationInput> SerializeTarget(bool small) {
   return def;
 }
 
+// What both decoders of a decode target are given.
+struct DecodeCall {
+  Version version;
+  const Schema& schema;
+  std::string_view bytes;
+};
+
+// mutation_decode and mutation_decode_mutated: the same comparison on two domains; `call(in)`
+// says what to decode.
+template <typename In, typename Call>
+harness::TargetDef<In> DecodeTarget(std::string name, std::string description,
+                                    harness::Domain<In> domain, Call call) {
+  harness::TargetDef<In> def;
+  def.name = std::move(name);
+  def.description = std::move(description);
+  def.domain = std::move(domain);
+  def.optimized = {"optimized", [call](const In& in) {
+                     const DecodeCall c = call(in);
+                     return DecodeWith(false, c.version, c.schema, c.bytes);
+                   }};
+  def.references = {{"reference", [call](const In& in) {
+                       const DecodeCall c = call(in);
+                       return DecodeWith(true, c.version, c.schema, c.bytes);
+                     }}};
+  def.heap_bound = harness::HeapBound<In>::Custom("2 KiB x input + 4 x output + 64 KiB",
+                                                  [call](const In& in, const std::string& out) {
+                                                    return DecodeBound(call(in).bytes.size(), out);
+                                                  });
+  // Both decoders report where the first invalid field starts (docs/architecture.md).
+  def.offsets = harness::OffsetPolicy::kRequired;
+  def.show_output = [](const std::string& out) { return out; };
+  return def;
+}
+
 }  // namespace
 }  // namespace serdiff::targets::mutation
 
@@ -667,50 +639,19 @@ void RegisterMutationTargets(harness::Registry& registry) {
   serdiff::mutation::ReserveSmallScratch(kSmallTargetThreshold);
   registry.Add(SerializeTarget(false));
   registry.Add(SerializeTarget(true));
-  {
-    harness::TargetDef<DecodeInput> def;
-    def.name = "mutation_decode";
-    def.description =
-        "Deserialize vs the reference decoder on arbitrary bytes (schema of a "
-        "generated mutation)";
-    def.domain = DecodeDomain();
-    def.optimized = {"optimized", [](const DecodeInput& in) {
-                       return DecodeWith(false, in.version, in.schema, in.bytes);
-                     }};
-    def.references = {{"reference", [](const DecodeInput& in) {
-                         return DecodeWith(true, in.version, in.schema, in.bytes);
-                       }}};
-    def.heap_bound = harness::HeapBound<DecodeInput>::Custom(
-        "2 KiB x input + 4 x output + 64 KiB", [](const DecodeInput& in, const std::string& out) {
-          return DecodeBound(in.bytes.size(), out);
-        });
-    // Both decoders report where the first invalid field starts (docs/architecture.md).
-    def.offsets = harness::OffsetPolicy::kRequired;
-    def.show_output = [](const std::string& out) { return out; };
-    registry.Add(std::move(def));
-  }
-  {
-    harness::TargetDef<MutatedInput> def;
-    def.name = "mutation_decode_mutated";
-    def.description =
-        "Deserialize vs the reference decoder on valid encodings with one byte, "
-        "length or flag changed";
-    def.domain = MutatedDomain();
-    def.optimized = {"optimized", [](const MutatedInput& in) {
-                       return DecodeWith(false, in.version, in.schema, in.bytes);
-                     }};
-    def.references = {{"reference", [](const MutatedInput& in) {
-                         return DecodeWith(true, in.version, in.schema, in.bytes);
-                       }}};
-    def.heap_bound = harness::HeapBound<MutatedInput>::Custom(
-        "2 KiB x input + 4 x output + 64 KiB", [](const MutatedInput& in, const std::string& out) {
-          return DecodeBound(in.bytes.size(), out);
-        });
-    // Both decoders report where the first invalid field starts (docs/architecture.md).
-    def.offsets = harness::OffsetPolicy::kRequired;
-    def.show_output = [](const std::string& out) { return out; };
-    registry.Add(std::move(def));
-  }
+  registry.Add(DecodeTarget<DecodeInput>(
+      "mutation_decode",
+      "Deserialize vs the reference decoder on arbitrary bytes (schema of a generated mutation)",
+      DecodeDomain(), [](const DecodeInput& in) {
+        return DecodeCall{in.version, in.schema, in.bytes};
+      }));
+  registry.Add(DecodeTarget<MutatedInput>(
+      "mutation_decode_mutated",
+      "Deserialize vs the reference decoder on valid encodings with one edit (a byte, a bit, "
+      "a length, a truncation)",
+      MutatedDomain(), [](const MutatedInput& in) {
+        return DecodeCall{in.base.m.version, in.base.schema, in.bytes};
+      }));
 }
 
 SERDIFF_REGISTER_FAMILY("mutation", RegisterMutationTargets);

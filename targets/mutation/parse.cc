@@ -76,14 +76,4 @@ absl::StatusOr<DecodeInput> ParseDecodeText(std::string_view text) {
   });
 }
 
-absl::StatusOr<MutatedInput> ParseMutatedText(std::string_view text) {
-  return harness::ParseAll<MutatedInput>(text, [](TextCursor& c, MutatedInput& in) {
-    absl::Status s = ParseSpecAt(c, in.spec);
-    if (s.ok()) s = Field(c, " ", "op", in.op, 0, 6);
-    if (s.ok()) s = Field(c, " ", "pos", in.pos, 0, UINT32_MAX);
-    if (s.ok()) s = Field(c, " ", "arg", in.arg, 0, 255);
-    return s;
-  });
-}
-
 }  // namespace serdiff::targets::mutation

@@ -1,0 +1,109 @@
+#include "harness/mutated.h"
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+namespace serdiff::harness {
+namespace {
+
+constexpr std::array<std::string_view, kEditOps> kOpNames = {
+    "none", "truncate",   "xor",    "insert",        "overwrite32be", "append",
+    "drop", "overwrite8", "setbit", "overwrite32le", "overwrite16be"};
+
+// Writes the low `width` bytes of `v` at `at`, most significant first when `big_endian`.
+void Store(std::string& b, size_t at, uint32_t v, int width, bool big_endian) {
+  for (int i = 0; i < width; ++i) {
+    const int shift = 8 * (big_endian ? width - 1 - i : i);
+    b[at + static_cast<size_t>(i)] = static_cast<char>((v >> shift) & 0xff);
+  }
+}
+
+}  // namespace
+
+std::string_view EditOpName(uint8_t op) {
+  if (op < kEditOps) return kOpNames[op];
+  return "op?";
+}
+
+std::string ApplyEdit(std::string b, const Edit& e) {
+  const size_t n = b.size();
+  const char low = static_cast<char>(e.arg & 0xff);
+  switch (static_cast<EditOp>(e.op)) {
+    case EditOp::kTruncate:
+      b.resize(e.pos % (n + 1));
+      break;
+    case EditOp::kXorByte:
+      if (n > 0) b[e.pos % n] = static_cast<char>(b[e.pos % n] ^ (low | 1));
+      break;
+    case EditOp::kInsertByte:
+      b.insert(b.begin() + static_cast<std::ptrdiff_t>(e.pos % (n + 1)), low);
+      break;
+    case EditOp::kOverwrite32BE:
+      if (n >= 4) Store(b, e.pos % (n - 3), e.arg, 4, true);
+      break;
+    case EditOp::kAppend:
+      b.append(e.arg % 8 + 1, static_cast<char>((e.arg >> 8) & 0xff));
+      break;
+    case EditOp::kDropByte:
+      if (n > 0) b.erase(e.pos % n, 1);
+      break;
+    case EditOp::kOverwriteByte:
+      if (n > 0) b[e.pos % n] = low;
+      break;
+    case EditOp::kSetBit:
+      if (n > 0) b[e.pos % n] = static_cast<char>(b[e.pos % n] | (1 << (e.arg % 8)));
+      break;
+    case EditOp::kOverwrite32LE:
+      if (n >= 4) Store(b, e.pos % (n - 3), e.arg, 4, false);
+      break;
+    case EditOp::kOverwrite16BE:
+      if (n >= 2) Store(b, e.pos % (n - 1), e.arg, 2, true);
+      break;
+    case EditOp::kNone:
+    default:
+      break;
+  }
+  return b;
+}
+
+rc::Gen<Edit> GenEdit() {
+  return rc::gen::apply(
+      [](uint8_t op, uint32_t pos, uint32_t arg) {
+        return Edit{op, pos, arg};
+      },
+      rc::gen::inRange<uint8_t>(0, kEditOps), rc::gen::arbitrary<uint32_t>(),
+      rc::gen::weightedOneOf<uint32_t>(
+          {{1, rc::gen::elementOf(std::vector<uint32_t>{0, 1, 0xFFFF, 0x7FFFFFFF, 0x80000000,
+                                                        1'000'000'000, 0xFFFFFFFE, 0xFFFFFFFF})},
+           {1, rc::gen::arbitrary<uint32_t>()}}));
+}
+
+std::string ShowEdit(const Edit& e) {
+  return absl::StrCat("edit ", std::string(EditOpName(e.op)), " pos=", e.pos, " arg=", e.arg);
+}
+
+absl::Status ParseEditAt(TextCursor& c, Edit& e) {
+  if (absl::Status s = c.Expect("edit "); !s.ok()) return s;
+  const size_t at = c.pos();
+  const std::string_view name = c.Until(" ");
+  bool found = false;
+  for (uint8_t op = 0; op < kEditOps; ++op) {
+    if (kOpNames[op] == name) {
+      e.op = op;
+      found = true;
+    }
+  }
+  if (!found) {
+    return ParseErrorAt(at,
+                        absl::StrCat("unknown edit \"", std::string(name),
+                                     "\" (none, truncate, xor, insert, overwrite32be, append, "
+                                     "drop, overwrite8, setbit, overwrite32le, overwrite16be)"));
+  }
+  if (absl::Status s = c.Expect(" pos="); !s.ok()) return s;
+  if (absl::Status s = c.Int(e.pos); !s.ok()) return s;
+  if (absl::Status s = c.Expect(" arg="); !s.ok()) return s;
+  return c.Int(e.arg);
+}
+
+}  // namespace serdiff::harness
