@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <fnmatch.h>
+
 #include "absl/strings/cord.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -285,6 +287,20 @@ void RenderReport(const JudgeInput& in, CaseResult* result) {
   result->rendered = true;
 }
 
+FuzzLimits DefaultFuzzLimits() {
+  return FuzzLimits{65536, 1114112, 25,
+                    "default for a new family: 1088 KiB until its author states a bound"};
+}
+
+FuzzLimits Registry::FuzzLimitsFor(std::string_view name) const {
+  const std::string n(name);
+  for (const auto& [glob, limits] : fuzz_limit_rules_) {
+    // Target names hold no '/', '[' or '\\': only '*' is special.
+    if (fnmatch(glob.c_str(), n.c_str(), 0) == 0) return limits;
+  }
+  return DefaultFuzzLimits();
+}
+
 const Target* Registry::Find(std::string_view name) const {
   for (const auto& t : targets_) {
     if (t->name() == name) return t.get();
@@ -337,6 +353,7 @@ std::unique_ptr<Registry> BuildRegistry(bool selftest) {
     const size_t before = registry->targets_.size();
     registry->family_ = f.name;
     registry->default_length_fields_.clear();
+    registry->fuzz_limit_rules_.clear();
     f.fn(*registry);
     for (size_t k = before; k < registry->targets_.size(); ++k) {
       const std::string& n = registry->targets_[k]->name();

@@ -246,6 +246,29 @@ class HeapBound {
   std::string text_;
 };
 
+// The libFuzzer limits of a target's fuzz binary: its `<target>.options` (docs/fuzzing.md,
+// "Limits"). fuzz/limits.tsv, which CMake reads at configure time to write the .options files,
+// is generated from these (`serdiff list --emit limits-tsv`; the test
+// fuzz.LimitsTsvMatchesRegistry fails when it differs).
+struct FuzzLimits {
+  // The longest input libFuzzer makes (-max_len), bytes. 0: not set (the family's rule or
+  // kDefaultFuzzLimits applies).
+  size_t max_len = 0;
+  // The target's heap bound evaluated at its largest input, bytes, as its author derived it;
+  // the .options' malloc_limit_mb is max(1, ceil(8 x bound_bytes / MiB)).
+  int64_t bound_bytes = 0;
+  int timeout_seconds = 25;  // per input (-timeout): a longer run is a finding; OSS-Fuzz's is 25
+  std::string derivation;    // how max_len and the bound were derived, for docs/fuzzing.md
+  friend bool operator==(const FuzzLimits&, const FuzzLimits&) = default;
+  // malloc_limit_mb as the .options file states it.
+  int64_t malloc_limit_mb() const {
+    const int64_t mb = (8 * bound_bytes + (1 << 20) - 1) / (1 << 20);
+    return mb < 1 ? 1 : mb;
+  }
+};
+// A target whose family states no limits for it: 64 KiB inputs, the default 1088 KiB bound.
+FuzzLimits DefaultFuzzLimits();
+
 template <typename T>
 struct TargetDef {
   std::string name;         // also the fuzz binary's name and the corpus folder; starts "<family>_"
@@ -269,6 +292,9 @@ struct TargetDef {
   // family's default (Registry::SetDefaultLengthFields), and with none, libFuzzer's own
   // mutations only.
   std::vector<LengthField> length_fields;
+  // The fuzz binary's limits; max_len 0: the first of the family's rules
+  // (Registry::SetFuzzLimits) whose glob matches the name, else DefaultFuzzLimits().
+  FuzzLimits fuzz_limits;
 };
 
 // One implementation's run, as judged.
@@ -340,6 +366,7 @@ struct TargetInfo {
   // (implementation, reason) for each implementation that reports no error offsets.
   std::vector<std::pair<std::string, std::string>> offset_exemptions;
   std::vector<LengthField> length_fields;  // TargetDef::length_fields
+  FuzzLimits fuzz_limits;                  // TargetDef::fuzz_limits, resolved (never unset)
 };
 
 // Type-erased target, as the registry, the CLI, the test driver and the fuzzers see it: its
@@ -565,6 +592,7 @@ class TypedTarget final : public Target {
     info.offsets_reason = d.offsets_reason;
     for (const auto& e : d.offset_exemptions) info.offset_exemptions.emplace_back(e.impl, e.reason);
     info.length_fields = d.length_fields;
+    info.fuzz_limits = d.fuzz_limits;
     return info;
   }
 
@@ -591,12 +619,19 @@ class Registry {
   template <typename T>
   void Add(TargetDef<T> def) {
     if (def.length_fields.empty()) def.length_fields = default_length_fields_;
+    if (def.fuzz_limits.max_len == 0) def.fuzz_limits = FuzzLimitsFor(def.name);
     targets_.push_back(std::make_unique<TypedTarget<T>>(std::move(def), family_));
   }
   // The length/count field layout of the family being registered, given to each target it
   // adds that names none (TargetDef::length_fields). Reset for every family.
   void SetDefaultLengthFields(std::vector<LengthField> fields) {
     default_length_fields_ = std::move(fields);
+  }
+  // A rule of the family being registered: the targets it adds afterwards whose name matches
+  // `glob` (`*` matches any run of characters) and that set no TargetDef::fuzz_limits get
+  // `limits`; the first matching rule wins. Reset for every family.
+  void SetFuzzLimits(std::string glob, FuzzLimits limits) {
+    fuzz_limit_rules_.emplace_back(std::move(glob), std::move(limits));
   }
   const std::vector<std::unique_ptr<Target>>& targets() const { return targets_; }
   // nullptr when no target has that name.
@@ -605,7 +640,9 @@ class Registry {
  private:
   friend std::unique_ptr<Registry> BuildRegistry(bool selftest);
   std::string family_ = "unregistered";
+  FuzzLimits FuzzLimitsFor(std::string_view name) const;
   std::vector<LengthField> default_length_fields_;
+  std::vector<std::pair<std::string, FuzzLimits>> fuzz_limit_rules_;
   std::vector<std::unique_ptr<Target>> targets_;
 };
 

@@ -116,6 +116,9 @@ refuses fuzz-speed 10 '('
 refuses fuzz-speed 10 . extra
 refuses SERDIFF_SPEED_JOBS=0 -- fuzz-speed 10
 refuses limits-table --check
+refuses registry-tables
+refuses registry-tables --check /nonexistent/serdiff
+refuses registry-tables --write a b
 refuses limits-table --check /nonexistent.md
 refuses limits-table --check "$root/README.md"
 refuses mutants --fuzz-seconds

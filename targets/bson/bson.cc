@@ -242,6 +242,28 @@ void RegisterDecodeOffsets(harness::Registry& registry) {
 }  // namespace
 
 void RegisterBsonTargets(harness::Registry& registry) {
+  // Fuzz limits (docs/fuzzing.md, "Limits"; fuzz/limits.tsv is generated from these):
+  // max_len, the heap bound at the largest input, the per-input timeout, the derivation.
+  registry.SetFuzzLimits(
+      "bson_format_*",
+      {64, 4160, 25, "one 8-byte integer: output <= 20 characters + 64 (the targets' bound)"});
+  registry.SetFuzzLimits(
+      "bson_array_keys",
+      {64, 7890, 25,
+       "capped for speed: n <= 16 keys per input byte after the 3-byte count (kArrayKeysPerByte), "
+       "so <= 976 keys at 64 bytes: ArrayKeyBytes(976) = 3794 + 4096; counts up to 200000 stay in "
+       "the properties and serdiff check"});
+  registry.SetFuzzLimits(
+      "bson_encode", {384, 42496, 25,
+                      "capped for speed: every element takes an input byte, so <= 384 elements "
+                      "(the reader cuts counts to the bytes left), each <= about 100 bytes: output "
+                      "<= 38400 + 4096; room for 100+ nested arrays (3 bytes a level); large "
+                      "documents (20000 elements) stay in the properties and serdiff check"});
+  registry.SetFuzzLimits(
+      "bson_decode*",
+      {65536, 4194304, 25,
+       "input <= 64 KiB: Validate peaks at output + 4096, the Decode side's model holds up to "
+       "32768 two-byte elements at about 100 bytes each (4 MiB, 32 MB malloc limit)"});
   // The custom mutator lies about int32 document and string lengths, little-endian (BSON 1.1),
   // and the 2-byte counts of the fuzz inputs' own form.
   registry.SetDefaultLengthFields({{4, false}, {2, false}});

@@ -175,6 +175,24 @@ void AddDecodeTarget(harness::Registry& registry, std::string name, std::string 
 // ---- registration -------------------------------------------------------------------------------
 
 void RegisterCqlTargets(harness::Registry& registry) {
+  // Fuzz limits (docs/fuzzing.md, "Limits"; fuzz/limits.tsv is generated from these):
+  // max_len, the heap bound at the largest input, the per-input timeout, the derivation.
+  registry.SetFuzzLimits(
+      "cql_encode_large",
+      {32, 67584, 25,
+       "capped for speed: a 17-byte spec + <= 15 padding bytes; the spec's work is clamped to 8 "
+       "units a padding byte (LargeWork <= 121 units: one Value, or 8 text bytes, each), so output "
+       "<= 12 B x 121 + 64 < 2 KiB; bound output + 64 KiB; the 500000-element, 16 MiB cases stay "
+       "in the properties and serdiff check"});
+  registry.SetFuzzLimits(
+      "cql_typed_encode",
+      {26, 2948, 25,
+       "capped for speed: a 17-byte spec + <= 9 padding bytes; count clamped to 8 a padding byte "
+       "(<= 72 elements), so output <= 72 x 40 B (map<uuid, uuid>) + 4 = 2884 B; bound output + "
+       "64; counts up to 70000 stay in the properties and serdiff check"});
+  registry.SetFuzzLimits("cql_*", {8192, 1114112, 25,
+                                   "DecodePeakBound <= 64 x input (512 KiB) + 3 x output (<= 384 "
+                                   "KiB) + 64 KiB, rounded up to 1088 KiB"});
   using namespace cql;  // NOLINT
   // The custom mutator lies about [int] and [short] lengths and counts, big-endian (v4 spec 3).
   registry.SetDefaultLengthFields({{4, true}, {2, true}});

@@ -632,6 +632,25 @@ harness::TargetDef<In> DecodeTarget(std::string name, std::string description,
 namespace serdiff::targets {
 
 void RegisterMutationTargets(harness::Registry& registry) {
+  // Fuzz limits (docs/fuzzing.md, "Limits"; fuzz/limits.tsv is generated from these):
+  // max_len, the heap bound at the largest input, the per-input timeout, the derivation.
+  registry.SetFuzzLimits(
+      "mutation_serialize*",
+      {19, 2048, 25,
+       "capped for speed: 2 filler bytes, a build budget of 128 B (64 B per filler byte; 1 update, "
+       "<= 2 columns, <= 1 clustering column, values <= 16 B): output <= 1 KiB (422 B seen; test "
+       "MutationSpecBudget.FuzzCapBuildsSmallMutations) + 1 KiB; full-budget (256 KiB) specs stay "
+       "in the properties and serdiff check"});
+  registry.SetFuzzLimits("mutation_decode_mutated",
+                         {28, 2211840, 25,
+                          "capped for speed: the edit (op 1 B, pos 4 B, arg 4 B), the spec (17 B), "
+                          "2 filler bytes: budget 128 B, the edited encoding <= 1 KiB + 8 (an "
+                          "append): 2 KiB x (1 KiB + 8) + 4 x <= 8 KiB of Dump text + 64 KiB"});
+  registry.SetFuzzLimits(
+      "mutation_decode",
+      {64, 262144, 25,
+       "capped for speed: the spec (17 B), then filler (budget) and bytes to decode sharing <= 47 "
+       "B: 2 KiB x 47 + 4 x <= 16 KiB of Dump text + 64 KiB < 256 KiB"});
   using namespace serdiff::targets::mutation;  // NOLINT
   // The custom mutator lies about 4- and 2-byte little-endian lengths and counts (the fuzz
   // inputs' own form: FuzzedDataProvider integers at the back).

@@ -676,6 +676,10 @@ harness::TargetDef<ts::CivilDateTime> SecondsRoundTrip() {
 }  // namespace
 
 void RegisterTimestampTargets(harness::Registry& registry) {
+  // Fuzz limits (docs/fuzzing.md, "Limits"; fuzz/limits.tsv is generated from these):
+  // max_len, the heap bound at the largest input, the per-input timeout, the derivation.
+  registry.SetFuzzLimits(
+      "timestamp_*", {64, 1024, 25, "fixed bound 1 KiB (scalar inputs, largest seed 29 bytes)"});
   for (ts::Rounding r : ts::kAllRoundings) registry.Add(CivilToMillis(r));
   registry.Add(MillisToCivil());
   registry.Add(CivilToMicros());

@@ -430,6 +430,17 @@ harness::TargetDef<int64_t> ZigZagTarget() {
 }  // namespace
 
 void RegisterVarintTargets(harness::Registry& registry) {
+  // Fuzz limits (docs/fuzzing.md, "Limits"; fuzz/limits.tsv is generated from these):
+  // max_len, the heap bound at the largest input, the per-input timeout, the derivation.
+  registry.SetFuzzLimits(
+      "varint_*_encode",
+      {2048, 6646, 25,
+       "capped for speed: <= 255 values (8 input bytes each) x <= 10 bytes = 2550 output + 4 KiB; "
+       "batches up to 10000 values (kMaxBatch) stay in the properties and serdiff check"});
+  registry.SetFuzzLimits(
+      "varint_*_decode",
+      {4096, 84096, 25, "count <= 10000 (kMaxBatch) x 8-byte values = 80000 output + 4 KiB"});
+  registry.SetFuzzLimits("varint_zigzag64", {64, 4104, 25, "one int64: 8 bytes output + 4 KiB"});
   // The custom mutator lies about the batch counts (FuzzedDataProvider integers at the back,
   // little-endian, 4 and 2 bytes).
   registry.SetDefaultLengthFields({{4, false}, {2, false}});
