@@ -1,14 +1,14 @@
-// Generators aimed at the BSON decoder's UTF-8 word loop (serdiff::bson::FirstInvalidUtf8 in
-// src/serdiff/bson/codec.cc skips 8 ASCII bytes at a time; Validate and Decode check every key
-// and every string value with it). Each interesting sequence - ill-formed (a lone continuation
-// byte, the overlong leads C0/C1, F5 and above, 2/3/4-byte sequences cut short, a surrogate,
-// overlong 3/4-byte forms, a code point above U+10FFFF) or well-formed (2, 3 and 4 bytes) - is
-// put at every offset of a 16..24-byte ASCII string, so at every position modulo the 8-byte
-// word, in the first and the last word, both as a string value and as a key. The optimized
-// validator, the reference (reference/bson, which decodes code points one by one) and the
-// exact expected offset must agree; glibc's iconv (UTF-8 -> UTF-32LE, an independent strict
-// decoder) must agree on the string itself. Strings of 0..17 bytes ending in a bad byte cover
-// the tail after the last whole word.
+// Generators aimed at the BSON decoder's UTF-8 word loop (serdiff::FirstInvalidUtf8,
+// serdiff/common/utf8.h, as the BSON decoder uses it; in src/serdiff/bson/codec.cc skips 8 ASCII
+// bytes at a time; Validate and Decode check every key and every string value with it). Each
+// interesting sequence - ill-formed (a lone continuation byte, the overlong leads C0/C1, F5 and
+// above, 2/3/4-byte sequences cut short, a surrogate, overlong 3/4-byte forms, a code point above
+// U+10FFFF) or well-formed (2, 3 and 4 bytes) - is put at every offset of a 16..24-byte ASCII
+// string, so at every position modulo the 8-byte word, in the first and the last word, both as a
+// string value and as a key. The optimized validator, the reference (reference/bson, which decodes
+// code points one by one) and the exact expected offset must agree; glibc's iconv (UTF-8 ->
+// UTF-32LE, an independent strict decoder) must agree on the string itself. Strings of 0..17 bytes
+// ending in a bad byte cover the tail after the last whole word.
 #include <gtest/gtest.h>
 #include <iconv.h>
 
@@ -23,9 +23,16 @@
 #include "reference/bson/bson_ref.h"
 #include "serdiff/bson/codec.h"
 #include "serdiff/common/error_offset.h"
+#include "serdiff/common/utf8.h"
 
 namespace serdiff::bson {
 namespace {
+
+// serdiff::FirstInvalidUtf8 in this file's convention: -1 for well-formed, like iconv's helper.
+int64_t FirstBad(std::string_view s) {
+  const size_t i = serdiff::FirstInvalidUtf8(s);
+  return i == s.size() ? -1 : static_cast<int64_t>(i);
+}
 
 // glibc iconv from UTF-8: the offset of the first byte of an invalid (EILSEQ) or incomplete
 // (EINVAL) sequence, or nullopt when the whole input converts.
@@ -134,7 +141,7 @@ TEST(FastpathBsonUtf8, StrayContinuationAtByte5OfTheWordIsRejectedAtOffset16) {
   EXPECT_EQ(opt.code(), absl::StatusCode::kInvalidArgument) << opt;
   EXPECT_EQ(ErrorOffset(opt), 16);
   EXPECT_EQ(ErrorOffset(ref), 16);
-  EXPECT_EQ(FirstInvalidUtf8("abcde\x80gh"), 5);
+  EXPECT_EQ(FirstBad("abcde\x80gh"), 5);
 }
 
 // {"abcde\x80gh": int32 1}: 19 bytes; the key starts at 5, the 0x80 is at offset 10.
@@ -173,7 +180,7 @@ TEST(FastpathBsonUtf8, SequenceAtEveryOffsetOfAStringValueAndAKey) {
         const std::string where = absl::StrCat(seq.hex, " len ", len, " pos ", pos);
         // The string alone: the word loop, the reference's code points, iconv.
         const int64_t want = seq.valid ? -1 : static_cast<int64_t>(pos);
-        ASSERT_EQ(FirstInvalidUtf8(s), want) << where;
+        ASSERT_EQ(FirstBad(s), want) << where;
         const std::optional<int64_t> ic = iconv.FirstBad(s);
         EXPECT_EQ(ic.value_or(-1), want) << where << " (iconv)";
         // As a string value.
@@ -207,7 +214,7 @@ TEST(FastpathBsonUtf8, BadLastByteOfStringsOf0To17Bytes) {
       const std::string s = Ascii(len - 1) + std::string(1, last);
       const std::string where =
           absl::StrCat(absl::BytesToHexString(std::string(1, last)), " len ", len);
-      EXPECT_EQ(FirstInvalidUtf8(s), static_cast<int64_t>(len - 1)) << where;
+      EXPECT_EQ(FirstBad(s), static_cast<int64_t>(len - 1)) << where;
       EXPECT_EQ(iconv.FirstBad(s).value_or(-1), static_cast<int64_t>(len - 1)) << where;
       const Outcome v = Check(StringDoc("k", s), where + " value");
       EXPECT_FALSE(v.ok) << where;
@@ -221,7 +228,7 @@ TEST(FastpathBsonUtf8, BadLastByteOfStringsOf0To17Bytes) {
     // All ASCII, and a good sequence ending the string: accepted.
     for (const std::string& s : {Ascii(len), Ascii(len) + "\xc3\xa9"}) {
       const std::string where = absl::StrCat("good len ", s.size());
-      EXPECT_EQ(FirstInvalidUtf8(s), -1) << where;
+      EXPECT_EQ(FirstBad(s), -1) << where;
       EXPECT_FALSE(iconv.FirstBad(s).has_value()) << where;
       EXPECT_TRUE(Check(StringDoc("k", s), where).ok) << where;
       EXPECT_TRUE(Check(StringDoc(s, "v"), where + " key").ok) << where;

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "serdiff/bson/int_format.h"
 #include "serdiff/common/error_offset.h"
+#include "serdiff/common/utf8.h"
 #include "serdiff/timestamp/timestamp.h"
 
 namespace serdiff::bson {
@@ -255,50 +256,6 @@ absl::StatusOr<std::string> Encode(const Document& doc) {
 
 // ---- decoder --------------------------------------------------------------------------------
 
-int64_t FirstInvalidUtf8(std::string_view s) {
-  const auto* b = reinterpret_cast<const unsigned char*>(s.data());
-  const size_t n = s.size();
-  size_t i = 0;
-  while (i < n) {
-    // ASCII fast path, 8 bytes at a time.
-    if (i + 8 <= n) {
-      uint64_t w;
-      std::memcpy(&w, b + i, 8);
-      if ((w & 0x8080808080808080ull) == 0) {
-        i += 8;
-        continue;
-      }
-    }
-    const unsigned char c = b[i];
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    size_t len;
-    unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
-    if (c >= 0xC2 && c <= 0xDF) {
-      len = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      len = 3;
-      if (c == 0xE0) lo = 0xA0;
-      if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      len = 4;
-      if (c == 0xF0) lo = 0x90;
-      if (c == 0xF4) hi = 0x8F;
-    } else {
-      return static_cast<int64_t>(i);
-    }
-    if (i + len > n) return static_cast<int64_t>(i);
-    if (b[i + 1] < lo || b[i + 1] > hi) return static_cast<int64_t>(i);
-    for (size_t k = 2; k < len; ++k) {
-      if (b[i + k] < 0x80 || b[i + k] > 0xBF) return static_cast<int64_t>(i);
-    }
-    i += len;
-  }
-  return -1;
-}
-
 namespace {
 
 inline int32_t Get32(const unsigned char* p) {
@@ -397,15 +354,15 @@ class Parser {
  private:
   absl::Status CheckUtf8(size_t offset, std::string_view s, bool is_key = false) {
     if (!opt_.check_utf8 || (!is_key && !opt_.check_utf8_values)) return absl::OkStatus();
-    const int64_t bad = FirstInvalidUtf8(s);
-    if (bad < 0) return absl::OkStatus();
+    const size_t bad = serdiff::FirstInvalidUtf8(s);
+    if (bad == s.size()) return absl::OkStatus();
     if (opt_.libbson_quirks && !is_key) {
       // libbson's validator stops at such a value and reports no error: the rest of this
       // document goes unchecked (its parent goes on).
       stop_ = true;
       return absl::OkStatus();
     }
-    return InvalidAt(static_cast<int64_t>(offset) + bad, "ill-formed UTF-8");
+    return InvalidAt(static_cast<int64_t>(offset + bad), "ill-formed UTF-8");
   }
 
   absl::Status Fixed(size_t q, size_t n, size_t limit) {
@@ -579,7 +536,7 @@ class Parser {
     }
     // The code's UTF-8 is checked first (NUL allowed), whatever the scope: ill-formed, stop.
     const std::string_view code(reinterpret_cast<const char*>(b_ + q + 8), code_len - 1);
-    if (opt_.check_utf8 && FirstInvalidUtf8(code) >= 0) {
+    if (opt_.check_utf8 && serdiff::FirstInvalidUtf8(code) != code.size()) {
       stop_ = true;
       *end = cws_end;
       return absl::OkStatus();

@@ -104,7 +104,4 @@ absl::Status Validate(std::string_view bytes, const DecodeOptions& options = {})
 // Validate, then the document (array element keys kept as found, datetimes as ms).
 absl::StatusOr<Document> Decode(std::string_view bytes, const DecodeOptions& options = {});
 
-// Offset of the first ill-formed UTF-8 sequence in s, or -1 when s is well-formed (RFC 3629).
-int64_t FirstInvalidUtf8(std::string_view s);
-
 }  // namespace serdiff::bson

@@ -1,4 +1,5 @@
-// Optimized CQL value codec, wire primitives: UTF-8 and ASCII validation and the varint
+// Optimized CQL value codec, wire primitives: Cassandra's UTF-8 rules (the RFC 3629 check is
+// serdiff/common/utf8.h, shared with BSON), ASCII validation and the varint
 // (arbitrary-precision integer) form. Encoding: one validating size pass (codec_size.cc), then
 // one write pass into a single exactly sized buffer (codec_write.cc: variable-size items get
 // their length prefix back-patched). Decoding: one pass over the input with every length and
@@ -11,45 +12,6 @@
 
 namespace serdiff::cql::codec_internal {
 
-// Index of the first byte that does not start a valid UTF-8 sequence, or n when all of
-// [p, p+n) is valid (no overlong forms, no surrogates, nothing above U+10FFFF).
-size_t FirstInvalidUtf8(const uint8_t* p, size_t n) {
-  size_t i = 0;
-  while (i < n) {
-    if (n - i >= 8) {
-      uint64_t w;
-      std::memcpy(&w, p + i, 8);
-      if ((w & 0x8080808080808080ull) == 0) {
-        i += 8;
-        continue;
-      }
-    }
-    const uint8_t c = p[i];
-    if (c < 0x80) {
-      ++i;
-    } else if (c < 0xC2) {
-      return i;
-    } else if (c < 0xE0) {
-      if (n - i < 2 || (p[i + 1] & 0xC0) != 0x80) return i;
-      i += 2;
-    } else if (c < 0xF0) {
-      if (n - i < 3 || (p[i + 1] & 0xC0) != 0x80 || (p[i + 2] & 0xC0) != 0x80) return i;
-      if ((c == 0xE0 && p[i + 1] < 0xA0) || (c == 0xED && p[i + 1] > 0x9F)) return i;
-      i += 3;
-    } else if (c < 0xF5) {
-      if (n - i < 4 || (p[i + 1] & 0xC0) != 0x80 || (p[i + 2] & 0xC0) != 0x80 ||
-          (p[i + 3] & 0xC0) != 0x80) {
-        return i;
-      }
-      if ((c == 0xF0 && p[i + 1] < 0x90) || (c == 0xF4 && p[i + 1] > 0x8F)) return i;
-      i += 4;
-    } else {
-      return i;
-    }
-  }
-  return n;
-}
-
 // Index of the first byte of the first sequence that Cassandra's UTF8Serializer.UTF8Validator
 // rejects (the sequence's lead byte, also when the input ends inside the sequence), or n.
 // Its rules: 00..7F alone; C0 80 (modified-UTF-8 NUL); C2..DF + continuation; E0 + any byte
@@ -59,19 +21,9 @@ size_t FirstInvalidUtf8(const uint8_t* p, size_t n) {
 size_t FirstInvalidCassandraUtf8(const uint8_t* p, size_t n) {
   size_t i = 0;
   while (i < n) {
-    if (n - i >= 8) {
-      uint64_t w;
-      std::memcpy(&w, p + i, 8);
-      if ((w & 0x8080808080808080ull) == 0) {
-        i += 8;
-        continue;
-      }
-    }
+    i += AsciiPrefixLength(p + i, n - i);
+    if (i == n) break;
     const uint8_t c = p[i];
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
     if (c < 0xC0 || c == 0xC1 || c >= 0xF8) return i;
     const size_t len = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
     if (n - i < len) return i;
@@ -93,18 +45,7 @@ size_t FirstInvalidCassandraUtf8(const uint8_t* p, size_t n) {
   return n;
 }
 
-size_t FirstNonAscii(const uint8_t* p, size_t n) {
-  size_t i = 0;
-  for (; n - i >= 8; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, p + i, 8);
-    if ((w & 0x8080808080808080ull) != 0) break;
-  }
-  for (; i < n; ++i) {
-    if (p[i] >= 0x80) return i;
-  }
-  return n;
-}
+size_t FirstNonAscii(const uint8_t* p, size_t n) { return AsciiPrefixLength(p, n); }
 
 // ---- varint (v4 spec 6.23): minimal big-endian two's complement --------------------------
 

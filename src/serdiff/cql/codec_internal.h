@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "serdiff/common/utf8.h"
 #include "serdiff/cql/codec.h"
 #include "serdiff/cql/value.h"
 #include "serdiff/cql/wire_bytes.h"
@@ -36,9 +37,10 @@ using wire::Store64;
 
 // ---- UTF-8 and ASCII (codec.cc) -------------------------------------------------------------
 
-// Index of the first byte that does not start a valid UTF-8 sequence, or n when all of
-// [p, p+n) is valid (no overlong forms, no surrogates, nothing above U+10FFFF).
-size_t FirstInvalidUtf8(const uint8_t* p, size_t n);
+// RFC 3629 (strict_utf8 and the encoder's check): serdiff/common/utf8.h, offset of the first
+// ill-formed sequence's lead byte, or n.
+using serdiff::AsciiPrefixLength;
+using serdiff::FirstInvalidUtf8;
 
 // Index of the first byte of the first sequence that Cassandra's UTF8Serializer.UTF8Validator
 // rejects (the sequence's lead byte, also when the input ends inside the sequence), or n.

@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "serdiff/common/utf8.h"
 
 namespace serdiff::cql {
 namespace {
@@ -30,40 +31,12 @@ namespace {
 // bounds count the text); up to it, the familiar plain form stays short.
 constexpr int kPlainDecimalMaxScale = 40;
 
-// Length of the valid UTF-8 sequence starting at s[i] (1..4), or 0 when it is not valid
-// (overlong forms, surrogates and code points above U+10FFFF are not valid: RFC 3629,
-// section 3). The printer passes only valid sequences through raw: decoded text may hold
-// sequences that RFC 3629 forbids (the default decoder follows Cassandra's validator, which
-// accepts surrogates and C0 80) and reports print encoder inputs of any bytes; printing those
-// raw would make reports and the TSV golden file invalid UTF-8.
+// The printer passes only well-formed sequences (RFC 3629, serdiff/common/utf8.h) through
+// raw: decoded text may hold sequences that RFC 3629 forbids (the default decoder follows
+// Cassandra's validator, which accepts surrogates and C0 80) and reports print encoder inputs
+// of any bytes; printing those raw would make reports and the TSV golden file invalid UTF-8.
 size_t Utf8SequenceLength(absl::string_view s, size_t i) {
-  const auto b = [&](size_t k) { return static_cast<uint8_t>(s[k]); };
-  const uint8_t c = b(i);
-  if (c < 0x80) return 1;
-  size_t n;
-  uint32_t cp;
-  if (c >= 0xC2 && c <= 0xDF) {
-    n = 2;
-    cp = c & 0x1F;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    n = 3;
-    cp = c & 0x0F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    n = 4;
-    cp = c & 0x07;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    if ((b(i + k) & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b(i + k) & 0x3F);
-  }
-  if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10FFFF ||
-      (cp >= 0xD800 && cp <= 0xDFFF)) {
-    return 0;
-  }
-  return n;
+  return serdiff::Utf8SequenceLength(reinterpret_cast<const uint8_t*>(s.data()) + i, s.size() - i);
 }
 
 // Why each branch: ' and \ are the quote and the escape character, so they are escaped or the
