@@ -470,34 +470,28 @@ class Reader {
       if (n == width) return absl::OkStatus();
       return DecodeError(from, absl::StrCat("expected ", width, " bytes, got ", n));
     };
+    // The signed fixed-width integers (every integer kind but date: IsIntegerKind, value.h).
+    if (IsIntegerKind(t.kind) && t.kind != Kind::kDate) {
+      const int width = t.kind == Kind::kTinyint    ? 1
+                        : t.kind == Kind::kSmallint ? 2
+                        : t.kind == Kind::kInt      ? 4
+                                                    : 8;
+      absl::Status s = need(static_cast<size_t>(width));
+      if (!s.ok()) return s;
+      uint64_t raw = Unsigned(from, width);
+      // Sign-extend from `width` bytes.
+      if (width < 8 && (raw >> (8 * width - 1)) != 0) raw |= ~uint64_t{0} << (8 * width);
+      const int64_t x = static_cast<int64_t>(raw);
+      if (t.kind == Kind::kTime && options_.require_time_in_day && (x < 0 || x > kLastTimeNanos)) {
+        return DecodeError(from, "time out of range");
+      }
+      return Value::Int(x);
+    }
     switch (t.kind) {
       case Kind::kBoolean: {
         absl::Status s = need(1);
         if (!s.ok()) return s;
         return Value::Bool(Byte(from) != 0);
-      }
-      case Kind::kTinyint:
-      case Kind::kSmallint:
-      case Kind::kInt:
-      case Kind::kBigint:
-      case Kind::kCounter:
-      case Kind::kTimestamp:
-      case Kind::kTime: {
-        const int width = t.kind == Kind::kTinyint    ? 1
-                          : t.kind == Kind::kSmallint ? 2
-                          : t.kind == Kind::kInt      ? 4
-                                                      : 8;
-        absl::Status s = need(static_cast<size_t>(width));
-        if (!s.ok()) return s;
-        uint64_t raw = Unsigned(from, width);
-        // Sign-extend from `width` bytes.
-        if (width < 8 && (raw >> (8 * width - 1)) != 0) raw |= ~uint64_t{0} << (8 * width);
-        const int64_t x = static_cast<int64_t>(raw);
-        if (t.kind == Kind::kTime && options_.require_time_in_day &&
-            (x < 0 || x > kLastTimeNanos)) {
-          return DecodeError(from, "time out of range");
-        }
-        return Value::Int(x);
       }
       case Kind::kDate: {
         absl::Status s = need(4);

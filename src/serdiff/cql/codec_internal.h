@@ -25,8 +25,8 @@ inline constexpr int64_t kMaxTimeNanos = 86'399'999'999'999;
 inline constexpr int64_t kDateEpoch = int64_t{1} << 31;
 // The largest [int] length ([bytes], [value]) and the largest [short] length and count
 // (collections in protocol v1/v2).
-inline constexpr size_t kMaxIntLength = static_cast<size_t>(std::numeric_limits<int32_t>::max());
-inline constexpr size_t kMaxShortLength = 0xFFFF;
+using wire::kMaxIntLength;
+using wire::kMaxShortLength;
 
 using wire::Load16;
 using wire::Load32;

@@ -542,6 +542,13 @@ class ValueParser {
       *out = Value::Empty();
       return absl::OkStatus();
     }
+    if (IsIntegerKind(t.kind)) {
+      const absl::string_view tok = Token();
+      int64_t v;
+      if (!absl::SimpleAtoi(tok, &v)) return Error(absl::StrCat("bad integer '", tok, "'"));
+      *out = Value::Int(v);
+      return absl::OkStatus();
+    }
     switch (t.kind) {
       case Kind::kBoolean:
         if (EatWord("true")) {
@@ -552,20 +559,6 @@ class ValueParser {
           return Error("expected true or false");
         }
         return absl::OkStatus();
-      case Kind::kTinyint:
-      case Kind::kSmallint:
-      case Kind::kInt:
-      case Kind::kBigint:
-      case Kind::kCounter:
-      case Kind::kTimestamp:
-      case Kind::kTime:
-      case Kind::kDate: {
-        const absl::string_view tok = Token();
-        int64_t v;
-        if (!absl::SimpleAtoi(tok, &v)) return Error(absl::StrCat("bad integer '", tok, "'"));
-        *out = Value::Int(v);
-        return absl::OkStatus();
-      }
       case Kind::kVarint: {
         const absl::string_view tok = Token();
         BigInt b;
@@ -702,6 +695,8 @@ class ValueParser {
         *out = Value::Udt(std::move(items));
         return absl::OkStatus();
       }
+      default:  // the integer kinds, read above (IsIntegerKind)
+        break;
     }
     return Error("unknown type");
   }

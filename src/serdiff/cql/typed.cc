@@ -15,8 +15,8 @@ namespace serdiff::cql {
 namespace {
 
 constexpr int64_t kMaxTimeNanos = 86'399'999'999'999;
-constexpr uint64_t kMaxIntCount = static_cast<uint64_t>(std::numeric_limits<int32_t>::max());
-constexpr uint64_t kMaxShortCount = 0xFFFF;
+using wire::kMaxIntLength;
+using wire::kMaxShortLength;
 
 using wire::Load16;
 using wire::Load32;
@@ -131,7 +131,7 @@ absl::StatusOr<size_t> CheckColumn(Kind k, ColumnView<T> col, int version) {
     return EncodeError(
         absl::StrCat("null bitmap of ", col.nulls.size(), " bytes for ", n, " elements"));
   }
-  if (n > (version < 3 ? kMaxShortCount : kMaxIntCount)) {
+  if (n > (version < 3 ? kMaxShortLength : kMaxIntLength)) {
     return EncodeError(absl::StrCat("collection of ", n, " elements exceeds the count"));
   }
   const size_t nulls = CountNulls(col.nulls, n);

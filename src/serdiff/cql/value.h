@@ -404,4 +404,8 @@ constexpr Value::Shape ShapeOfKind(Kind k) {
   return Value::Shape::kNull;
 }
 
+// Whether kind `k` is an integer kind (held as Value::Int: tinyint, smallint, int, bigint,
+// counter, timestamp, time, date). The one list of them: every other place asks this.
+constexpr bool IsIntegerKind(Kind k) { return ShapeOfKind(k) == Value::Shape::kInt; }
+
 }  // namespace serdiff::cql

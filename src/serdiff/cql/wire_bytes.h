@@ -4,10 +4,17 @@
 // public API. Callers guarantee that p points at n readable or writable bytes.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 namespace serdiff::cql::wire {
+
+// The largest value of an [int] length or count ([bytes], [value], a v3+ collection count: a
+// signed 32-bit int, 2^31 - 1) and of a [short] one (v1/v2 collections: 0xFFFF).
+inline constexpr size_t kMaxIntLength = static_cast<size_t>(std::numeric_limits<int32_t>::max());
+inline constexpr size_t kMaxShortLength = 0xFFFF;
 
 inline void Store16(uint8_t* p, uint16_t v) {
   v = __builtin_bswap16(v);
