@@ -1,5 +1,6 @@
 #include "harness/shrink.h"
 
+#include <algorithm>
 #include <tuple>
 #include <vector>
 
@@ -83,6 +84,25 @@ absl::StatusOr<ShrinkResult> Shrink(const Target& target, std::string_view input
       const CaseResult r = target.RunBytes(c);
       if (r.passed || r.failure_class != out.failure_class) continue;
       Candidate next{r.corpus_bytes, ReportInputText(r.report), r.report};
+      // Declined by an implementation that compared the original: not the same comparison.
+      std::vector<std::string> lost;
+      for (const std::string& d : r.declined) {
+        if (std::find(first.declined.begin(), first.declined.end(), d) == first.declined.end()) {
+          lost.push_back(d);
+        }
+      }
+      if (!lost.empty()) {
+        if (Smaller(next, cur)) {
+          ++out.refused_declined;
+          for (std::string& d : lost) {
+            if (std::find(out.declined_by.begin(), out.declined_by.end(), d) ==
+                out.declined_by.end()) {
+              out.declined_by.push_back(std::move(d));
+            }
+          }
+        }
+        continue;
+      }
       if (Smaller(next, cur)) {
         cur = std::move(next);
         ++out.steps;
@@ -91,6 +111,7 @@ absl::StatusOr<ShrinkResult> Shrink(const Target& target, std::string_view input
       }
     }
   }
+  std::sort(out.declined_by.begin(), out.declined_by.end());
   out.after_bytes = std::move(cur.bytes);
   out.after_value = std::move(cur.value);
   out.after_report = std::move(cur.report);

@@ -8,7 +8,10 @@
 // quarters, ... single bytes; fewer elements, shorter strings), then per byte 0x00, 0xff,
 // 0x80, 0x7f, half the byte and the byte -1/+1 (smaller numbers in FuzzedDataProvider's
 // offset form). A candidate is kept when it fails with the same failure class (the same
-// `serdiff: <target>: <class>` line) and is smaller: shorter canonical bytes first, then a
+// `serdiff: <target>: <class>` line), is compared by every implementation that compared the
+// original (none of them declines it: a shrunk input that moved out of an implementation's
+// reach would compare one implementation fewer, and could end on another bug), and is
+// smaller: shorter canonical bytes first, then a
 // shorter shown value ("-1" beats "-9223372036854775807"), then the shown value's text in
 // byte order. It restarts after each kept candidate and stops at a fixed point or after
 // `max_runs` judged candidates.
@@ -17,6 +20,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "harness/target.h"
@@ -32,6 +36,12 @@ struct ShrinkResult {
   std::string after_report;   // the full report of the smallest failing value
   int64_t runs = 0;           // candidates judged
   int64_t steps = 0;          // candidates kept
+  // Smaller candidates that failed the same way but were refused because an implementation
+  // that compared the original declined them, and the names of those implementations
+  // (sorted, each once); the report says so, since the kept input may then not be the
+  // smallest of its class.
+  int64_t refused_declined = 0;
+  std::vector<std::string> declined_by;
 };
 
 // Shrinks `input` (corpus-form bytes) for `target`. Errors: InvalidArgument when the input

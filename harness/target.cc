@@ -253,6 +253,11 @@ CaseResult JudgeCase(const JudgeInput& in) {
         "%s peaked at %d heap bytes (%s the input); the bound is %d bytes", opt.name,
         opt.peak_heap_bytes, opt.first.ok() ? "accepting" : "rejecting", in.heap_bound);
   }
+  if (!result.passed) {
+    for (const ImplRun& run : runs) {
+      if (OutcomeOf(run.first) == Outcome::kDeclined) result.declined.emplace_back(run.name);
+    }
+  }
   return result;
 }
 

@@ -320,6 +320,10 @@ struct CaseResult {
   int64_t reference_peak_bytes = -1;  // first Role::kReference implementation's peak; -1: none
   int64_t heap_bound_bytes = -1;      // -1 when the target has no bound
   std::vector<std::string> accepted;  // "<impl>: <reason>" for each accepted divergence hit
+  // Failing cases only (empty when passed): the implementations that declined the input, in
+  // registration order. The shrinker keeps only candidates that every implementation the
+  // original was compared with still compares (harness/shrink.h).
+  std::vector<std::string> declined;
   // Rendered only for a failing case or under Render::kAlways (else empty, rendered false).
   bool rendered = false;
   std::string report;        // the full report, ending in "serdiff: <target>: <class>" on failure

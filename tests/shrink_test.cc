@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -18,6 +19,8 @@
 
 namespace serdiff::harness {
 namespace {
+
+using ::serdiff::testing_support::RunCli;
 
 const Target& Broken() {
   const Target* t = targets::SelfTestTargets().Find("selftest_broken_zigzag");
@@ -62,6 +65,66 @@ TEST(Shrink, FromTheFarEndOfTheDomainToo) {
   EXPECT_EQ(s->after_bytes, kMinusOne);
 }
 
+const Target& TwoBugs() {
+  const Target* t = targets::SelfTestTargets().Find("selftest_two_bugs");
+  EXPECT_NE(t, nullptr);
+  return *t;
+}
+
+int64_t ShownInt(const std::string& shown) { return std::stoll(shown); }
+
+// selftest_two_bugs fails two ways: error-class-mismatch:reference on -1000..-1 (the
+// optimized side rejects), bytes-mismatch:reference below -1000. A shrinker that took any
+// failure would go from -1500 to -1 (the smallest failing value); it must stay below -1000.
+TEST(Shrink, KeepsTheFailureClassOnATargetThatFailsTwoWays) {
+  ASSERT_EQ(TwoBugs().RunBytes(Int64Input(-1)).failure_class, "error-class-mismatch:reference");
+  ASSERT_EQ(TwoBugs().RunBytes(Int64Input(-1500)).failure_class, "bytes-mismatch:reference");
+  auto s = Shrink(TwoBugs(), Int64Input(-1500));
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->failure_class, "bytes-mismatch:reference");
+  EXPECT_LT(ShownInt(s->after_value), -1000) << s->after_value;
+  EXPECT_GT(s->steps, 0);
+  EXPECT_EQ(TwoBugs().RunBytes(s->after_bytes).failure_class, "bytes-mismatch:reference");
+  // -1500 is declined by picky already, so no candidate is refused for that.
+  EXPECT_EQ(s->refused_declined, 0);
+}
+
+// From -5000 (compared by reference AND picky) the same class holds down to -1001, but
+// picky declines -1999..-1: the shrunk input must stay where picky still compares it, and
+// the result says that smaller candidates were refused, and by whom.
+TEST(Shrink, KeepsEveryImplementationThatComparedTheOriginal) {
+  const CaseResult original = TwoBugs().RunBytes(Int64Input(-5000));
+  ASSERT_EQ(original.failure_class, "bytes-mismatch:reference");
+  EXPECT_TRUE(original.declined.empty());
+  const CaseResult inside = TwoBugs().RunBytes(Int64Input(-1500));
+  EXPECT_EQ(inside.declined, std::vector<std::string>{"picky"});
+  auto s = Shrink(TwoBugs(), Int64Input(-5000));
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->failure_class, "bytes-mismatch:reference");
+  EXPECT_LE(ShownInt(s->after_value), -2000) << s->after_value;
+  EXPECT_GT(s->refused_declined, 0);
+  EXPECT_EQ(s->declined_by, std::vector<std::string>{"picky"});
+  EXPECT_TRUE(TwoBugs().RunBytes(s->after_bytes).declined.empty());
+}
+
+TEST(Shrink, CliSaysWhenItKeptTheComparison) {
+  const auto dir = std::filesystem::temp_directory_path() / "serdiff_shrink_keep_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string crash = (dir / "crash").string();
+  std::ofstream(crash, std::ios::binary) << Int64Input(-5000);
+  const auto [code, out] =
+      RunCli(absl::StrCat("--selftest repro --shrink --shrink-dir ", (dir / "shrunk").string(),
+                          " selftest_two_bugs ", crash));
+  EXPECT_EQ(code, 1) << out;
+  EXPECT_NE(out.find(" smaller candidates failed the same way but were declined by picky, which "
+                     "compared the original; the input above is the smallest that every "
+                     "implementation of the original still compares\n"),
+            std::string::npos)
+      << out;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Shrink, APassingInputIsAnError) {
   auto s = Shrink(Broken(), Int64Input(5));
   ASSERT_FALSE(s.ok());
@@ -81,8 +144,6 @@ TEST(Shrink, ReproCommandsNameEveryConsumer) {
             "  python infra/helper.py reproduce serdiff varint_zigzag64 crash-1"
             "   # OSS-Fuzz checkout\n");
 }
-
-using ::serdiff::testing_support::RunCli;
 
 TEST(Shrink, CliShrinksAndEmitsARegression) {
   const auto dir = std::filesystem::temp_directory_path() / "serdiff_shrink_test";

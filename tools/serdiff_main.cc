@@ -45,6 +45,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "harness/corpus.h"
 #include "harness/report.h"
 #include "harness/shrink.h"
@@ -418,6 +419,13 @@ int Repro(const std::string& name, const std::string& file, bool selftest, bool 
               << serdiff::harness::Hex(s->after_bytes, 64) << " (" << s->after_bytes.size()
               << " bytes)\n"
               << "  written: " << *written << "\n";
+    if (s->refused_declined > 0) {
+      std::cout << "  kept the comparison: " << s->refused_declined
+                << " smaller candidates failed the same way but were declined by "
+                << absl::StrJoin(s->declined_by, ", ")
+                << ", which compared the original; the input above is the smallest that every "
+                   "implementation of the original still compares\n";
+    }
     input = s->after_bytes;
     path = *written;
   }
