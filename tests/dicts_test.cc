@@ -1,5 +1,5 @@
 // The checked-in dictionaries fuzz/<family>.dict are exactly what `serdiff dict <family>`
-// generates from the format tables (tools/dicts.cc): regenerate them with
+// generates from the format tables (tools/dicts_<family>.cc): regenerate them with
 //   build/dev/tools/serdiff dict varint > fuzz/varint.dict   (and cql)
 #include <cstdio>
 #include <fstream>
