@@ -267,6 +267,10 @@ harness::TargetDef<Batch> Be32EncodeTarget() {
 }  // namespace
 
 void RegisterTinyTargets(harness::Registry& registry) {
+  // Fuzz limits (Step 5): max_len, the heap bound at max_len, the timeout, the derivation.
+  registry.SetFuzzLimits("tiny_*", {4002, 4064, 25,
+                                    "count (2 bytes) + <= 1000 values (kMaxBatch) x 4 bytes: "
+                                    "output <= 4000 bytes + 64"});
   // The custom mutator lies about the count (2 bytes, FuzzedDataProvider order).
   registry.SetDefaultLengthFields({{2, false}});
   registry.Add(Be32EncodeTarget());
@@ -294,16 +298,15 @@ serdiff=build/dev/tools/serdiff
 "$serdiff" seed tiny_be32_encode --value '[0 values]' --value '[1 value: 16909060]' \
   --value '[4 values: 0, 255, 16777216, 4294967295]' >>"$work/seed.log"
 # (no fuzz/tiny.dict: the family has no dictionary)
-# ==== BEGIN fuzz/limits.tsv block (Step 5's limits row; limits are to become TargetDef
-# ==== fields: when they do, this block is what changes) ===================================
-limits_row=$(printf 'tiny_*\t4002\t4064\t25\t%s' \
+# The fuzz limits: registry.SetFuzzLimits in Step 3's registration function; then the files
+# generated from the registry, and cmake again so that the .options follow.
+scripts/registry-tables --write "$serdiff" >"$work/registry-tables.log" ||
+  { cat "$work/registry-tables.log" >&2; fail "Step 5: scripts/registry-tables --write"; }
+limits_row=$(printf 'tiny_be32_encode\t4002\t4064\t25\t%s' \
   "count (2 bytes) + <= 1000 values (kMaxBatch) x 4 bytes: output <= 4000 bytes + 64")
-awk -v row="$limits_row" '$1 == "*" && !done { print row; done = 1 } { print }' \
-  fuzz/limits.tsv >fuzz/limits.tsv.new
-mv fuzz/limits.tsv.new fuzz/limits.tsv
-grep -qxF "$limits_row" fuzz/limits.tsv || fail "Step 5: no final * row in fuzz/limits.tsv"
-scripts/limits-table --write docs/fuzzing.md >/dev/null
-# ==== END fuzz/limits.tsv block ===========================================================
+grep -qxF "$limits_row" fuzz/limits.tsv || fail "Step 5: fuzz/limits.tsv has no row for tiny_be32_encode"
+cmake --preset dev -DSERDIFF_ONLY_FAMILIES=tiny -DSERDIFF_BENCH=ON >>"$work/configure.log" 2>&1 ||
+  fail "Step 5: configure again (log: $work/configure.log)"
 # (optional) the count's layout for the custom mutator: registry.SetDefaultLengthFields in
 # Step 3's registration function.
 
@@ -460,6 +463,7 @@ expect_eq "serdiff list" "tiny_be32_encode
   implementation reference (reference): reference/tiny
   length fields (custom mutator): 2-byte little-endian
   peak heap bound: output + 64
+  fuzz limits: max_len 4002 B, bound at max_len 4064 B (malloc_limit_mb 1), timeout 25 s: count (2 bytes) + <= 1000 values (kMaxBatch) x 4 bytes: output <= 4000 bytes + 64
   error offsets: not-applicable (the input is a batch of integers, not bytes)" "$("$serdiff" list)"
 
 check_out=$("$serdiff" check --filter tiny_ --failures-dir "$work/failures") ||
