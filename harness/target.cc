@@ -21,21 +21,31 @@
 namespace serdiff::harness {
 namespace {
 
+// The start of a decline's message, for people. IsDeclined looks only at the payload, so an error
+// whose message happens to start this way is still a rejection.
 constexpr absl::string_view kDeclinedPrefix = "declined: ";
 
 // Equal bytes, or equal statuses: code, message and payloads (the error offset among them).
+// The payloads take part so that a second run reporting another error offset is "nondeterministic"
+// (offsets are compared, so they must be stable too).
 bool SameOutput(const Output& a, const Output& b) {
   if (a.ok() != b.ok()) return false;
   if (a.ok()) return *a == *b;
   return a.status() == b.status();
 }
 
+// An error that is not a decline. Offsets are compared only between rejections: declined results
+// take no part in the comparison (target.h).
 bool Rejected(const Output& out) { return !out.ok() && !IsDeclined(out.status()); }
 
+// For the details of error-offset-mismatch.
 std::string ShowOffset(const std::optional<int64_t>& offset) {
   return offset.has_value() ? absl::StrCat("offset ", *offset) : "no offset";
 }
 
+// One implementation's result as a person reads it: a decline by its message, an error with its
+// offset, code and message, bytes in hex (and through `show` when the target has a printer). Called
+// only to explain a failure or to render a report.
 std::string DescribeOutput(const Output& out,
                            const std::function<std::string(const std::string&)>& show) {
   if (!out.ok()) {
@@ -52,6 +62,8 @@ std::string DescribeOutput(const Output& out,
 
 }  // namespace
 
+// An Unimplemented status carrying the kDeclinedUrl payload. The payload, not the code, is what
+// makes it a decline (target.h), so a reference's ordinary Unimplemented error stays a rejection.
 absl::Status Declined(std::string_view reason) {
   absl::Status s = absl::UnimplementedError(
       absl::StrCat(kDeclinedPrefix, absl::string_view(reason.data(), reason.size())));
@@ -59,11 +71,15 @@ absl::Status Declined(std::string_view reason) {
   return s;
 }
 
+// The payload alone decides (an OK status carries none).
 bool IsDeclined(const absl::Status& status) {
   return !status.ok() &&
          status.GetPayload(absl::string_view(kDeclinedUrl.data(), kDeclinedUrl.size())).has_value();
 }
 
+// The names `serdiff list` shows. The switch has no default label, so -Wswitch (part of -Wall, an
+// error in the dev preset) flags an enumerator added without a name; the return after it covers a
+// value outside the enum. RoleName has the same form.
 std::string_view OffsetPolicyName(OffsetPolicy p) {
   switch (p) {
     case OffsetPolicy::kCompareWhenPresent:
@@ -90,6 +106,8 @@ std::string_view RoleName(Role r) {
   return "unknown";
 }
 
+// A unit only for an exact multiple, so that the text never rounds: a bound's number and its text
+// cannot disagree (HeapBound in target.h).
 std::string BoundBytesText(int64_t bytes) {
   constexpr int64_t kKiB = 1024;
   if (bytes > 0 && bytes % (kKiB * kKiB) == 0) return absl::StrCat(bytes / (kKiB * kKiB), " MiB");
@@ -97,6 +115,9 @@ std::string BoundBytesText(int64_t bytes) {
   return absl::StrCat(bytes);
 }
 
+// The optimized side and its tiers live in src/serdiff/<family>/, references in
+// reference/<family>/. An oracle must name its own origin (test
+// ImplOrigins.EveryImplementationSaysWhereItComesFrom), so the fallback says that it did not.
 std::string DefaultOrigin(Role role, std::string_view family) {
   switch (role) {
     case Role::kOptimized:
@@ -110,6 +131,7 @@ std::string DefaultOrigin(Role role, std::string_view family) {
   return "an oracle that names no origin";
 }
 
+// Both in TargetInfo::impls order: [0] is the optimized implementation.
 std::vector<std::string> Target::impl_names() const {
   std::vector<std::string> names;
   for (const ImplInfo& i : info_.impls) names.push_back(i.name);
@@ -122,6 +144,7 @@ std::vector<Role> Target::impl_roles() const {
   return roles;
 }
 
+// A decline is neither an acceptance nor a rejection: the verdict leaves it out.
 Outcome OutcomeOf(const Output& out) {
   if (out.ok()) return Outcome::kAccepted;
   return IsDeclined(out.status()) ? Outcome::kDeclined : Outcome::kRejected;
@@ -136,6 +159,9 @@ CaseResult JudgeCase(const JudgeInput& in) {
   const ImplRun& opt = runs[0];
   result.optimized_peak_bytes = opt.peak_heap_bytes;
   result.optimized_rejected = !opt.first.ok();
+  // The reference peak shown beside the optimized one is the first kReference implementation's,
+  // found by role, never by name or position: a target may list an oracle or a tier before its
+  // reference (docs/architecture.md, "Roles").
   for (size_t i = 1; i < runs.size(); ++i) {
     if (runs[i].role == Role::kReference) {
       result.reference_peak_bytes = runs[i].peak_heap_bytes;
@@ -145,6 +171,8 @@ CaseResult JudgeCase(const JudgeInput& in) {
   result.heap_bound_bytes = in.heap_bound;
 
   // `why` is called only for the first failure: its text costs nothing on passing cases.
+  // Later failures are ignored, so the class is that of the first rule broken, in the order of
+  // target.h's file comment.
   auto fail = [&](absl::string_view cls, absl::string_view impl, auto why) {
     if (!result.passed) return;
     result.passed = false;
@@ -153,6 +181,7 @@ CaseResult JudgeCase(const JudgeInput& in) {
     result.details = why();
   };
   // A mismatch with runs[i] that an accepted divergence covers is recorded, not failed.
+  // Asked only once a difference is found, so that the predicates cost nothing on agreeing cases.
   auto covered = [&](size_t i) {
     if (!in.divergence) return false;
     std::optional<std::string> reason = in.divergence(i);
@@ -161,6 +190,9 @@ CaseResult JudgeCase(const JudgeInput& in) {
     return true;
   };
 
+  // Rule 1. Every implementation, the optimized one included, ran twice on the same input
+  // (TypedTarget::RunImpl); SameOutput compares payloads too, so a second run with another error
+  // offset is caught here.
   for (const ImplRun& run : runs) {
     if (!SameOutput(run.first, run.second)) {
       fail("nondeterministic", run.name, [&] {
@@ -171,6 +203,8 @@ CaseResult JudgeCase(const JudgeInput& in) {
       });
     }
   }
+  // The optimized side must accept or reject every input; only the others may decline (target.h,
+  // rule 1).
   if (OutcomeOf(opt.first) == Outcome::kDeclined) {
     fail("optimized-declined", opt.name, [&] {
       return absl::StrCat("the optimized implementation (", opt.name,
@@ -178,6 +212,8 @@ CaseResult JudgeCase(const JudgeInput& in) {
     });
   }
 
+  // Rules 2 and 3, for each other implementation. A decline takes no part. The error class is
+  // compared first (messages never are), the bytes only when both accepted.
   for (size_t i = 1; i < runs.size(); ++i) {
     const ImplRun& ref = runs[i];
     if (OutcomeOf(ref.first) == Outcome::kDeclined) continue;
@@ -194,6 +230,8 @@ CaseResult JudgeCase(const JudgeInput& in) {
     } else {
       const std::string& a = *opt.first;
       const std::string& b = *ref.first;
+      // The bytes differ, so FirstDifference has a value. The offset is kept as data for the first
+      // failure only, like the class.
       const size_t off = *FirstDifference(a, b);
       if (result.passed) result.first_difference = static_cast<int64_t>(off);
       fail("bytes-mismatch", ref.name, [&] {
@@ -207,6 +245,9 @@ CaseResult JudgeCase(const JudgeInput& in) {
   }
 
   // Error offsets, where both sides rejected (after every class and bytes comparison).
+  // Rule 4. Under kNotApplicable the input is no byte string, so there is nothing to compare. Under
+  // kRequired the optimized side's own missing offset is a failure too; an exempt implementation
+  // (an oracle that reports none, TargetDef::offset_exemptions) may omit it.
   if (in.offsets != OffsetPolicy::kNotApplicable && Rejected(opt.first)) {
     const std::optional<int64_t> opt_offset = ErrorOffset(opt.first.status());
     const bool required = in.offsets == OffsetPolicy::kRequired;
@@ -219,6 +260,8 @@ CaseResult JudgeCase(const JudgeInput& in) {
     for (size_t i = 1; i < runs.size(); ++i) {
       const ImplRun& ref = runs[i];
       if (!Rejected(ref.first)) continue;
+      // Offsets differ only when both sides carry one: under kCompareWhenPresent a missing one
+      // passes, and under kRequired it is reported as missing instead.
       const std::optional<int64_t> ref_offset = ErrorOffset(ref.first.status());
       const bool missing = required && !ref.offset_exempt && !ref_offset;
       const bool differs = opt_offset && ref_offset && *opt_offset != *ref_offset;
@@ -238,6 +281,8 @@ CaseResult JudgeCase(const JudgeInput& in) {
     }
   }
 
+  // Rule 5: the target's extra checks, which ran on the optimized output when it accepted
+  // (TypedTarget::Check).
   for (const auto& check : in.checks) {  // (no structured binding: lambdas capture it)
     if (!check.second.ok()) {
       fail("check-failed", check.first,
@@ -245,6 +290,8 @@ CaseResult JudgeCase(const JudgeInput& in) {
     }
   }
 
+  // Rule 6, whether the optimized side accepted or rejected. Not through `fail`: this class is
+  // "heap-bound" alone, without an implementation after it (target.h).
   if (in.heap_bound >= 0 && opt.peak_heap_bytes > in.heap_bound && result.passed) {
     result.passed = false;
     result.failure_class = "heap-bound";
@@ -261,6 +308,9 @@ CaseResult JudgeCase(const JudgeInput& in) {
   return result;
 }
 
+// Text for people, built only for a failing case or on request (Render::kAlways). A failing report
+// ends with the stable line "serdiff: <target>: <class>", which fuzzing services deduplicate on
+// (target.h).
 void RenderReport(const JudgeInput& in, CaseResult* result) {
   const absl::Span<const ImplRun> runs = in.runs;
   const ImplRun& opt = runs[0];
@@ -292,11 +342,14 @@ void RenderReport(const JudgeInput& in, CaseResult* result) {
   result->rendered = true;
 }
 
+// 64 KiB inputs, a 1088 KiB heap bound and 25 s per input (OSS-Fuzz's timeout), for a family that
+// states no limits of its own.
 FuzzLimits DefaultFuzzLimits() {
   return FuzzLimits{65536, 1114112, 25,
                     "default for a new family: 1088 KiB until its author states a bound"};
 }
 
+// The family's rules in the order they were set: the first match wins (Registry::SetFuzzLimits).
 FuzzLimits Registry::FuzzLimitsFor(std::string_view name) const {
   const std::string n(name);
   for (const auto& [glob, limits] : fuzz_limit_rules_) {
@@ -306,6 +359,7 @@ FuzzLimits Registry::FuzzLimitsFor(std::string_view name) const {
   return DefaultFuzzLimits();
 }
 
+// The first target with that name, in registration order; nullptr when there is none.
 const Target* Registry::Find(std::string_view name) const {
   for (const auto& t : targets_) {
     if (t->name() == name) return t.get();
@@ -315,6 +369,8 @@ const Target* Registry::Find(std::string_view name) const {
 
 namespace {
 
+// What SERDIFF_REGISTER_FAMILY records: a family's name and its registration function, which
+// BuildRegistry runs later.
 struct RecordedFamily {
   std::string name;
   RegisterFamilyFn fn;
@@ -323,17 +379,21 @@ struct RecordedFamily {
 // Function-local static: RecordFamily runs during static initialization of other files, in
 // an order the language leaves open, so the list must exist before its first use.
 std::vector<RecordedFamily>& Families() {
+  // Never destroyed, so no static destructor runs on it at exit.
   static auto* families = new std::vector<RecordedFamily>;
   return *families;
 }
 
 }  // namespace
 
+// Runs during static initialization: it only records. BuildRegistry registers, later and in a fixed
+// order.
 bool RecordFamily(const char* name, RegisterFamilyFn fn) {
   Families().push_back({name, fn});
   return true;
 }
 
+// Sorted, for the reason BuildRegistry sorts: static initialization order differs between links.
 std::vector<std::string> RecordedFamilies() {
   std::vector<std::string> out;
   for (const RecordedFamily& f : Families()) out.push_back(f.name);
@@ -350,16 +410,22 @@ std::unique_ptr<Registry> BuildRegistry(bool selftest) {
   auto registry = std::make_unique<Registry>();
   for (size_t i = 0; i < families.size(); ++i) {
     const RecordedFamily& f = families[i];
+    // Sorted, so a family recorded twice sits next to itself.
     if (i > 0 && families[i - 1].name == f.name) {
       std::fprintf(stderr, "serdiff: family %s is registered twice\n", f.name.c_str());
       std::abort();
     }
+    // The selftest family's optimized sides are deliberately wrong (target.h): its targets are
+    // built only on request, never with the others.
     if ((f.name == "selftest") != selftest) continue;
     const size_t before = registry->targets_.size();
+    // What Registry::Add reads while this family registers: its name and its defaults, reset for
+    // each family (target.h).
     registry->family_ = f.name;
     registry->default_length_fields_.clear();
     registry->fuzz_limit_rules_.clear();
     f.fn(*registry);
+    // Every target a family adds is named "<family>_...", as target.h requires.
     for (size_t k = before; k < registry->targets_.size(); ++k) {
       const std::string& n = registry->targets_[k]->name();
       if (!absl::StartsWith(n, absl::StrCat(f.name, "_"))) {
@@ -369,6 +435,7 @@ std::unique_ptr<Registry> BuildRegistry(bool selftest) {
       }
     }
   }
+  // Back to the initial value: an Add after BuildRegistry belongs to no family.
   registry->family_ = "unregistered";
   return registry;
 }

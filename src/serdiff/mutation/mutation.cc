@@ -24,9 +24,15 @@ using varint::Format;
 
 // Cassandra's writeUnsignedVInt32((int) delta): the 64-bit delta is cast to int32, and the
 // int32 is sign-extended to 64 bits for the unsigned vint.
+// The sign extension is not confirmed by observed bytes, and a third-party port zero-extends
+// (docs/mutation.md, "Where I was unsure", point 1). With it, a delta in [2^31, 2^32) becomes a
+// negative int and takes 9 bytes.
 inline uint64_t U32Delta(int64_t delta) {
   return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(delta)));
 }
+// uvint(ts - base), wrapping modulo 2^64 (docs/mutation.md: "64-bit wrap"). The subtraction is done
+// on uint64_t, where wrapping is defined, so that an extreme value such as a LIVE deletion's
+// Long.MIN_VALUE wraps instead of overflowing.
 inline uint64_t TsDelta(int64_t ts, int64_t base) {
   return static_cast<uint64_t>(ts) - static_cast<uint64_t>(base);
 }
@@ -37,15 +43,21 @@ inline size_t SizeU32Delta(int64_t delta) { return VSize(U32Delta(delta)); }
 inline int64_t LdtDelta(uint32_t ldt, uint32_t base) {
   return static_cast<int64_t>(ldt) - static_cast<int64_t>(base);
 }
+// LdtDelta and TtlDelta: the difference of two 32-bit fields, exact in int64; U32Delta then keeps
+// its low 32 bits, so deltas wrap mod 2^32 (docs/mutation.md, "Where I was unsure", point 3).
 inline int64_t TtlDelta(int32_t ttl, int32_t base) {
   return static_cast<int64_t>(ttl) - static_cast<int64_t>(base);
 }
 
 // ---- field traces (diagnostics only) --------------------------------------------------------
 
+// (field name, bytes) for each field, in walk order. Filled only by Mismatch, after a mismatch, so
+// that the normal path records nothing.
 using Trace = std::vector<std::pair<const char*, size_t>>;
 
 // Size-only walk accumulator.
+// The Size* functions add, under the same field names and in the same order, what the Write*
+// functions write, so that a trace of each can be compared entry by entry.
 struct Counter {
   size_t total = 0;
   Trace* trace = nullptr;
@@ -57,6 +69,9 @@ struct Counter {
 
 // Output sink: appends to `out`, never past `cap` total bytes. The first write that would
 // cross `cap` is refused and remembered (overflow_field), and every later write is ignored.
+// The exact path caps at the computed size, so the string never grows past its one reservation and
+// an overrun names its field instead of reallocating; the small path caps at its threshold; the
+// growable path does not cap.
 class Sink {
  public:
   Sink(std::string* out, size_t cap, Trace* trace) : out_(out), cap_(cap), trace_(trace) {}
@@ -70,6 +85,8 @@ class Sink {
     out_->push_back(static_cast<char>(b));
   }
   void VInt(uint64_t v, const char* field) {
+    // Encoded on the stack first: its length is known only once it is encoded, and the room check
+    // comes before anything is appended.
     uint8_t buf[varint::kMaxVIntBytes];
     const uint8_t* end = varint::WriteToArray(Format::kVInt, v, buf);
     const size_t n = static_cast<size_t>(end - buf);
@@ -80,6 +97,7 @@ class Sink {
     if (!Room(n, field)) return;
     out_->append(static_cast<const char*>(p), n);
   }
+  // Big endian, like every fixed-width integer of the format (the marker's bound size).
   void Be16(uint16_t v, const char* field) {
     const uint8_t b[2] = {static_cast<uint8_t>(v >> 8), static_cast<uint8_t>(v)};
     Raw(b, 2, field);
@@ -88,6 +106,8 @@ class Sink {
  private:
   bool Room(size_t n, const char* field) {
     if (overflow_field_ != nullptr) return false;
+    // Written as n > cap - size (size never exceeds cap), which cannot overflow when cap is the
+    // largest size_t. Only accepted writes are traced, so the trace holds what was written.
     if (n > cap_ - out_->size()) {
       overflow_field_ = field;
       overflow_offset_ = out_->size();
@@ -104,14 +124,21 @@ class Sink {
   size_t overflow_offset_ = 0;
 };
 
+// Row flag 0x40. Once it is set, every complex column of the row writes a deletion, LIVE for a
+// column without one (docs/mutation.md, row table and "Where I was unsure", point 4).
 bool HasComplexDeletion(const Row& r, const std::vector<Column>& cols) {
   for (const ColumnData& cd : r.columns)
     if (cols[cd.column].complex && !cd.complex_deletion.IsLive()) return true;
   return false;
 }
+// Cell flag 0x08: the row liveness is not empty and the cell's timestamp equals the row's; the cell
+// then omits its timestamp. The size walk and the writer both ask this and UseRowTtl, so that they
+// agree on which fields a cell omits.
 bool UseRowTimestamp(const Cell& c, const Liveness& l) {
   return l.timestamp != kNoTimestamp && c.timestamp == l.timestamp;
 }
+// Cell flag 0x10: an expiring cell in an expiring row, with the row's TTL and expiration time; the
+// cell then omits both.
 bool UseRowTtl(const Cell& c, const Liveness& l) {
   return c.kind == CellKind::kExpiring && l.ttl != kNoTtl && c.ttl == l.ttl &&
          c.local_deletion_time == l.local_expiration_time;
@@ -119,12 +146,21 @@ bool UseRowTtl(const Cell& c, const Liveness& l) {
 
 // ---- size walk ------------------------------------------------------------------------------
 
+// Each Size* function predicts the bytes of the Write* function of the same name below, field by
+// field. The exact path relies on the two agreeing; SerializeValidated checks that they did.
+
+// AbstractType.writeValue: a fixed-width value raw, a variable one after its length. The length is
+// sized (and written) as a plain uvint; Validate keeps values below 2^31 bytes, where the uvint and
+// uvint32 forms are the same bytes.
 void SizeValue(Counter& c, int32_t width, const std::string& v, const char* len_field,
                const char* field) {
   if (width < 0) c.Add(VSize(v.size()), len_field);
   c.Add(v.size(), field);
 }
 
+// ClusteringPrefix.Serializer (serializeValuesWithoutSize, makeHeader): blocks of 32 components,
+// each a header uvint (component i of the block: bit 2i+1 null, bit 2i empty) followed by the
+// values of the components that are neither.
 void SizeClustering(Counter& c, const std::vector<int32_t>& widths,
                     const std::vector<Component>& comps) {
   for (size_t off = 0; off < comps.size(); off += 32) {
@@ -145,12 +181,18 @@ void SizeClustering(Counter& c, const std::vector<int32_t>& widths,
   }
 }
 
+// SerializationHeader.writeDeletionTime: the timestamp delta as a uvint, then the local deletion
+// time delta as a uvint32.
 void SizeDeletion(Counter& c, const EncodingStats& st, const DeletionTime& d, const char* ts_field,
                   const char* ldt_field) {
   c.Add(VSize(TsDelta(d.marked_for_delete_at, st.min_timestamp)), ts_field);
   c.Add(SizeU32Delta(LdtDelta(d.local_deletion_time, st.min_local_deletion_time)), ldt_field);
 }
 
+// Cell.Serializer.serialize: flags; the timestamp unless 0x08; the local deletion time (tombstone
+// or expiring) BEFORE the TTL (expiring), both unless 0x10; the path (complex columns); the value
+// unless it is empty (flag 0x04). A row's liveness writes TTL and time the other way round
+// (docs/mutation.md, "Order trap").
 void SizeCell(Counter& c, const EncodingStats& st, const Column& col, const Liveness& l,
               const Cell& cell) {
   c.Add(1, "cell.flags");
@@ -170,6 +212,9 @@ void SizeCell(Counter& c, const EncodingStats& st, const Column& col, const Live
     SizeValue(c, col.fixed_width, cell.value, "cell.value_length", "cell.value");
 }
 
+// UnfilteredSerializer.serialize(Row) and serializeRowBody. The writer sets row flag 0x80 and
+// writes the extended flags byte when the extended flags are not 0, that is for the static row
+// (0x01) or a shadowable deletion (0x02): the condition tested here.
 void SizeRow(Counter& c, const PartitionUpdate& u, const Row& r, bool is_static) {
   const std::vector<Column>& cols = is_static ? u.static_columns : u.regular_columns;
   const EncodingStats& st = u.stats;
@@ -186,6 +231,10 @@ void SizeRow(Counter& c, const PartitionUpdate& u, const Row& r, bool is_static)
   if (!r.deletion.IsLive())
     SizeDeletion(c, st, r.deletion, "row.deletion.timestamp", "row.deletion.local_deletion_time");
   const size_t n = cols.size();
+  // Columns.Serializer.serializeSubset, when the row lacks some header columns (flag 0x20 clear):
+  // below 64 header columns a bitmap of the missing ones; from 64 on the missing count, then the
+  // present indexes when fewer than n / 2 (integer division) are present, else the missing ones.
+  // The missing ones are the gaps between the present indexes, which strictly increase (Validate).
   if (r.columns.size() != n) {
     if (n < 64) {
       uint64_t present = 0;
@@ -210,6 +259,7 @@ void SizeRow(Counter& c, const PartitionUpdate& u, const Row& r, bool is_static)
   for (const ColumnData& cd : r.columns) {
     const Column& col = cols[cd.column];
     if (!col.complex) {
+      // A simple column has exactly one cell (Validate), written without a count.
       SizeCell(c, st, col, r.liveness, cd.cells[0]);
       continue;
     }
@@ -221,6 +271,9 @@ void SizeRow(Counter& c, const PartitionUpdate& u, const Row& r, bool is_static)
   }
 }
 
+// UnfilteredSerializer.serialize(RangeTombstoneMarker): flags, the bound kind, the bound size in 2
+// bytes, the prefix in the clustering block form, then a deletion; a boundary adds the deletion it
+// starts after the one it ends.
 void SizeMarker(Counter& c, const PartitionUpdate& u, const Marker& mk) {
   c.Add(1, "marker.flags");
   c.Add(1, "marker.kind");
@@ -233,6 +286,7 @@ void SizeMarker(Counter& c, const PartitionUpdate& u, const Marker& mk) {
                  "marker.start_deletion.local_deletion_time");
 }
 
+// Columns.Serializer.serialize: the count, then each name after its length.
 void SizeColumns(Counter& c, const std::vector<Column>& cols) {
   c.Add(VSize(cols.size()), "header.column_count");
   for (const Column& col : cols) {
@@ -241,6 +295,10 @@ void SizeColumns(Counter& c, const std::vector<Column>& cols) {
   }
 }
 
+// The fields of docs/mutation.md's layout table, rows 3 to 16, in that order. An empty update is
+// its flags byte (0x01) and nothing after it. The EncodingStats are written relative to their
+// epochs (EncodingStats.Serializer.serialize). Static columns are in the header only with a static
+// row (partition flag 0x08); Validate refuses static columns without one.
 void SizeUpdate(Counter& c, Version v, const PartitionUpdate& u) {
   c.Add(16, "partition.table_id");
   if (HasEpoch(v)) c.Add(VSize(u.epoch), "partition.epoch");
@@ -269,6 +327,7 @@ void SizeUpdate(Counter& c, Version v, const PartitionUpdate& u) {
   c.Add(1, "partition.end");
 }
 
+// Mutation.MutationSerializer.serialize: in 5.1 only, the mutation flags byte first.
 void SizeMutation(Counter& c, const Mutation& m) {
   if (HasEpoch(m.version)) c.Add(1, "mutation.flags");
   c.Add(VSize(m.updates.size()), "mutation.count");
@@ -277,12 +336,17 @@ void SizeMutation(Counter& c, const Mutation& m) {
 
 // ---- writer ---------------------------------------------------------------------------------
 
+// The writer: each Write* function writes, under the names its Size* twin uses, the fields that
+// twin predicts. Nothing here checks the mutation: Validate has run before any of them.
+
 void WriteValue(Sink& s, int32_t width, const std::string& v, const char* len_field,
                 const char* field) {
   if (width < 0) s.VInt(v.size(), len_field);
   s.Raw(v.data(), v.size(), field);
 }
 
+// The same blocks and header as SizeClustering. A null or empty component writes no value: the
+// header alone says which it is.
 void WriteClustering(Sink& s, const std::vector<int32_t>& widths,
                      const std::vector<Component>& comps) {
   for (size_t off = 0; off < comps.size(); off += 32) {
@@ -313,6 +377,8 @@ void WriteCell(Sink& s, const EncodingStats& st, const Column& col, const Livene
                const Cell& cell) {
   const bool row_ts = UseRowTimestamp(cell, l);
   const bool row_ttl = UseRowTtl(cell, l);
+  // Cell flags (docs/mutation.md, cell table): 0x01 tombstone, 0x02 expiring (never both), 0x04
+  // empty value, 0x08 use row timestamp, 0x10 use row TTL.
   uint8_t flags = 0;
   if (cell.kind == CellKind::kTombstone) flags |= 0x01;
   if (cell.kind == CellKind::kExpiring) flags |= 0x02;
@@ -331,6 +397,7 @@ void WriteCell(Sink& s, const EncodingStats& st, const Column& col, const Livene
     s.VInt(cell.path.size(), "cell.path_length");
     s.Raw(cell.path.data(), cell.path.size(), "cell.path");
   }
+  // An empty value is flag 0x04 alone: neither a length nor bytes.
   if (!cell.value.empty())
     WriteValue(s, col.fixed_width, cell.value, "cell.value_length", "cell.value");
 }
@@ -340,6 +407,9 @@ void WriteRow(Sink& s, const PartitionUpdate& u, const Row& r, bool is_static) {
   const EncodingStats& st = u.stats;
   const bool complex_deletion = HasComplexDeletion(r, cols);
   const size_t n = cols.size();
+  // Extended flags: 0x01 static, 0x02 shadowable deletion. Row flags: 0x04 timestamp, 0x08 TTL,
+  // 0x10 deletion, 0x20 all the header's columns (no subset follows), 0x40 complex deletion, and
+  // 0x80, set only when the extended flags are not 0, announces their byte.
   uint8_t ext = 0;
   if (is_static) ext |= 0x01;
   if (r.shadowable) ext |= 0x02;
@@ -362,6 +432,7 @@ void WriteRow(Sink& s, const PartitionUpdate& u, const Row& r, bool is_static) {
   }
   if ((flags & 0x10) != 0)
     WriteDeletion(s, st, r.deletion, "row.deletion.timestamp", "row.deletion.local_deletion_time");
+  // The subset rule of SizeRow (Columns.Serializer.serializeSubset, serializeLargeSubset).
   if ((flags & 0x20) == 0) {
     if (n < 64) {
       // One bit per header column, set for each column the row does NOT have.
@@ -371,8 +442,10 @@ void WriteRow(Sink& s, const PartitionUpdate& u, const Row& r, bool is_static) {
     } else {
       s.VInt(n - r.columns.size(), "row.column_subset.missing_count");
       if (r.columns.size() < n / 2) {
+        // Fewer than half present: the present indexes.
         for (const ColumnData& cd : r.columns) s.VInt(cd.column, "row.column_subset.index");
       } else {
+        // Otherwise the missing indexes: the gaps between the present ones.
         uint64_t prev = 0;
         for (const ColumnData& cd : r.columns) {
           for (uint64_t i = prev; i < cd.column; ++i) s.VInt(i, "row.column_subset.index");
@@ -385,9 +458,12 @@ void WriteRow(Sink& s, const PartitionUpdate& u, const Row& r, bool is_static) {
   for (const ColumnData& cd : r.columns) {
     const Column& col = cols[cd.column];
     if (!col.complex) {
+      // A simple column: its one cell, without a count.
       WriteCell(s, st, col, r.liveness, cd.cells[0]);
       continue;
     }
+    // A complex column (UnfilteredSerializer.writeComplexColumn): its deletion when row flag 0x40
+    // is set (LIVE for a column without one), the cell count, then the cells.
     if (complex_deletion)
       WriteDeletion(s, st, cd.complex_deletion, "complex.deletion.timestamp",
                     "complex.deletion.local_deletion_time");
@@ -396,6 +472,9 @@ void WriteRow(Sink& s, const PartitionUpdate& u, const Row& r, bool is_static) {
   }
 }
 
+// UnfilteredSerializer.serialize(RangeTombstoneMarker): flags 0x02, the bound kind (its
+// ClusteringPrefix.Kind ordinal), then the bound size and the prefix
+// (ClusteringBoundOrBoundary.Serializer.serialize) and the deletion time or times.
 void WriteMarker(Sink& s, const PartitionUpdate& u, const Marker& mk) {
   s.Byte(0x02, "marker.flags");
   s.Byte(static_cast<uint8_t>(mk.kind), "marker.kind");
@@ -417,6 +496,8 @@ void WriteColumns(Sink& s, const std::vector<Column>& cols) {
   }
 }
 
+// The layout of SizeUpdate. Partition flags: 0x01 empty, 0x04 deletion, 0x08 static row, 0x10 row
+// estimate; 0x02 (reversed) is never written.
 void WriteUpdate(Sink& s, Version v, const PartitionUpdate& u) {
   s.Raw(u.table_id.data(), 16, "partition.table_id");
   if (HasEpoch(v)) s.VInt(u.epoch, "partition.epoch");
@@ -451,6 +532,7 @@ void WriteUpdate(Sink& s, Version v, const PartitionUpdate& u) {
   s.Byte(0x01, "partition.end");
 }
 
+// In 5.1 the mutation flags byte (0x01 allow out of range) comes first.
 void WriteMutation(Sink& s, const Mutation& m) {
   if (HasEpoch(m.version)) s.Byte(m.allow_out_of_range ? 0x01 : 0x00, "mutation.flags");
   s.VInt(m.updates.size(), "mutation.count");
@@ -479,15 +561,20 @@ struct Loc {
   }
 };
 
+// Validation's one error: InvalidArgument "mutation: <where>: <what>".
 absl::Status Bad(const Loc& where, absl::string_view what) {
   return absl::InvalidArgumentError(absl::StrCat("mutation: ", where.Str(), ": ", what));
 }
 
+// model.h's two kinds of type: -1 variable (a uvint length), or a fixed width > 0.
 absl::Status CheckWidth(int32_t w, const Loc& where) {
   if (w == -1 || w > 0) return absl::OkStatus();
   return Bad(where, absl::StrCat("width ", w, " is neither -1 (variable) nor > 0"));
 }
 
+// A fixed-width value is exactly that wide or empty (flag 0x04 in a cell, the empty bit of a
+// clustering component). A variable value's length is a uvint32 (docs/mutation.md), which holds at
+// most 2^31 - 1.
 absl::Status CheckValue(int32_t width, const std::string& v, const Loc& where) {
   if (width > 0 && !v.empty() && v.size() != static_cast<size_t>(width))
     return Bad(where,
@@ -497,6 +584,8 @@ absl::Status CheckValue(int32_t width, const std::string& v, const Loc& where) {
   return absl::OkStatus();
 }
 
+// A failing component is checked a second time with its index in the location, so that the error
+// names it; the success path builds no location.
 absl::Status CheckPrefix(const std::vector<int32_t>& widths, const std::vector<Component>& comps,
                          const Loc& where) {
   for (size_t i = 0; i < comps.size(); ++i) {
@@ -509,35 +598,48 @@ absl::Status CheckPrefix(const std::vector<int32_t>& widths, const std::vector<C
   return absl::OkStatus();
 }
 
+// Each rule refuses a row that the bytes could not carry back, so that Deserialize(Serialize(m)) ==
+// m holds for every valid m (mutation.h), or that the unchecked walks could not handle.
 absl::Status CheckRow(const PartitionUpdate& u, const Row& r, bool is_static, const Loc& where) {
   const std::vector<Column>& cols = is_static ? u.static_columns : u.regular_columns;
+  // The static row writes no clustering; every other row one component per clustering column.
   const size_t want = is_static ? 0 : u.clustering_widths.size();
   if (r.clustering.size() != want)
     return Bad(where, absl::StrCat(r.clustering.size(), " clustering components, want ", want));
   absl::Status s = CheckPrefix(u.clustering_widths, r.clustering, where);
   if (!s.ok()) return s;
   const Liveness& l = r.liveness;
+  // An empty liveness writes neither TTL nor expiration time, a non-expiring one no expiration
+  // time: such a value would be lost.
   if (l.timestamp == kNoTimestamp &&
       (l.ttl != kNoTtl || l.local_expiration_time != kNoDeletionTime))
     return Bad(where, "empty liveness with a TTL or an expiration time");
   if (l.ttl == kNoTtl && l.local_expiration_time != kNoDeletionTime)
     return Bad(where, "non-expiring liveness with an expiration time");
+  // The shadowable bit qualifies a row deletion; without one the decoder rejects it
+  // (docs/mutation.md, "Decoder rules").
   if (r.shadowable && r.deletion.IsLive()) return Bad(where, "shadowable without a deletion");
   int64_t prev = -1;
   for (const ColumnData& cd : r.columns) {
     Loc cw = where;
     cw.column = cd.column;
+    // The subset encoding lists columns by position, in order, and the walks index the header's
+    // columns with these indexes unchecked.
     if (cd.column >= cols.size() || static_cast<int64_t>(cd.column) <= prev)
       return Bad(cw, absl::StrCat("index not increasing or not below the header's ", cols.size(),
                                   " columns"));
     prev = cd.column;
     const Column& col = cols[cd.column];
+    // A simple column writes one cell, no count and no complex deletion; a cell count is a uvint32.
     if (!col.complex && (cd.cells.size() != 1 || !cd.complex_deletion.IsLive()))
       return Bad(cw, "a simple column needs exactly one cell and no complex deletion");
     if (cd.cells.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max()))
       return Bad(cw, "too many cells");
     for (const Cell& c : cd.cells) {
       if (!col.complex && !c.path.empty()) return Bad(cw, "a simple cell has a path");
+      // A live cell writes neither TTL nor deletion time, a tombstone no TTL; an expiring cell with
+      // TTL 0 would carry the TTL flag with TTL 0, which the decoder rejects. A kind outside the
+      // enum has no flag.
       if (c.kind == CellKind::kLive &&
           (c.ttl != kNoTtl || c.local_deletion_time != kNoDeletionTime))
         return Bad(cw, "a live cell has a TTL or a deletion time");
@@ -555,10 +657,12 @@ absl::Status CheckRow(const PartitionUpdate& u, const Row& r, bool is_static, co
 
 }  // namespace
 
+// The rules listed with Validate in mutation.h, front to back; the first broken one is the error.
 absl::Status Validate(const Mutation& m) {
   const Loc top;
   if (m.version > Version::kV51) return Bad(top, "unknown version");
   if (m.updates.empty()) return Bad(top, "no partition updates");
+  // 4.0 and 5.0 bytes have no place for the 5.1-only fields, so they must be zero there.
   if (!HasEpoch(m.version) && m.allow_out_of_range)
     return Bad(top, "allow_out_of_range needs version 5.1");
   for (size_t p = 0; p < m.updates.size(); ++p) {
@@ -566,6 +670,7 @@ absl::Status Validate(const Mutation& m) {
     Loc pw;
     pw.partition = static_cast<int64_t>(p);
     if (!HasEpoch(m.version) && u.epoch != 0) return Bad(pw, "epoch needs version 5.1");
+    // The key length is a uvint32; the decoder rejects a negative row estimate.
     if (u.key.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max()))
       return Bad(pw, "key too long");
     if (u.row_estimate < 0) return Bad(pw, "negative row estimate");
@@ -582,6 +687,8 @@ absl::Status Validate(const Mutation& m) {
         }
       }
     }
+    // An empty update is written as its flags byte alone, so everything else must be the defaults
+    // that the decoder gives back.
     if (u.IsEmpty()) {
       if (!(u.stats == EncodingStats{}) || !u.static_columns.empty() ||
           !u.regular_columns.empty() || u.row_estimate != 0)
@@ -606,6 +713,7 @@ absl::Status Validate(const Mutation& m) {
         continue;
       }
       if (!IsValidBoundKind(static_cast<uint8_t>(un.marker.kind))) return Bad(w, "bad bound kind");
+      // The decoder rejects bound sizes above the clustering count.
       if (un.marker.bound.size() > u.clustering_widths.size())
         return Bad(w, "bound longer than the clustering");
       absl::Status s = CheckPrefix(u.clustering_widths, un.marker.bound, w);
@@ -615,6 +723,7 @@ absl::Status Validate(const Mutation& m) {
   return absl::OkStatus();
 }
 
+// Validate first: the size walk indexes columns and cells unchecked, relying on Validate's rules.
 absl::StatusOr<size_t> SerializedSize(const Mutation& m) {
   absl::Status s = Validate(m);
   if (!s.ok()) return s;
@@ -626,6 +735,9 @@ absl::StatusOr<size_t> SerializedSize(const Mutation& m) {
 namespace {
 
 // Names the first field whose written length differs from the size walk's prediction.
+// Called only after a short write (an overrun is stopped by the Sink). It runs both walks again
+// with traces, so that the normal path records nothing; the first entry that differs in name or
+// length is the field named.
 absl::Status Mismatch(const Mutation& m, size_t computed, size_t written) {
   Trace predicted, actual;
   Counter c{0, &predicted};
@@ -651,9 +763,14 @@ absl::Status Mismatch(const Mutation& m, size_t computed, size_t written) {
                                           " but wrote ", written, " bytes"));
 }
 
-// The small path's scratch buffer: one per thread.
+// The small path's scratch buffer: one per thread, so that concurrent SerializeSmall calls never
+// share it (test MutationConcurrency.SmallPathThreadsAgreeWithExactPath, also run under tsan).
 thread_local std::string small_scratch;
 
+// The exact path, for a mutation Validate accepted: the size walk, one reservation of exactly
+// that size, then the writer capped at it. An overrun is stopped at the field that would cross
+// the end and named; a short write is traced by Mismatch. Either is an Internal error (a bug in
+// one walk), never a short or overlong result.
 absl::StatusOr<std::string> SerializeValidated(const Mutation& m) {
   Counter c;
   SizeMutation(c, m);
@@ -667,18 +784,24 @@ absl::StatusOr<std::string> SerializeValidated(const Mutation& m) {
                                             " at offset ", s.overflow_offset(),
                                             " would write past the computed size ", size));
   }
+  // Short: the size walk predicted more than the writer wrote.
   if (out.size() != size) return Mismatch(m, size, out.size());
   return out;
 }
 
 }  // namespace
 
+// Validate once, then the exact path (which SerializeSmall's fallback shares).
 absl::StatusOr<std::string> Serialize(const Mutation& m) {
   absl::Status st = Validate(m);
   if (!st.ok()) return st;
   return SerializeValidated(m);
 }
 
+// No size walk: write into this thread's scratch, capped at `threshold`. clear() keeps the capacity
+// that earlier calls grew (mutation.h: grown once, kept for the thread's lifetime). An output that
+// would cross the cap stops the write, whose partial bytes are dropped, and the exact path runs
+// without validating again. The copy is the result's only allocation.
 absl::StatusOr<std::string> SerializeSmall(const Mutation& m, size_t threshold) {
   absl::Status st = Validate(m);
   if (!st.ok()) return st;
@@ -689,8 +812,12 @@ absl::StatusOr<std::string> SerializeSmall(const Mutation& m, size_t threshold) 
   return std::string(small_scratch);
 }
 
+// Grows the calling thread's scratch only; the mutation targets call it at registration.
 void ReserveSmallScratch(size_t bytes) { small_scratch.reserve(bytes); }
 
+// The way it was done before (docs/mutation.md, "The four writers", #3), kept as the `reference`
+// implementation of the mutation_serialize targets and as the benchmark's "reference": a doubling
+// buffer, then a copy of exactly the written size (about 3 x the output at the peak).
 absl::StatusOr<std::string> SerializeViaGrowableBuffer(const Mutation& m) {
   absl::Status st = Validate(m);
   if (!st.ok()) return st;
