@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
@@ -284,6 +287,39 @@ TEST(Cli, UsageAndIoErrorsExitTwo) {
   auto [rc, out] = RunCli("check --filter varint_zigzag64 --cases 5");
   EXPECT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("1 targets, 0 failures"), std::string::npos) << out;
+}
+
+// `serdiff check --json` writes the schema docs/fuzzing.md documents ("serdiff check --json"):
+// every field, in that order, on a run with failures.
+TEST(CheckJson, WritesItsSchema) {
+  const std::string dir = ::testing::TempDir() + "/serdiff_check_json";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir + "/corpus");  // empty: generated cases only
+  const std::string json = dir + "/report.json";
+  const auto [rc, out] = RunCli(
+      "--selftest check --filter selftest_broken_zigzag --cases 3 "
+      "--seed 7 --corpus " +
+      dir + "/corpus --json " + json + " --failures-dir " + dir + "/failures");
+  EXPECT_EQ(rc, 1) << out;
+  std::ifstream in(json);
+  const std::string j((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // 3 generated int64s: every negative one fails (the planted bug), so 1 to 3 failures.
+  ASSERT_EQ(j.rfind("{\"schema_version\": 1, \"seed\": 7, \"cases\": 3, \"failures\": ", 0), 0u)
+      << j;
+  size_t at = 0;
+  for (const char* key :
+       {"\"targets\": [\n  {\"target\": \"selftest_broken_zigzag\", \"corpus\": 0, "
+        "\"generated\": 3, \"failures\": ",
+        "\"peak_heap_bytes\": ", "\"heap_bound_bytes\": -1, ", "\"reference_peak_heap_bytes\": ",
+        "\"rejected_peak_heap_bytes\": -1, \"rejected_heap_bound_bytes\": -1, \"seconds\": ",
+        "\n], \"failing_inputs\": [\n  {\"target\": \"selftest_broken_zigzag\", "
+        "\"class\": \"bytes-mismatch:reference\", \"path\": \""}) {
+    const size_t found = j.find(key, at);
+    ASSERT_NE(found, std::string::npos) << "missing, in order: " << key << "\n" << j;
+    at = found + std::strlen(key);
+  }
+  EXPECT_EQ(j.substr(j.size() - 4), "\n]}\n") << j;
+  std::filesystem::remove_all(dir);
 }
 
 // The same through the CLI binary: `serdiff --selftest repro` exits 1 and prints the report.

@@ -240,6 +240,10 @@ struct Row {
   double seconds = 0;
 };
 
+// `serdiff check --json`'s schema (docs/fuzzing.md, "serdiff check --json"): raised when a field
+// changes meaning or goes away; new fields may appear without it.
+constexpr int kCheckJsonSchemaVersion = 1;
+
 int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::string& json_path,
           const std::string& filter, const std::string& failures_dir, bool selftest) {
   std::vector<Row> rows;
@@ -348,9 +352,10 @@ int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::st
   }
 
   if (!json_path.empty()) {
-    std::string j =
-        absl::StrFormat("{\"seed\": %d, \"cases\": %d, \"failures\": %d, \"targets\": [", seed,
-                        cases, total_failures);
+    std::string j = absl::StrFormat(
+        "{\"schema_version\": %d, \"seed\": %d, \"cases\": %d, \"failures\": %d, "
+        "\"targets\": [",
+        kCheckJsonSchemaVersion, seed, cases, total_failures);
     for (size_t i = 0; i < rows.size(); ++i) {
       const Row& r = rows[i];
       absl::StrAppendFormat(&j,
