@@ -15,15 +15,7 @@ namespace serdiff::cql {
 namespace {
 
 constexpr int64_t kMaxTimeNanos = 86'399'999'999'999;
-using wire::kMaxIntLength;
-using wire::kMaxShortLength;
-
-using wire::Load16;
-using wire::Load32;
-using wire::Load64;
-using wire::Store16;
-using wire::Store32;
-using wire::Store64;
+using namespace wire;  // NOLINT(google-build-using-namespace): the wire primitives
 
 // Whether C++ type T is the element type of kind k (typed.h).
 template <typename T>
