@@ -290,11 +290,11 @@ CaseResult JudgeCase(const JudgeInput& in) {
     }
   }
 
-  // Rule 6, whether the optimized side accepted or rejected. Not through `fail`: this class is
-  // "heap-bound" alone, without an implementation after it (target.h).
+  // Rule 6, whether the optimized side accepted or rejected: "heap-bound:<optimized>". Not
+  // through `fail`, whose lambda-built details are not needed here.
   if (in.heap_bound >= 0 && opt.peak_heap_bytes > in.heap_bound && result.passed) {
     result.passed = false;
-    result.failure_class = "heap-bound";
+    result.failure_class = absl::StrCat("heap-bound:", opt.name);
     result.failing_impl = std::string(opt.name);
     result.details = absl::StrFormat(
         "%s peaked at %d heap bytes (%s the input); the bound is %d bytes", opt.name,

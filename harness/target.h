@@ -21,8 +21,9 @@
 //      kRequired a rejection without an offset is "error-offset-missing:<impl>" unless the
 //      target exempts that implementation (OffsetExemption, shown by `serdiff list`);
 //   5. then the target's extra checks on the optimized output ("check-failed:<check>");
-//   6. then the optimized run's peak heap against the target's bound ("heap-bound"), on
-//      every outcome: accepted or rejected.
+//   6. then the optimized run's peak heap against the target's bound
+//      ("heap-bound:<optimized>"), on every outcome: accepted or rejected.
+// Every class names the implementation (or, for check-failed, the check) it is about.
 // A mismatch in 2-4 covered by an accepted divergence (naming that very reference, with a
 // predicate and a reason) is recorded as accepted, not failed. A failing report ends with one
 // stable line

@@ -205,7 +205,7 @@ TEST(Verdict, HeapBoundIsEnforcedOnTheOptimizedSide) {
       [](const int64_t& n) -> Output { return std::string(static_cast<size_t>(n), 'x'); });
   def.heap_bound = HeapBound<int64_t>::Linear(1, 100);
   TypedTarget<int64_t> t2(std::move(def));
-  EXPECT_EQ(t2.Check(1000).failure_class, "heap-bound");
+  EXPECT_EQ(t2.Check(1000).failure_class, "heap-bound:optimized");
 }
 
 // The bound is inclusive: a peak exactly at it passes, one byte above fails. The optimized side
@@ -223,7 +223,7 @@ TEST(Verdict, HeapBoundIsInclusiveAtTheByte) {
   EXPECT_TRUE(at.passed) << at.report;
   const CaseResult above = make(1000).Check(1000);
   EXPECT_EQ(above.optimized_peak_bytes, 1001);
-  EXPECT_EQ(above.failure_class, "heap-bound");
+  EXPECT_EQ(above.failure_class, "heap-bound:optimized");
 }
 
 // A heap bound computes and describes itself, so its number and its text cannot drift.

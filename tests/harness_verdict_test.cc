@@ -373,7 +373,7 @@ TEST(VerdictHeapBound, AppliesToAcceptedAndRejectedInputs) {
       EXPECT_EQ(r.heap_bound_bytes, 4096);
       EXPECT_EQ(r.optimized_rejected, !accept);
       EXPECT_GE(r.optimized_peak_bytes, static_cast<int64_t>(scratch));
-      EXPECT_EQ(r.failure_class, scratch > 4096 ? "heap-bound" : "")
+      EXPECT_EQ(r.failure_class, scratch > 4096 ? "heap-bound:optimized" : "")
           << "accept=" << accept << " scratch=" << scratch << "\n"
           << r.report;
       if (scratch > 4096) {
@@ -394,7 +394,7 @@ TEST(VerdictHeapBound, OlderFormSeesAnEmptyOutputOnRejection) {
   TypedTarget<int64_t> t(std::move(def));
   const CaseResult r = t.Check(0);
   EXPECT_EQ(r.heap_bound_bytes, 4096);
-  EXPECT_EQ(r.failure_class, "heap-bound");
+  EXPECT_EQ(r.failure_class, "heap-bound:optimized");
 }
 
 // ---- corpus replay --------------------------------------------------------------------------
