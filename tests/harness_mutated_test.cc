@@ -69,7 +69,8 @@ TEST(ApplyEdit, OpsWithoutRoomChangeNothing) {
 TEST(EditText, NamesRoundTripAndUnknownNamesFail) {
   for (uint8_t op = 0; op < kEditOps; ++op) {
     const Edit e{op, 4000000000u, 7};
-    TextCursor c(ShowEdit(e));
+    const std::string shown = ShowEdit(e);  // the cursor views it: it must outlive the cursor
+    TextCursor c(shown);
     Edit back;
     ASSERT_TRUE(ParseEditAt(c, back).ok()) << ShowEdit(e);
     EXPECT_EQ(back, e);
