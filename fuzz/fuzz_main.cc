@@ -3,18 +3,69 @@
 // libFuzzer link it once, into the replay binary (fuzz/replay_main.cc). A failing input prints
 // the differential report (ending in the stable line "serdiff: <target>: <class>") and aborts,
 // which libFuzzer records as a crash input. The report ends with copy-paste repro commands
-// naming the crash file libFuzzer writes next (<artifact_prefix>crash-<sha1 of the input>).
+// naming, by absolute paths, the crash file libFuzzer writes next (<artifact_prefix>crash-<sha1
+// of the input>, or the replayed file) and only binaries this build has (harness/shrink.h).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <string_view>
+#include <system_error>
 
+#include "fuzz/target_name.h"
 #include "harness/corpus.h"
 #include "harness/shrink.h"
-#include "fuzz/target_name.h"
 #include "harness/target.h"
 #include "targets/families.h"
+
+namespace {
+
+// Where libFuzzer writes the crash input of a failing one: -exact_artifact_path=, else
+// -artifact_prefix= (default: the current directory) + "crash-<sha1>", made absolute here.
+std::string g_exact_artifact;
+std::string g_artifact_prefix;
+
+std::string CrashPath(std::string_view data) {
+  if (SerdiffFuzzInputPath != nullptr && SerdiffFuzzInputPath() != nullptr) {
+    return SerdiffFuzzInputPath();  // the replay binary: the file being replayed
+  }
+  if (!g_exact_artifact.empty()) return g_exact_artifact;
+  return g_artifact_prefix + "crash-" + serdiff::harness::Sha1Hex(data);
+}
+
+serdiff::harness::ReproTools Tools() {
+  serdiff::harness::ReproTools tools =
+      serdiff::harness::FindReproTools(SerdiffFuzzTargetName(), serdiff::harness::SelfPath());
+#ifdef SERDIFF_OSS_FUZZ_BUILD
+  tools.oss_fuzz = true;
+#endif
+#ifdef SERDIFF_SOURCE_DIR
+  std::error_code ec;
+  if (tools.serdiff.empty() &&
+      std::filesystem::is_regular_file(SERDIFF_SOURCE_DIR "/CMakePresets.json", ec)) {
+    tools.source_dir = SERDIFF_SOURCE_DIR;
+  }
+#endif
+  return tools;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  std::error_code ec;
+  const std::string cwd = std::filesystem::current_path(ec).string();
+  g_artifact_prefix = ec ? std::string() : cwd + "/";
+  for (int i = 1; i < *argc; ++i) {
+    const std::string_view arg = (*argv)[i];
+    auto absolute = [&](std::string_view v) {
+      return (v.empty() || v[0] == '/' || ec) ? std::string(v) : cwd + "/" + std::string(v);
+    };
+    if (arg.substr(0, 17) == "-artifact_prefix=") g_artifact_prefix = absolute(arg.substr(17));
+    if (arg.substr(0, 21) == "-exact_artifact_path=") g_exact_artifact = absolute(arg.substr(21));
+  }
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const serdiff::harness::Target* target = [] {
@@ -25,13 +76,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     return t;
   }();
-  const serdiff::harness::CaseResult r =
-      target->RunBytes(std::string_view(reinterpret_cast<const char*>(data), size));
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  const serdiff::harness::CaseResult r = target->RunBytes(bytes);
   if (!r.passed) {
     std::fputs(r.report.c_str(), stderr);
-    const std::string crash = "crash-" + serdiff::harness::Sha1Hex(std::string_view(
-                                             reinterpret_cast<const char*>(data), size));
-    std::fputs(serdiff::harness::ReproCommands(SerdiffFuzzTargetName(), crash).c_str(), stderr);
+    std::fputs(
+        serdiff::harness::ReproCommands(SerdiffFuzzTargetName(), CrashPath(bytes), false, Tools())
+            .c_str(),
+        stderr);
     std::fflush(stderr);
     std::abort();
   }

@@ -17,9 +17,11 @@
 
 namespace {
 const char* g_target = nullptr;
+std::string g_input;  // the file being replayed
 }  // namespace
 
 extern "C" const char* SerdiffFuzzTargetName() { return g_target; }
+extern "C" const char* SerdiffFuzzInputPath() { return g_input.c_str(); }
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 int main(int argc, char** argv) {
@@ -40,6 +42,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "%s\n", bytes.status().ToString().c_str());
         return 2;
       }
+      g_input = f;
       LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size());
       ++n;
     }

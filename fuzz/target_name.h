@@ -12,4 +12,9 @@
 
 extern "C" const char* SerdiffFuzzTargetName();
 
+// The file the replay binary is replaying now (fuzz/replay_main.cc defines it), so that a
+// failure's printed commands name that file; libFuzzer binaries do not define it (a weak
+// symbol: its address is null there, and the commands name libFuzzer's crash file instead).
+extern "C" const char* SerdiffFuzzInputPath() __attribute__((weak));
+
 #endif  // SERDIFF_FUZZ_TARGET_NAME_H_

@@ -1,10 +1,15 @@
 #include "harness/shrink.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <string_view>
+#include <system_error>
 #include <tuple>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 
 namespace serdiff::harness {
 namespace {
@@ -118,23 +123,94 @@ absl::StatusOr<ShrinkResult> Shrink(const Target& target, std::string_view input
   return out;
 }
 
-std::string ReproCommands(const std::string& target, const std::string& file, bool selftest) {
-  std::string out = "reproduce:\n";
-  if (selftest) {
-    absl::StrAppend(&out, "  build/dev/tools/serdiff --selftest repro ", target, " ", file,
-                    "   # the report\n");
-    return out;
+std::string SelfPath() {
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string() : p.string();
+}
+
+ReproTools FindReproTools(const std::string& target, const std::string& self) {
+  namespace fs = std::filesystem;
+  ReproTools out;
+  if (self.empty()) return out;
+  const fs::path exe = fs::path(self).lexically_normal();
+  const fs::path dir = exe.parent_path();
+  auto executable = [](const fs::path& p) {
+    std::error_code ec;
+    return fs::is_regular_file(p, ec) &&
+           (fs::status(p, ec).permissions() & fs::perms::owner_exec) != fs::perms::none;
+  };
+  const std::string dir_name = dir.filename().string();
+  if (dir_name == "tools" || dir_name == "fuzz") {
+    const fs::path tree = dir.parent_path();
+    if (executable(tree / "tools" / "serdiff")) out.serdiff = (tree / "tools" / "serdiff").string();
+    if (executable(tree / "fuzz" / target)) {
+      out.fuzz_binary = (tree / "fuzz" / target).string();
+    } else if (executable(tree / "fuzz" / "serdiff_fuzz_replay")) {
+      out.fuzz_binary = (tree / "fuzz" / "serdiff_fuzz_replay").string();
+      out.fuzz_binary_replays = true;
+    }
+    std::error_code ec;
+    if (fs::is_regular_file(tree / "tests" / "CTestTestfile.cmake", ec)) {
+      out.ctest_tree = tree.string();
+    }
   }
-  absl::StrAppend(&out, "  build/dev/tools/serdiff repro ", target, " ", file, "   # the report\n");
-  absl::StrAppend(&out, "  build/dev/tools/serdiff repro --shrink --emit-regression ", target, " ",
-                  file, "   # smallest value, kept in corpus/", target, "/regressions/\n");
-  absl::StrAppend(&out, "  ctest --preset dev -R '^(", target,
-                  "\\.CorpusReplayPasses|fuzz_replay\\.", target,
-                  ")$'   # ctest, once kept as a regression\n");
-  absl::StrAppend(&out, "  build/oss-fuzz-address/out/", target, " ", file,
-                  "   # raw libFuzzer binary (or build/fuzz/fuzz/", target, ")\n");
-  absl::StrAppend(&out, "  python infra/helper.py reproduce serdiff ", target, " ", file,
-                  "   # OSS-Fuzz checkout\n");
+  if (out.fuzz_binary.empty() && exe.filename() == target) out.fuzz_binary = exe.string();
+  return out;
+}
+
+std::string ShellWord(const std::string& path) {
+  const bool plain = !path.empty() && std::all_of(path.begin(), path.end(), [](char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("_./+=:@%,-").find(c) != std::string_view::npos;
+  });
+  if (plain) return path;
+  return absl::StrCat("'", absl::StrReplaceAll(path, {{"'", "'\\''"}}), "'");
+}
+
+std::string ReproCommands(const std::string& target, const std::string& file, bool selftest,
+                          const ReproTools& tools) {
+  std::error_code ec;
+  std::filesystem::path abs = std::filesystem::absolute(file, ec);
+  const std::string f = ShellWord(ec ? file : abs.lexically_normal().string());
+  std::string out = "reproduce:\n";
+  std::string cli;  // the CLI, or a command that builds it and then names it
+  if (!tools.serdiff.empty()) {
+    cli = ShellWord(tools.serdiff);
+  } else if (!tools.source_dir.empty()) {
+    const std::string src = ShellWord(tools.source_dir);
+    cli = absl::StrCat("(cd ", src, " && cmake --preset dev >/dev/null && cmake --build --preset ",
+                       "dev --target serdiff >/dev/null) && ",
+                       ShellWord(absl::StrCat(tools.source_dir, "/build/dev/tools/serdiff")));
+  }
+  const std::string flag = selftest ? " --selftest" : "";
+  if (!cli.empty()) {
+    absl::StrAppend(&out, "  ", cli, flag, " repro ", target, " ", f, "   # the report\n");
+    if (selftest) {
+      absl::StrAppend(&out, "  ", cli, flag, " repro --shrink ", target, " ", f,
+                      "   # smallest value failing the same way\n");
+      return out;
+    }
+    absl::StrAppend(&out, "  ", cli, " repro --shrink --emit-regression ", target, " ", f,
+                    "   # smallest value, kept in corpus/", target, "/regressions/\n");
+  }
+  if (selftest) return out;
+  if (!tools.ctest_tree.empty()) {
+    const std::string tree = ShellWord(tools.ctest_tree);
+    absl::StrAppend(&out, "  cmake --build ", tree, " && ctest --test-dir ", tree,
+                    " --no-tests=error -R '^(", target, "\\.CorpusReplayPasses|fuzz_replay\\.",
+                    target, ")$'   # ctest, once kept as a regression (rebuilds first)\n");
+  }
+  if (!tools.fuzz_binary.empty()) {
+    absl::StrAppend(&out, "  ", ShellWord(tools.fuzz_binary), " ",
+                    tools.fuzz_binary_replays ? target + " " : std::string(), f,
+                    tools.fuzz_binary_replays ? "   # the fuzz entry point (replay binary)\n"
+                                              : "   # the libFuzzer binary\n");
+  }
+  if (tools.oss_fuzz) {
+    absl::StrAppend(&out, "  python infra/helper.py reproduce serdiff ", target, " ", f,
+                    "   # from an OSS-Fuzz checkout\n");
+  }
   return out;
 }
 

@@ -52,12 +52,49 @@ absl::StatusOr<ShrinkResult> Shrink(const Target& target, std::string_view input
 // The shown value of a report (its "input:" line), "" when absent.
 std::string ReportInputText(const std::string& report);
 
-// Copy-paste commands that reproduce a failing input `file` of `target` for each consumer:
-// the ctest filter (once the file is kept in corpus/<target>/regressions/), `serdiff repro`,
-// the raw libFuzzer binary and OSS-Fuzz's reproduce helper. One command per line, each
-// followed by a comment naming the consumer; ends with a newline. `selftest`: the target
-// is a self-test one (repro needs --selftest; it has no ctest or fuzz binary).
-std::string ReproCommands(const std::string& target, const std::string& file,
-                          bool selftest = false);
+// What the commands ReproCommands prints can run: the absolute paths of the binaries and the
+// build tree that the running program's own build made. An empty field: that build has none,
+// and no command needs it.
+struct ReproTools {
+  std::string serdiff;               // the serdiff CLI (<tree>/tools/serdiff)
+  std::string fuzz_binary;           // the target's libFuzzer binary, or the replay binary (below)
+  bool fuzz_binary_replays = false;  // fuzz_binary is serdiff_fuzz_replay: target name first
+  std::string ctest_tree;            // a build tree whose ctest has the corpus replay tests
+  bool oss_fuzz = false;             // an OSS-Fuzz build: OSS-Fuzz's infra/helper.py reproduces it
+  // A source tree (with CMakePresets.json) to build the CLI in, when `serdiff` is empty.
+  std::string source_dir;
+};
+
+// The running executable's absolute path (/proc/self/exe); "" when it cannot be read.
+std::string SelfPath();
+
+// Finds the tools of the build that `self` (an absolute executable path) belongs to: `self`
+// in <tree>/tools/ (the CLI) or <tree>/fuzz/ (a fuzz binary), or anywhere (an OSS-Fuzz $OUT)
+// when it is named `target`. Looks for <tree>/tools/serdiff, <tree>/fuzz/<target> (else
+// <tree>/fuzz/serdiff_fuzz_replay, else `self` when named `target`) and
+// <tree>/tests/CTestTestfile.cmake; only files that exist are named. oss_fuzz and source_dir
+// are left to the caller.
+ReproTools FindReproTools(const std::string& target, const std::string& self);
+
+// Copy-paste commands that reproduce a failing input `file` of `target`, one per line, each
+// followed by a comment naming the consumer, under a "reproduce:" line; ends with a newline.
+// Every command runs from any directory: binaries, build trees and `file` are absolute
+// (`file` made so against the current directory), and only tools that exist are named:
+//   <serdiff> repro T F                      the report (needs tools.serdiff)
+//   <serdiff> repro --shrink --emit-regression T F
+//                                            smallest value, kept as a regression
+//   cmake --build <tree> && ctest --test-dir <tree> --no-tests=error -R '^(...)$'
+//                                            the corpus replay tests, once kept (ctest_tree)
+//   <fuzz binary> [T] F                      the fuzz entry point (fuzz_binary)
+//   python infra/helper.py reproduce serdiff T F    OSS-Fuzz's helper (oss_fuzz)
+// With no CLI but a source_dir, the two repro lines build it there first (cmake --preset dev).
+// `selftest`: a self-test target: only the two repro lines, with --selftest and without
+// --emit-regression (self-test targets have no corpus, ctest or fuzz binary).
+std::string ReproCommands(const std::string& target, const std::string& file, bool selftest,
+                          const ReproTools& tools);
+
+// `path` as a shell word: unchanged when it holds only [A-Za-z0-9_./+=:@%,-], else in single
+// quotes (a single quote inside written as '\'').
+std::string ShellWord(const std::string& path);
 
 }  // namespace serdiff::harness

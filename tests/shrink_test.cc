@@ -131,18 +131,99 @@ TEST(Shrink, APassingInputIsAnError) {
   EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
-TEST(Shrink, ReproCommandsNameEveryConsumer) {
-  EXPECT_EQ(ReproCommands("varint_zigzag64", "crash-1"),
+TEST(Shrink, ReproCommandsNameEveryConsumerByAbsolutePath) {
+  ReproTools tools;
+  tools.serdiff = "/b/dev/tools/serdiff";
+  tools.ctest_tree = "/b/dev";
+  tools.fuzz_binary = "/b/dev/fuzz/serdiff_fuzz_replay";
+  tools.fuzz_binary_replays = true;
+  EXPECT_EQ(ReproCommands("varint_zigzag64", "/tmp/crash-1", false, tools),
             "reproduce:\n"
-            "  build/dev/tools/serdiff repro varint_zigzag64 crash-1   # the report\n"
-            "  build/dev/tools/serdiff repro --shrink --emit-regression varint_zigzag64 crash-1"
+            "  /b/dev/tools/serdiff repro varint_zigzag64 /tmp/crash-1   # the report\n"
+            "  /b/dev/tools/serdiff repro --shrink --emit-regression varint_zigzag64 /tmp/crash-1"
             "   # smallest value, kept in corpus/varint_zigzag64/regressions/\n"
-            "  ctest --preset dev -R '^(varint_zigzag64\\.CorpusReplayPasses|"
-            "fuzz_replay\\.varint_zigzag64)$'   # ctest, once kept as a regression\n"
-            "  build/oss-fuzz-address/out/varint_zigzag64 crash-1"
-            "   # raw libFuzzer binary (or build/fuzz/fuzz/varint_zigzag64)\n"
-            "  python infra/helper.py reproduce serdiff varint_zigzag64 crash-1"
-            "   # OSS-Fuzz checkout\n");
+            "  cmake --build /b/dev && ctest --test-dir /b/dev --no-tests=error -R "
+            "'^(varint_zigzag64\\.CorpusReplayPasses|fuzz_replay\\.varint_zigzag64)$'"
+            "   # ctest, once kept as a regression (rebuilds first)\n"
+            "  /b/dev/fuzz/serdiff_fuzz_replay varint_zigzag64 /tmp/crash-1"
+            "   # the fuzz entry point (replay binary)\n");
+}
+
+TEST(Shrink, ReproCommandsOfAFuzzBinaryNameOnlyWhatItsBuildHas) {
+  ReproTools tools;
+  tools.fuzz_binary = "/out/varint_zigzag64";
+  tools.oss_fuzz = true;
+  // A relative file is made absolute against the current directory.
+  const std::string cwd = std::filesystem::current_path().string();
+  EXPECT_EQ(ReproCommands("varint_zigzag64", "crash-1", false, tools),
+            absl::StrCat("reproduce:\n"
+                         "  /out/varint_zigzag64 ",
+                         cwd,
+                         "/crash-1   # the libFuzzer binary\n"
+                         "  python infra/helper.py reproduce serdiff varint_zigzag64 ",
+                         cwd, "/crash-1   # from an OSS-Fuzz checkout\n"));
+  // With no CLI but a source tree, the repro lines build the CLI first; odd paths are quoted.
+  tools.oss_fuzz = false;
+  tools.source_dir = "/src/my serdiff";
+  EXPECT_EQ(ReproCommands("varint_zigzag64", "/c/it's", false, tools),
+            "reproduce:\n"
+            "  (cd '/src/my serdiff' && cmake --preset dev >/dev/null && cmake --build --preset "
+            "dev --target serdiff >/dev/null) && '/src/my serdiff/build/dev/tools/serdiff' repro "
+            "varint_zigzag64 '/c/it'\\''s'   # the report\n"
+            "  (cd '/src/my serdiff' && cmake --preset dev >/dev/null && cmake --build --preset "
+            "dev --target serdiff >/dev/null) && '/src/my serdiff/build/dev/tools/serdiff' repro "
+            "--shrink --emit-regression varint_zigzag64 '/c/it'\\''s'"
+            "   # smallest value, kept in corpus/varint_zigzag64/regressions/\n"
+            "  /out/varint_zigzag64 '/c/it'\\''s'   # the libFuzzer binary\n");
+  // A self-test target: the CLI lines only, with --selftest and no regression.
+  ReproTools cli;
+  cli.serdiff = "/b/tools/serdiff";
+  cli.ctest_tree = "/b";
+  EXPECT_EQ(ReproCommands("selftest_broken_zigzag", "/x", true, cli),
+            "reproduce:\n"
+            "  /b/tools/serdiff --selftest repro selftest_broken_zigzag /x   # the report\n"
+            "  /b/tools/serdiff --selftest repro --shrink selftest_broken_zigzag /x"
+            "   # smallest value failing the same way\n");
+}
+
+TEST(Shrink, FindReproToolsSeesOnlyFilesThatExist) {
+  namespace fs = std::filesystem;
+  const fs::path tree = fs::temp_directory_path() / "serdiff_repro_tools_test";
+  fs::remove_all(tree);
+  fs::create_directories(tree / "tools");
+  fs::create_directories(tree / "fuzz");
+  auto touch = [](const fs::path& p, bool exec) {
+    std::ofstream(p) << "x";
+    if (exec) fs::permissions(p, fs::perms::owner_all);
+  };
+  touch(tree / "tools" / "serdiff", true);
+  // A fuzz binary of the target: its own tree's CLI, itself, no ctest (no tests/ folder).
+  touch(tree / "fuzz" / "cql_decode", true);
+  ReproTools t = FindReproTools("cql_decode", (tree / "fuzz" / "cql_decode").string());
+  EXPECT_EQ(t.serdiff, (tree / "tools" / "serdiff").string());
+  EXPECT_EQ(t.fuzz_binary, (tree / "fuzz" / "cql_decode").string());
+  EXPECT_FALSE(t.fuzz_binary_replays);
+  EXPECT_EQ(t.ctest_tree, "");
+  // The CLI of a tree with tests and only the replay binary; a file that is not executable
+  // is not a binary.
+  fs::create_directories(tree / "tests");
+  touch(tree / "tests" / "CTestTestfile.cmake", false);
+  touch(tree / "fuzz" / "serdiff_fuzz_replay", true);
+  touch(tree / "fuzz" / "bson_decode", false);
+  t = FindReproTools("bson_decode", (tree / "tools" / "serdiff").string());
+  EXPECT_EQ(t.serdiff, (tree / "tools" / "serdiff").string());
+  EXPECT_EQ(t.fuzz_binary, (tree / "fuzz" / "serdiff_fuzz_replay").string());
+  EXPECT_TRUE(t.fuzz_binary_replays);
+  EXPECT_EQ(t.ctest_tree, tree.string());
+  // An OSS-Fuzz $OUT: the binary itself, nothing else.
+  fs::create_directories(tree / "out");
+  touch(tree / "out" / "bson_decode", true);
+  t = FindReproTools("bson_decode", (tree / "out" / "bson_decode").string());
+  EXPECT_EQ(t.serdiff, "");
+  EXPECT_EQ(t.fuzz_binary, (tree / "out" / "bson_decode").string());
+  EXPECT_EQ(t.ctest_tree, "");
+  EXPECT_EQ(FindReproTools("bson_decode", "").fuzz_binary, "");
+  fs::remove_all(tree);
 }
 
 TEST(Shrink, CliShrinksAndEmitsARegression) {

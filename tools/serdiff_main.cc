@@ -38,6 +38,7 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "CLI/CLI.hpp"
@@ -302,8 +303,9 @@ int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::st
                             t->family() == "selftest"});
         if (progress) std::cerr << "\r\033[K";
         std::cerr << r.report
-                  << serdiff::harness::ReproCommands(t->name(), failures.back().path,
-                                                     failures.back().selftest)
+                  << serdiff::harness::ReproCommands(
+                         t->name(), failures.back().path, failures.back().selftest,
+                         serdiff::harness::FindReproTools(t->name(), serdiff::harness::SelfPath()))
                   << "\n";
       }
     };
@@ -347,8 +349,12 @@ int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::st
   }
   std::cout << absl::StrFormat("%d targets, %d failures\n", rows.size(), total_failures);
   for (const Failure& f : failures) {
-    std::cout << "FAIL " << f.target << ": " << f.failure_class << "\n  serdiff "
-              << (f.selftest ? "--selftest " : "") << "repro " << f.target << " " << f.path << "\n";
+    std::error_code abs_ec;
+    const std::filesystem::path abs = std::filesystem::absolute(f.path, abs_ec);
+    std::cout << "FAIL " << f.target << ": " << f.failure_class << "\n  "
+              << serdiff::harness::ShellWord(serdiff::harness::SelfPath())
+              << (f.selftest ? " --selftest" : "") << " repro " << f.target << " "
+              << serdiff::harness::ShellWord(abs_ec ? f.path : abs.lexically_normal().string()) << "\n";
   }
 
   if (!json_path.empty()) {
@@ -389,7 +395,8 @@ int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::st
 }
 
 int Repro(const std::string& name, const std::string& file, bool selftest, bool shrink,
-          bool emit_regression, const std::string& corpus_dir, const std::string& out_dir) {
+          bool emit_regression, bool commands, const std::string& corpus_dir,
+          const std::string& out_dir) {
   const Target* t = FindTarget(name, selftest);
   if (t == nullptr) {
     std::cerr << "serdiff: no target named " << name
@@ -442,14 +449,16 @@ int Repro(const std::string& name, const std::string& file, bool selftest, bool 
       return 2;
     }
     path = *kept;
-    std::cout << "regression: " << *kept << "\n  replay: ctest --preset dev -R '^(" << name
-              << "\\.CorpusReplayPasses|fuzz_replay\\." << name << ")$'\n";
+    std::cout << "regression: " << *kept << "\n";
   }
   std::cout << "file:   " << path << " (" << input.size() << " bytes)\n";
   const CaseResult r = t->RunBytes(input, serdiff::harness::Render::kAlways);
   std::cout << r.report;
-  if (!r.passed)
-    std::cout << serdiff::harness::ReproCommands(name, path, t->family() == "selftest");
+  if (!r.passed || commands) {
+    std::cout << serdiff::harness::ReproCommands(
+        name, path, t->family() == "selftest",
+        serdiff::harness::FindReproTools(name, serdiff::harness::SelfPath()));
+  }
   return r.passed ? 0 : 1;
 }
 
@@ -573,6 +582,9 @@ int main(int argc, char** argv) {
                   "shrink to the smallest value failing with the same serdiff: line first");
   repro->add_flag("--emit-regression", emit_regression,
                   "keep the (shrunk) input as corpus/<target>/regressions/<sha1>");
+  bool commands = false;
+  repro->add_flag("--commands", commands,
+                  "print the reproduce commands even when the input passes (to share them)");
   repro->add_option("--shrink-dir", shrink_dir, "where --shrink writes <target>/<sha1>")
       ->capture_default_str();
   repro->add_option("--corpus", corpus_dir, "corpus root for --emit-regression")
@@ -625,7 +637,8 @@ int main(int argc, char** argv) {
   }
   if (*check) return Check(cases, seed, corpus_dir, json_path, filter, failures_dir, selftest);
   if (*repro)
-    return Repro(target_name, file, selftest, shrink, emit_regression, corpus_dir, shrink_dir);
+    return Repro(target_name, file, selftest, shrink, emit_regression, commands, corpus_dir,
+                 shrink_dir);
   if (*seedcmd) return Seed(seed_target, count, seed_values, seed, corpus_dir, selftest);
   if (*showcmd) return Show(show_target, show_files, show_tsv, corpus_dir, selftest);
   if (*dictcmd) {
