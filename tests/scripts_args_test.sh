@@ -23,7 +23,7 @@ done
 export PATH="$work/stubs:$PATH"
 # The scripts' environment settings, which the cases below set themselves.
 unset OUT LIB_FUZZING_ENGINE SERDIFF_FUZZ_SECONDS SERDIFF_JOBS SERDIFF_SPEED_JOBS \
-  SERDIFF_SKIP_BUILD SERDIFF_BUILD_ONLY
+  SERDIFF_SKIP_BUILD SERDIFF_BUILD_ONLY SERDIFF_DEPS
 
 failures=0
 checks=0
@@ -145,6 +145,9 @@ refuses oss-fuzz-check address abc
 refuses oss-fuzz-check address -1
 refuses oss-fuzz-check address 5 extra
 refuses SERDIFF_FUZZ_SECONDS=1.5 -- oss-fuzz-check address
+refuses SERDIFF_DEPS=bogus -- oss-fuzz-check address
+refuses oss-fuzz-ldd
+refuses oss-fuzz-ldd /nonexistent/binary
 refuses test bogus-preset
 refuses test dev bogus-preset
 refuses SERDIFF_FUZZ_SECONDS=x -- test dev
