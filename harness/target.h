@@ -59,6 +59,7 @@
 #include "harness/fuzz_input.h"
 #include "harness/length_lies.h"
 #include "harness/text_parse.h"
+#include "harness/wire_edges.h"
 
 namespace serdiff::harness {
 
@@ -638,7 +639,15 @@ class Registry {
   void SetFuzzLimits(std::string glob, FuzzLimits limits) {
     fuzz_limit_rules_.emplace_back(std::move(glob), std::move(limits));
   }
+  // The wire-edge table of the family being registered (harness/wire_edges.h: its checked
+  // length, minimum and reserved-bit fields); its `family` is set here.
+  void AddWireEdges(WireEdgeTable table) {
+    table.family = family_;
+    wire_edges_.push_back(std::move(table));
+  }
   const std::vector<std::unique_ptr<Target>>& targets() const { return targets_; }
+  // Every family's wire-edge tables, in registration order.
+  const std::vector<WireEdgeTable>& wire_edges() const { return wire_edges_; }
   // nullptr when no target has that name.
   const Target* Find(std::string_view name) const;
 
@@ -649,6 +658,7 @@ class Registry {
   std::vector<LengthField> default_length_fields_;
   std::vector<std::pair<std::string, FuzzLimits>> fuzz_limit_rules_;
   std::vector<std::unique_ptr<Target>> targets_;
+  std::vector<WireEdgeTable> wire_edges_;
 };
 
 // ---- Families register themselves ------------------------------------------------------------

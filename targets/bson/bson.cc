@@ -36,6 +36,7 @@
 #include "serdiff/common/error_offset.h"
 #include "serdiff/timestamp/timestamp.h"
 #include "targets/bson/divergences.h"
+#include "targets/bson/wire_edges.h"
 #include "targets/families.h"
 
 namespace serdiff::targets {
@@ -242,6 +243,7 @@ void RegisterDecodeOffsets(harness::Registry& registry) {
 }  // namespace
 
 void RegisterBsonTargets(harness::Registry& registry) {
+  registry.AddWireEdges(serdiff::targets::bson::WireEdges());
   // Fuzz limits (docs/fuzzing.md, "Limits"; fuzz/limits.tsv is generated from these):
   // max_len, the heap bound at the largest input, the per-input timeout, the derivation.
   registry.SetFuzzLimits(

@@ -175,6 +175,7 @@ void AddDecodeTarget(harness::Registry& registry, std::string name, std::string 
 // ---- registration -------------------------------------------------------------------------------
 
 void RegisterCqlTargets(harness::Registry& registry) {
+  registry.AddWireEdges(serdiff::targets::cql::WireEdges());
   // Fuzz limits (docs/fuzzing.md, "Limits"; fuzz/limits.tsv is generated from these):
   // max_len, the heap bound at the largest input, the per-input timeout, the derivation.
   registry.SetFuzzLimits(

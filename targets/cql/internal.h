@@ -10,12 +10,14 @@
 //   gen.cc      RapidCheck generators and the large-collection builder
 //   domains.cc  the harness domains of the tree-codec targets and their printers
 //   typed.cc    the typed fast path targets (cql_typed_encode, cql_typed_decode)
+//   wire_edges.cc  the wire-edge table (harness/wire_edges.h)
 //   cql.cc          the codec runners, checks and the registration of every cql_* target
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -35,6 +37,35 @@ using opt::Decimal;
 using opt::Duration;
 using opt::Uuid;
 using Shape = Value::Shape;
+
+// Calls f(std::type_identity<T>{}) with the typed path's element type of kind k.
+template <typename F>
+inline auto WithElementType(Kind k, F&& f) {
+  switch (k) {
+    case Kind::kBoolean:
+      return f(std::type_identity<bool>{});
+    case Kind::kTinyint:
+      return f(std::type_identity<int8_t>{});
+    case Kind::kSmallint:
+      return f(std::type_identity<int16_t>{});
+    case Kind::kInt:
+    case Kind::kDate:
+      return f(std::type_identity<int32_t>{});
+    case Kind::kFloat:
+      return f(std::type_identity<float>{});
+    case Kind::kDouble:
+      return f(std::type_identity<double>{});
+    case Kind::kUuid:
+    case Kind::kTimeuuid:
+      return f(std::type_identity<serdiff::cql::Uuid>{});
+    default:
+      return f(std::type_identity<int64_t>{});
+  }
+}
+
+// The family's wire-edge table (wire_edges.cc; harness/wire_edges.h), registered with its
+// targets.
+harness::WireEdgeTable WireEdges();
 
 // Limits of the generated and fuzz-decoded inputs (the writer's preconditions).
 inline constexpr int kNodeBudget = 1024;     // values per input (every item counts)

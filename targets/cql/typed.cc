@@ -24,31 +24,6 @@ namespace serdiff::targets::cql {
 
 namespace {
 
-// Calls f(std::type_identity<T>{}) with the typed path's element type of kind k.
-template <typename F>
-auto WithElementType(Kind k, F&& f) {
-  switch (k) {
-    case Kind::kBoolean:
-      return f(std::type_identity<bool>{});
-    case Kind::kTinyint:
-      return f(std::type_identity<int8_t>{});
-    case Kind::kSmallint:
-      return f(std::type_identity<int16_t>{});
-    case Kind::kInt:
-    case Kind::kDate:
-      return f(std::type_identity<int32_t>{});
-    case Kind::kFloat:
-      return f(std::type_identity<float>{});
-    case Kind::kDouble:
-      return f(std::type_identity<double>{});
-    case Kind::kUuid:
-    case Kind::kTimeuuid:
-      return f(std::type_identity<serdiff::cql::Uuid>{});
-    default:
-      return f(std::type_identity<int64_t>{});
-  }
-}
-
 template <typename T>
 absl::Span<const T> ValuesOf(const AnyColumn& c) {
   if constexpr (std::is_same_v<T, bool>) return absl::Span<const bool>(c.b.get(), c.n);

@@ -13,6 +13,7 @@
 
 #include "harness/mutated.h"
 #include "harness/target.h"
+#include "harness/wire_edges.h"
 #include "serdiff/mutation/model.h"
 
 namespace serdiff::targets::mutation {
@@ -115,6 +116,10 @@ harness::Domain<MutatedInput> MutatedDomain();
 // text departs from the form or a field is out of range.
 absl::Status ParseSpecAt(harness::TextCursor& c, MutationSpec& s);
 absl::StatusOr<MutationSpec> ParseSpec(std::string_view text);
+
+// The family's wire-edge table (wire_edges.cc; harness/wire_edges.h), registered with its
+// targets.
+harness::WireEdgeTable WireEdges();
 absl::StatusOr<DecodeInput> ParseDecodeText(std::string_view text);
 
 // The SerializeSmall threshold the mutation_serialize_small target uses (its scratch buffer is

@@ -632,6 +632,7 @@ harness::TargetDef<In> DecodeTarget(std::string name, std::string description,
 namespace serdiff::targets {
 
 void RegisterMutationTargets(harness::Registry& registry) {
+  registry.AddWireEdges(serdiff::targets::mutation::WireEdges());
   // Fuzz limits (docs/fuzzing.md, "Limits"; fuzz/limits.tsv is generated from these):
   // max_len, the heap bound at the largest input, the per-input timeout, the derivation.
   registry.SetFuzzLimits(
