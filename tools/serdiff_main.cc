@@ -177,6 +177,17 @@ int EmitLimitsTsv() {
 }
 
 // docs/architecture.md's table of error-offset policies, with the targets of each.
+// Every family's wire-edge table (harness/wire_edges.h), each between the marker lines its
+// docs page holds: <!-- wire-edges:<family>:begin --> ... <!-- wire-edges:<family>:end -->.
+int EmitWireEdges() {
+  for (const auto& t : serdiff::targets::AllTargets().wire_edges()) {
+    std::cout << "<!-- wire-edges:" << t.family << ":begin -->\n"
+              << serdiff::harness::WireEdgesMarkdown(t) << "<!-- wire-edges:" << t.family
+              << ":end -->\n";
+  }
+  return 0;
+}
+
 int EmitOffsetsTable() {
   using serdiff::harness::OffsetPolicy;
   const std::pair<OffsetPolicy, const char*> kRows[] = {
@@ -553,8 +564,9 @@ int main(int argc, char** argv) {
           "--emit", emit,
           "instead of the list, print a file generated from the registry: limits-tsv "
           "(fuzz/limits.tsv), options (every <target>.options), offsets-md (the error-offset "
-          "policy table of docs/architecture.md)")
-      ->check(CLI::IsMember({"limits-tsv", "options", "offsets-md"}));
+          "policy table of docs/architecture.md), wire-edges-md (each family's wire-edge "
+          "table, for docs/<family>.md)")
+      ->check(CLI::IsMember({"limits-tsv", "options", "offsets-md", "wire-edges-md"}));
 
   auto* check =
       app.add_subcommand("check", "replay corpora and run generated cases for every target");
@@ -633,6 +645,7 @@ int main(int argc, char** argv) {
     if (emit == "limits-tsv") return EmitLimitsTsv();
     if (emit == "options") return EmitOptions();
     if (emit == "offsets-md") return EmitOffsetsTable();
+    if (emit == "wire-edges-md") return EmitWireEdges();
     return List(selftest);
   }
   if (*check) return Check(cases, seed, corpus_dir, json_path, filter, failures_dir, selftest);
