@@ -627,5 +627,140 @@ TEST(MutationModel, SpecWriterIncludesOnlyTheValueModelFromSrc) {
   }
 }
 
+// ---- the decoders' heap per input byte (issue 22: tighter decoder bounds) ------------------
+
+namespace worst {
+
+// The shapes whose model costs the most per input byte: many rows of one 1-byte cell each (an
+// empty value using the row timestamp: flags 0x0c), rows of 64 such cells, range-tombstone
+// markers, and one complex column of many 2-byte cells. Each row has one clustering column
+// written empty (its header marks it so: no value bytes).
+Mutation Rows(size_t rows, size_t columns, bool clustered = true, bool live = true) {
+  Mutation m;
+  PartitionUpdate u;
+  u.table_id = kTable;
+  u.key = "k";
+  u.stats.min_timestamp = 1700000000000000;
+  if (clustered) u.clustering_widths = {4};
+  for (size_t c = 0; c < columns; ++c)
+    u.regular_columns.push_back(Column{"c" + std::to_string(c), 4, false});
+  u.row_estimate = static_cast<int32_t>(rows);
+  for (size_t r = 0; r < rows; ++r) {
+    Unfiltered un;
+    if (clustered) un.row.clustering = {std::string()};
+    if (live) un.row.liveness.timestamp = 1700000000000000;
+    for (size_t c = 0; c < columns; ++c) {
+      ColumnData cd;
+      cd.column = static_cast<uint32_t>(c);
+      Cell cell;
+      cell.timestamp = 1700000000000000;
+      cd.cells = {cell};
+      un.row.columns.push_back(cd);
+    }
+    u.unfiltereds.push_back(un);
+  }
+  m.updates = {u};
+  return m;
+}
+
+Mutation Markers(size_t n) {
+  Mutation m;
+  PartitionUpdate u;
+  u.table_id = kTable;
+  u.key = "k";
+  u.stats.min_timestamp = 1700000000000000;
+  u.clustering_widths = {4};
+  u.regular_columns = {Column{"v", 4, false}};
+  for (size_t i = 0; i < n; ++i) {
+    Unfiltered un;
+    un.is_marker = true;
+    un.marker.kind = i % 2 == 0 ? BoundKind::kInclStart : BoundKind::kInclEnd;
+    un.marker.deletion.marked_for_delete_at = 1700000000000000;
+    un.marker.deletion.local_deletion_time = static_cast<uint32_t>(kDeletionTimeEpoch);
+    u.unfiltereds.push_back(un);
+  }
+  m.updates = {u};
+  return m;
+}
+
+Mutation ComplexCells(size_t n) {
+  Mutation m;
+  PartitionUpdate u;
+  u.table_id = kTable;
+  u.key = "k";
+  u.stats.min_timestamp = 1700000000000000;
+  u.regular_columns = {Column{"s", -1, true}};
+  Unfiltered un;
+  un.row.liveness.timestamp = 1700000000000000;
+  ColumnData cd;
+  for (size_t i = 0; i < n; ++i) {
+    Cell cell;
+    cell.timestamp = 1700000000000000;
+    cd.cells.push_back(cell);
+  }
+  un.row.columns = {cd};
+  u.unfiltereds = {un};
+  m.updates = {u};
+  return m;
+}
+
+}  // namespace worst
+
+// Each worst shape, decoded by both decoders: the peak heap (the model and its vectors'
+// growth) per input byte stays within the targets' bound, kDecodeHeapPerInputByte per input
+// byte + 64 KiB (targets/mutation/mutation.cc); the measured figures are in docs/mutation.md.
+TEST(MutationHeap, DecodersStayWithinTheirPerInputByteBound) {
+  struct Shape {
+    const char* name;
+    Mutation m;
+  };
+  std::printf("model sizes: Unfiltered %zu, ColumnData %zu, Cell %zu bytes\n", sizeof(Unfiltered),
+              sizeof(ColumnData), sizeof(Cell));
+  // Just past a power of two, a vector's last growth holds the old and the new array at once:
+  // the peak per input byte is highest there.
+  const Shape shapes[] = {
+      {"rows of one empty cell", worst::Rows(20000, 1)},
+      {"rows of one empty cell, 2^14 + 1", worst::Rows(16385, 1)},
+      {"unclustered rows of one empty cell, 2^14 + 1", worst::Rows(16385, 1, false)},
+      {"unclustered rows with no cell, 2^14 + 1", worst::Rows(16385, 0, false)},
+      {"unclustered empty rows (1 byte each), 2^14 + 1", worst::Rows(16385, 0, false, false)},
+      {"rows of 64 empty cells, 2^8 + 1", worst::Rows(257, 64)},
+      {"range-tombstone markers, 2^14 + 1", worst::Markers(16385)},
+      {"one complex column of empty cells, 2^15 + 1", worst::ComplexCells(32769)},
+      {"rows of 64 empty cells", worst::Rows(400, 64)},
+      {"range-tombstone markers", worst::Markers(20000)},
+      {"one complex column of empty cells", worst::ComplexCells(40000)}};
+  for (const Shape& s : shapes) {
+    const absl::StatusOr<std::string> bytes = Serialize(s.m);
+    ASSERT_TRUE(bytes.ok()) << s.name << ": " << bytes.status();
+    const Schema schema = SchemaOf(s.m);
+    for (bool reference : {false, true}) {
+      int64_t peak = 0;
+      {
+        harness::PeakHeapScope scope;
+        const absl::StatusOr<Mutation> back =
+            reference
+                ? ref::mutation::RefDeserialize(*bytes, Version::kV40, schema)
+                : Deserialize(absl::Span<const uint8_t>(
+                                  reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size()),
+                              Version::kV40, schema);
+        peak = scope.PeakBytes();
+        ASSERT_TRUE(back.ok()) << s.name << ": " << back.status();
+        EXPECT_EQ(*back, s.m) << s.name;
+      }
+      const double per_byte = static_cast<double>(peak) / static_cast<double>(bytes->size());
+      std::printf("%s, %s: %zu input bytes, peak %lld, %.1f per input byte\n", s.name,
+                  reference ? "reference" : "optimized", bytes->size(),
+                  static_cast<long long>(peak), per_byte);
+      if (!reference) {
+        EXPECT_LE(peak,
+                  targets::mutation::kDecodeHeapPerInputByte * static_cast<int64_t>(bytes->size()) +
+                      64 * 1024)
+            << s.name;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace serdiff::mutation

@@ -117,6 +117,14 @@ harness::Domain<MutatedInput> MutatedDomain();
 absl::Status ParseSpecAt(harness::TextCursor& c, MutationSpec& s);
 absl::StatusOr<MutationSpec> ParseSpec(std::string_view text);
 
+// The decode targets' heap bound per input byte (mutation_decode, mutation_decode_mutated:
+// this x input + 4 x output + 64 KiB). The worst shape is a run of empty rows, one input byte
+// each: an Unfiltered (160 bytes) per byte, and while the rows' vector doubles, the old array
+// and the new at once: 479 bytes per input byte measured; 512 holds it with 6 % to spare
+// (tests/mutation_test.cc, MutationHeap.DecodersStayWithinTheirPerInputByteBound; the
+// measured shapes are in docs/mutation.md, "Decoder heap").
+inline constexpr int64_t kDecodeHeapPerInputByte = 512;
+
 // The family's wire-edge table (wire_edges.cc; harness/wire_edges.h), registered with its
 // targets.
 harness::WireEdgeTable WireEdges();

@@ -548,10 +548,13 @@ absl::Status CheckSize(const Mutation& m, const std::string& out) {
   return absl::OkStatus();
 }
 
-// Decoded models: each byte of input may become one Unfiltered (a few hundred bytes) plus
-// vector growth, and the dump is text.
+// Decoded models: one input byte may become one Unfiltered (an empty row is its flags byte
+// alone), 160 bytes, three times over while its vector grows (the old array and the doubled
+// one at once): kDecodeHeapPerInputByte (domain.h) per input byte, measured by
+// MutationHeap.DecodersStayWithinTheirPerInputByteBound; the dump is text, 4 x its size.
 int64_t DecodeBound(size_t input, const std::string& out) {
-  return static_cast<int64_t>(2048 * input + 4 * out.size() + 64 * 1024);
+  return kDecodeHeapPerInputByte * static_cast<int64_t>(input) +
+         static_cast<int64_t>(4 * out.size() + 64 * 1024);
 }
 
 harness::TargetDef<MutationInput> SerializeTarget(bool small) {
@@ -616,10 +619,11 @@ harness::TargetDef<In> DecodeTarget(std::string name, std::string description,
                        const DecodeCall c = call(in);
                        return DecodeWith(true, c.version, c.schema, c.bytes);
                      }}};
-  def.heap_bound = harness::HeapBound<In>::Custom("2 KiB x input + 4 x output + 64 KiB",
-                                                  [call](const In& in, const std::string& out) {
-                                                    return DecodeBound(call(in).bytes.size(), out);
-                                                  });
+  def.heap_bound = harness::HeapBound<In>::Custom(
+      absl::StrCat(kDecodeHeapPerInputByte, " x input + 4 x output + 64 KiB"),
+      [call](const In& in, const std::string& out) {
+        return DecodeBound(call(in).bytes.size(), out);
+      });
   // Both decoders report where the first invalid field starts (docs/architecture.md).
   def.offsets = harness::OffsetPolicy::kRequired;
   def.show_output = [](const std::string& out) { return out; };
@@ -643,15 +647,15 @@ void RegisterMutationTargets(harness::Registry& registry) {
        "MutationSpecBudget.FuzzCapBuildsSmallMutations) + 1 KiB; full-budget (256 KiB) specs stay "
        "in the properties and serdiff check"});
   registry.SetFuzzLimits("mutation_decode_mutated",
-                         {28, 2211840, 25,
+                         {28, 626688, 25,
                           "capped for speed: the edit (op 1 B, pos 4 B, arg 4 B), the spec (17 B), "
                           "2 filler bytes: budget 128 B, the edited encoding <= 1 KiB + 8 (an "
-                          "append): 2 KiB x (1 KiB + 8) + 4 x <= 8 KiB of Dump text + 64 KiB"});
+                          "append): 512 x (1 KiB + 8) + 4 x <= 8 KiB of Dump text + 64 KiB"});
   registry.SetFuzzLimits(
       "mutation_decode",
-      {64, 262144, 25,
+      {64, 155136, 25,
        "capped for speed: the spec (17 B), then filler (budget) and bytes to decode sharing <= 47 "
-       "B: 2 KiB x 47 + 4 x <= 16 KiB of Dump text + 64 KiB < 256 KiB"});
+       "B: 512 x 47 + 4 x <= 16 KiB of Dump text + 64 KiB"});
   using namespace serdiff::targets::mutation;  // NOLINT
   // The custom mutator lies about 4- and 2-byte little-endian lengths and counts (the fuzz
   // inputs' own form: FuzzedDataProvider integers at the back).
