@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -23,6 +24,12 @@ std::string Quote(const std::string& bytes) {
 }
 
 }  // namespace
+
+std::vector<std::string> DictionaryFamilies() {
+  std::vector<std::string> out;
+  for (const auto& [name, fn] : Generators()) out.push_back(name);
+  return out;  // a std::map: sorted
+}
 
 bool RecordDictionary(const char* name, DictionaryFn fn) {
   Generators()[name] = fn;

@@ -7,12 +7,16 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace serdiff::tools {
 
 // The dictionary text of `family` ("varint", "cql"), in libFuzzer's format (name="\xNN..."
 // lines, # comments); "" for a family without one.
 std::string FamilyDictionary(const std::string& family);
+
+// The families that have a dictionary generator in this build, sorted.
+std::vector<std::string> DictionaryFamilies();
 
 // Records `fn` as the generator of family `name`'s dictionary. Returns true (its value
 // initializes a static).

@@ -365,7 +365,8 @@ int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::st
     std::cout << "FAIL " << f.target << ": " << f.failure_class << "\n  "
               << serdiff::harness::ShellWord(serdiff::harness::SelfPath())
               << (f.selftest ? " --selftest" : "") << " repro " << f.target << " "
-              << serdiff::harness::ShellWord(abs_ec ? f.path : abs.lexically_normal().string()) << "\n";
+              << serdiff::harness::ShellWord(abs_ec ? f.path : abs.lexically_normal().string())
+              << "\n";
   }
 
   if (!json_path.empty()) {
@@ -633,7 +634,11 @@ int main(int argc, char** argv) {
 
   auto* dictcmd = app.add_subcommand("dict", "print a family's generated libFuzzer dictionary");
   std::string dict_family;
-  dictcmd->add_option("family", dict_family, "varint, cql")->required();
+  dictcmd
+      ->add_option("family", dict_family,
+                   "a family with a dictionary: " +
+                       absl::StrJoin(serdiff::tools::DictionaryFamilies(), ", "))
+      ->required();
 
   try {
     app.parse(argc, argv);
