@@ -262,6 +262,48 @@ TEST(BsonDecode, HugeClaimedLengthAllocatesOnlyTheError) {
   EXPECT_LT(peak, 1024);  // the status message and payload only
 }
 
+// Decode builds the model: its peak heap per input byte on the cheapest elements, just past
+// a power of two (where the element vector's doubling holds the old and new arrays at once):
+// a null with an empty key is 2 bytes (type, key NUL) and one Element; an empty embedded
+// document is 7. Validate allocates nothing (bson_decode's bound: output + 4 KiB). Measured
+// figures in docs/bson.md, "Decoder heap"; the test fails when the model grows past
+// kDecodeHeapPerInputByte per input byte.
+TEST(BsonDecode, ModelHeapPerInputByteOnTheCheapestElements) {
+  constexpr int64_t kDecodeHeapPerInputByte = 288;
+  std::printf("model sizes: Element %zu, Value %zu bytes\n", sizeof(Element), sizeof(Value));
+  struct Shape {
+    const char* name;
+    std::string element;  // one element's bytes, repeated
+  };
+  const Shape shapes[] = {{"nulls with empty keys", harness::Unhex("0a 00")},
+                          {"bools with empty keys", harness::Unhex("08 00 01")},
+                          {"empty documents with empty keys", harness::Unhex("03 00 05000000 00")},
+                          {"empty strings with empty keys", harness::Unhex("02 00 01000000 00")}};
+  for (const Shape& sh : shapes) {
+    for (size_t n : {size_t{16385}, size_t{20000}}) {
+      std::string body;
+      for (size_t i = 0; i < n; ++i) body += sh.element;
+      std::string doc(4, '\0');
+      doc += body;
+      doc += '\0';
+      const uint32_t len = static_cast<uint32_t>(doc.size());
+      for (int i = 0; i < 4; ++i) doc[i] = static_cast<char>((len >> (8 * i)) & 0xff);
+      int64_t peak = 0;
+      {
+        harness::PeakHeapScope scope;
+        const absl::StatusOr<Document> d = Decode(doc);
+        peak = scope.PeakBytes();
+        ASSERT_TRUE(d.ok()) << sh.name << ": " << d.status();
+        EXPECT_EQ(d->elements.size(), n);
+      }
+      std::printf("%s x %zu: %zu input bytes, peak %lld, %.1f per input byte\n", sh.name, n,
+                  doc.size(), static_cast<long long>(peak),
+                  static_cast<double>(peak) / static_cast<double>(doc.size()));
+      EXPECT_LE(peak, kDecodeHeapPerInputByte * static_cast<int64_t>(doc.size()) + 4096) << sh.name;
+    }
+  }
+}
+
 TEST(BsonDecode, ArrayKeyOrderIsAFlag) {
   // {a: {"1": 1}} as an array: key "1" where "0" is expected.
   const std::string bytes = harness::Unhex("14000000 04 6100 0c000000 10 3100 01000000 00 00");
