@@ -71,6 +71,9 @@ std::vector<WireCase> ExpandWireEdges(const std::vector<WireField>& fields) {
         break;
       case EdgeRule::kReservedZero:
         if (f.reserved == 0) BadTable(f, "no reserved bit");
+        if (f.width < 8 && (f.reserved >> (8 * f.width)) != 0) {
+          BadTable(f, "a reserved bit past the field's width");
+        }
         if ((v & f.reserved) != 0) BadTable(f, "a reserved bit is set in the base");
         for (int bit = 0; bit < 8 * f.width; ++bit) {
           const uint64_t m = uint64_t{1} << bit;

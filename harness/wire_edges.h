@@ -82,7 +82,8 @@ struct WireCase {
 // (kEquals), value - 1 (kAtLeast), or each reserved bit set alone, lowest first
 // (kReservedZero). Each edit rewrites only the field's `width` bytes. Aborts on a malformed
 // table (the field past the end of `base`, a width other than 1, 2, 4 or 8, a value 0 that
-// has no value - 1, kReservedZero with no reserved bit or with one already set in `base`):
+// has no value - 1, kReservedZero with no reserved bit, with one past the field's width or
+// with one already set in `base`):
 // a table is code, and a wrong one is a programming error.
 std::vector<WireCase> ExpandWireEdges(const std::vector<WireField>& fields);
 

@@ -32,6 +32,9 @@ grep -q "^oss-fuzz-ldd: 1 binaries checked, 0 need libraries the runner lacks$" 
 # Both at once: one bad of two; and a usage error.
 "$check" "$work/plain" "$shared" >/dev/null 2>&1
 [ $? = 1 ] || fail "one bad binary of two did not fail the check"
+"$check" "$root/scripts/oss-fuzz-ldd" >"$work/script.log" 2>&1
+[ $? = 1 ] || fail "a script (not an ELF binary) passed"
+grep -q "not an ELF binary" "$work/script.log" || fail "a script was not called 'not an ELF binary'"
 "$check" >/dev/null 2>&1
 [ $? = 2 ] || fail "no argument is not a usage error (2)"
 "$check" "$work/missing" >/dev/null 2>&1

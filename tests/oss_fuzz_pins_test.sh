@@ -25,12 +25,14 @@ mapfile -t entries < <(sed -nE 's/^  "([a-z0-9-]+) ([^ ]+) ([a-z0-9-]+)"$/\1 \2 
 n=0
 for e in "${entries[@]}"; do
   read -r pkg version folder <<<"$e"
-  tag=$(grep -oE -- "--branch [^ ]+ https://github.com/[^ ]+/$folder\.git" "$root/oss-fuzz/Dockerfile" |
-    awk '{print $2}')
-  [ -n "$tag" ] || fail "oss-fuzz/Dockerfile does not clone $folder at a tag"
-  want=${tag#v}
-  [ "$folder" = protobuf ] && want="3.$want"
-  [ "${version%%+*}" = "$want" ] || fail "$folder: the Dockerfile's tag $tag is not Debian's $pkg $version"
+  for d in oss-fuzz .clusterfuzzlite; do
+    tag=$(grep -oE -- "--branch [^ ]+ https://github.com/[^ ]+/$folder\.git" "$root/$d/Dockerfile" |
+      awk '{print $2}')
+    [ -n "$tag" ] || fail "$d/Dockerfile does not clone $folder at a tag"
+    want=${tag#v}
+    [ "$folder" = protobuf ] && want="3.$want"
+    [ "${version%%+*}" = "$want" ] || fail "$folder: $d/Dockerfile's tag $tag is not Debian's $pkg $version"
+  done
   n=$((n + 1))
 done
 echo "oss_fuzz_pins: the Dockerfiles clone what oss-fuzz-build builds ($built); $n Debian stand-ins match their tags"

@@ -104,9 +104,10 @@ harness::WireEdgeTable WireEdges() {
   t.doc = "docs/cql.md, Wire rules and Decode rules (native protocol v4 section 6, v5 section 6)";
   const EdgeRule eq = EdgeRule::kEquals;
   const EdgeRule min = EdgeRule::kAtLeast;
-  // Every fixed-width kind as the one element of a list: its [int] length must be the width
-  // (or 0, empty). One short fails at the element's bytes (8): the width check, or for a
-  // 1-byte kind (then empty) the byte left after the last element; one long does not fit (4).
+  // Every fixed-width kind as the first of two elements of a list: its [int] length must be
+  // the width (or 0, empty). The second element leaves room, so that one long still fits and
+  // reaches the width check, like one short (both at the element's bytes, 8); for a 1-byte
+  // kind one short is empty, and the next length, read from 8 (01 00 00 00), does not fit.
   struct Fixed {
     const char* type;
     const char* value_hex;
@@ -129,10 +130,11 @@ harness::WireEdgeTable WireEdges() {
   for (const Fixed& k : fixed) {
     const size_t w = std::string(k.value_hex).size() / 2;
     const std::string hex_len = absl::StrFormat("%08x", w);
-    t.fields.push_back(Field(absl::StrCat("list<", k.type, "> element length"),
-                             absl::StrCat("== ", w, " (the width) or 0"), eq,
-                             absl::StrCat("list<", k.type, "> v4"),
-                             absl::StrCat("00000001 ", hex_len, " ", k.value_hex), 4, 4, 8, 4));
+    t.fields.push_back(Field(
+        absl::StrCat("list<", k.type, "> element length"),
+        absl::StrCat("== ", w, " (the width) or 0"), eq, absl::StrCat("list<", k.type, "> v4"),
+        absl::StrCat("00000002 ", hex_len, " ", k.value_hex, " ", hex_len, " ", k.value_hex), 4, 4,
+        8, 8));
   }
   const std::vector<WireField> more = {
       // Collection counts: one short leaves the last element as trailing bytes; one long runs
@@ -163,7 +165,7 @@ harness::WireEdgeTable WireEdges() {
       Field("tuple component length", "== 4 (int)", eq, "tuple<int, int> v4",
             "00000004 00000001 00000004 00000002", 0, 4, 4, 4),
       Field("udt field length", "== 4 (int)", eq, "udt<u, a int, b int> v4",
-            "00000004 00000001 00000004 00000002", 8, 4, 12, 8),
+            "00000004 00000001 00000004 00000002", 0, 4, 4, 4),
       // Minimum sizes: decimal is a 4-byte scale and at least one unscaled byte; a duration
       // is three vints of at least one byte each.
       Field("list<decimal> element length", ">= 5", min, "list<decimal> v4",
@@ -172,7 +174,7 @@ harness::WireEdgeTable WireEdges() {
       Field("list<duration> element length", ">= 3", min, "list<duration> v4",
             "00000001 00000003 000000", 4, 4, 10),
       Field("list<inet> element length", "== 4 or 16", eq, "list<inet> v4",
-            "00000001 00000004 7f000001", 4, 4, 8, 4),
+            "00000002 00000004 7f000001 00000004 7f000001", 4, 4, 8, 8),
   };
   t.fields.insert(t.fields.end(), more.begin(), more.end());
   // A timeuuid's version nibble (high half of byte 6) must be 1: bits 5..7 of that byte set
