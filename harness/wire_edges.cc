@@ -2,9 +2,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "harness/report.h"
 
 namespace serdiff::harness {
 namespace {
@@ -47,6 +49,23 @@ const char* KindName(EdgeRule k) {
 std::string OffsetText(int64_t o) { return o < 0 ? "decodes" : absl::StrCat("error at ", o); }
 
 }  // namespace
+
+WireField MakeWireField(std::string field, std::string rule, EdgeRule kind, std::string context,
+                        std::string_view base_hex, size_t at, int width, bool big_endian,
+                        int64_t below, int64_t above) {
+  WireField f;
+  f.field = std::move(field);
+  f.rule = std::move(rule);
+  f.kind = kind;
+  f.context = std::move(context);
+  f.base = Unhex(base_hex);
+  f.at = at;
+  f.width = width;
+  f.big_endian = big_endian;
+  f.below = below;
+  f.above = above;
+  return f;
+}
 
 std::vector<WireCase> ExpandWireEdges(const std::vector<WireField>& fields) {
   std::vector<WireCase> out;

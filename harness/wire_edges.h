@@ -69,6 +69,14 @@ struct WireEdgeTable {
   Decoder reference;
 };
 
+// A field of `width` bytes at `at` of the base written as `base_hex` (hex digits, spaces
+// ignored: harness::Unhex), in `big_endian` order when width > 1; `below` and `above` as in
+// WireField (`reserved` is left 0: set it for kReservedZero). What every family's table is
+// written with.
+WireField MakeWireField(std::string field, std::string rule, EdgeRule kind, std::string context,
+                        std::string_view base_hex, size_t at, int width, bool big_endian,
+                        int64_t below, int64_t above = -1);
+
 // One derived input: `offset` -1 means it must decode, otherwise the error offset both
 // decoders must report.
 struct WireCase {

@@ -20,17 +20,8 @@ using harness::WireField;
 // A 4-byte little-endian field: every BSON length is an int32.
 WireField Len(std::string field, std::string rule, EdgeRule kind, const char* hex, size_t at,
               int64_t below, int64_t above = -1) {
-  WireField f;
-  f.field = std::move(field);
-  f.rule = std::move(rule);
-  f.kind = kind;
-  f.base = Unhex(hex);
-  f.at = at;
-  f.width = 4;
-  f.big_endian = false;
-  f.below = below;
-  f.above = above;
-  return f;
+  return harness::MakeWireField(std::move(field), std::move(rule), kind, "", hex, at, 4, false,
+                                below, above);
 }
 
 }  // namespace

@@ -28,18 +28,8 @@ using harness::WireField;
 // A field of `width` big-endian bytes (CQL's [int] and [short]).
 WireField Field(std::string field, std::string rule, EdgeRule kind, std::string context,
                 const std::string& hex, size_t at, int width, int64_t below, int64_t above = -1) {
-  WireField f;
-  f.field = std::move(field);
-  f.rule = std::move(rule);
-  f.kind = kind;
-  f.context = std::move(context);
-  f.base = harness::Unhex(hex);
-  f.at = at;
-  f.width = width;
-  f.big_endian = true;
-  f.below = below;
-  f.above = above;
-  return f;
+  return harness::MakeWireField(std::move(field), std::move(rule), kind, std::move(context), hex,
+                                at, width, true, below, above);
 }
 
 // "<type> v<version>" -> the type and the protocol version.

@@ -62,17 +62,8 @@ std::string Head(const char* columns_and_estimate) {
 
 WireField Byte(std::string field, std::string rule, EdgeRule kind, const char* context,
                const std::string& hex, size_t at, int64_t below, int64_t above = -1) {
-  WireField f;
-  f.field = std::move(field);
-  f.rule = std::move(rule);
-  f.kind = kind;
-  f.context = context;
-  f.base = harness::Unhex(hex);
-  f.at = at;
-  f.width = 1;
-  f.below = below;
-  f.above = above;
-  return f;
+  return harness::MakeWireField(std::move(field), std::move(rule), kind, context, hex, at, 1, false,
+                                below, above);
 }
 
 WireField Bits(std::string field, std::string rule, const char* context, const std::string& hex,
