@@ -26,7 +26,18 @@ std::string_view EditOpName(uint8_t op) {
   return "op?";
 }
 
-std::string ApplyEdit(std::string b, const Edit& e) {
+namespace {
+// The byte a one-byte op edits (n > 0): an aimed position picks a field offset (kAimedPos).
+size_t ByteAt(uint32_t pos, size_t n, absl::Span<const uint32_t> aim) {
+  if ((pos & kAimedPos) != 0 && !aim.empty()) {
+    const uint32_t at = aim[(pos - kAimedPos) % aim.size()];
+    if (at < n) return at;
+  }
+  return pos % n;
+}
+}  // namespace
+
+std::string ApplyEdit(std::string b, const Edit& e, absl::Span<const uint32_t> aim) {
   const size_t n = b.size();
   const char low = static_cast<char>(e.arg & 0xff);
   switch (static_cast<EditOp>(e.op)) {
@@ -34,7 +45,10 @@ std::string ApplyEdit(std::string b, const Edit& e) {
       b.resize(e.pos % (n + 1));
       break;
     case EditOp::kXorByte:
-      if (n > 0) b[e.pos % n] = static_cast<char>(b[e.pos % n] ^ (low | 1));
+      if (n > 0) {
+        const size_t i = ByteAt(e.pos, n, aim);
+        b[i] = static_cast<char>(b[i] ^ (low | 1));
+      }
       break;
     case EditOp::kInsertByte:
       b.insert(b.begin() + static_cast<std::ptrdiff_t>(e.pos % (n + 1)), low);
@@ -49,10 +63,13 @@ std::string ApplyEdit(std::string b, const Edit& e) {
       if (n > 0) b.erase(e.pos % n, 1);
       break;
     case EditOp::kOverwriteByte:
-      if (n > 0) b[e.pos % n] = low;
+      if (n > 0) b[ByteAt(e.pos, n, aim)] = low;
       break;
     case EditOp::kSetBit:
-      if (n > 0) b[e.pos % n] = static_cast<char>(b[e.pos % n] | (1 << (e.arg % 8)));
+      if (n > 0) {
+        const size_t i = ByteAt(e.pos, n, aim);
+        b[i] = static_cast<char>(b[i] | (1 << (e.arg % 8)));
+      }
       break;
     case EditOp::kOverwrite32LE:
       if (n >= 4) Store(b, e.pos % (n - 3), e.arg, 4, false);

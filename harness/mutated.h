@@ -14,11 +14,13 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <FuzzedDataProvider.h>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "harness/fuzz_input.h"
 #include "harness/report.h"
 #include "harness/target.h"
@@ -56,9 +58,18 @@ struct Edit {
   friend bool operator==(const Edit&, const Edit&) = default;
 };
 
-// `bytes` with `e` applied (the table above). Never fails; the result is at most
-// n + 8 bytes long.
-std::string ApplyEdit(std::string bytes, const Edit& e);
+// Aimed edits. A family whose encoder knows where its flags and header fields lie gives their
+// byte offsets (`aim`, MutatedOf's third argument). Then the three one-byte ops (kXorByte,
+// kOverwriteByte, kSetBit) whose pos has bit 31 set (kAimedPos) edit the byte at
+// aim[(pos - kAimedPos) % aim.size()] instead of pos % n: half of the fuzzer's and the
+// generator's bit flips land on a field whose stray bits a decoder must reject (issue 22,
+// kind 3), where a uniform position would hit one only as often as such fields are among the
+// bytes. An aim offset past the end of the bytes, or an empty aim, falls back to pos % n.
+inline constexpr uint32_t kAimedPos = uint32_t{1} << 31;
+
+// `bytes` with `e` applied (the table above; `aim`: see kAimedPos). Never fails; the result is
+// at most n + 8 bytes long.
+std::string ApplyEdit(std::string bytes, const Edit& e, absl::Span<const uint32_t> aim = {});
 
 // Edits biased to where decoders break: every op equally, any position, and an argument that
 // is half the time a length lie (0, 1, 0xFFFF, 2^31 - 1, 2^31, 10^9, 0xFFFFFFFE, 0xFFFFFFFF).
@@ -91,14 +102,20 @@ struct Mutated {
 //   either nothing more or exactly the bytes line the value prints;
 // - generator: base.gen and GenEdit().
 // `encode` turns a base value into the bytes the edit applies to; for a value it cannot
-// encode it returns "" (the edit then applies to no bytes).
+// encode it returns "" (the edit then applies to no bytes). `aim`, when set, gives the byte
+// offsets of the encoding's flags and header fields (kAimedPos).
 template <typename Base>
-Domain<Mutated<Base>> MutatedOf(Domain<Base> base, std::function<std::string(const Base&)> encode) {
+Domain<Mutated<Base>> MutatedOf(
+    Domain<Base> base, std::function<std::string(const Base&)> encode,
+    std::function<std::vector<uint32_t>(const Base&, std::string_view bytes)> aim = nullptr) {
   using M = Mutated<Base>;
   Domain<M> d;
   d.type_name = absl::StrCat("(", base.type_name, ", one edit of its encoding)");
-  auto derive = [encode](M m) {
-    m.bytes = ApplyEdit(encode(m.base), m.edit);
+  auto derive = [encode, aim](M m) {
+    std::string bytes = encode(m.base);
+    std::vector<uint32_t> marks;
+    if (aim) marks = aim(m.base, bytes);
+    m.bytes = ApplyEdit(std::move(bytes), m.edit, marks);
     return m;
   };
   if (base.gen) {

@@ -159,6 +159,27 @@ void CheckSubset(size_t ncols, const std::vector<uint32_t>& present, const std::
   ExpectAll(m, UpdateBytes(m.updates[0].regular_columns, 1, SubsetRowBytes(ncols, present)), where);
 }
 
+// The reference decoder's flag offsets (the mutated domain's aim, harness/mutated.h): for a
+// row of 3 columns with c1 missing, UpdateBytes' layout puts the partition flags at 19 (after
+// the count, the 16-byte table id and the key "k"), the row flags at 34 (after the stats, the
+// column count and three 3-byte names, the row estimate), the subset bitmap at 35, the two
+// cells' flags at 36 and 38 and the end-of-partition flags at 40. An edit after an error
+// stops the list there.
+TEST(FastpathMutationBlocks, ReferenceFlagOffsetsOfASubsetRow) {
+  const Mutation m = SubsetRow(3, {0, 2});
+  const std::string bytes = UpdateBytes(m.updates[0].regular_columns, 1, SubsetRowBytes(3, {0, 2}));
+  ASSERT_EQ(CompactHex(bytes.substr(34)),
+            "0002040004000"
+            "1");
+  const Schema schema = SchemaOf(m);
+  EXPECT_EQ(ref::mutation::RefFlagOffsets(bytes, m.version, schema),
+            (std::vector<uint32_t>{19, 34, 35, 36, 38, 40}));
+  std::string bad = bytes;
+  bad[35] = '\x0a';  // bit 3: past the 3 columns, rejected at 35
+  EXPECT_EQ(ref::mutation::RefFlagOffsets(bad, m.version, schema),
+            (std::vector<uint32_t>{19, 34, 35}));
+}
+
 // Hand-derived rows: the highest bitmap bit below 64, and both large-subset lists at 64.
 TEST(FastpathMutationBlocks, SubsetRowsDerivedByHand) {
   std::vector<uint32_t> all_but_last;

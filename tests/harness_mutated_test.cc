@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "harness/report.h"
 
@@ -49,6 +50,27 @@ TEST(ApplyEdit, EveryOpOnFiveBytes) {
   EXPECT_EQ(Edited(b, 10, 4, 0x1234), "1234030405");
   // An op outside the table changes nothing.
   EXPECT_EQ(Edited(b, kEditOps, 0, 0), "0102030405");
+}
+
+// Aimed edits (kAimedPos): the one-byte ops with bit 31 of pos set edit the aim's offset
+// (pos - 2^31 taken modulo the aim's size); other ops, an unset bit 31, an empty aim and an
+// offset past the end keep pos % n.
+TEST(ApplyEdit, AimedOneByteOpsEditTheAimsOffsets) {
+  const std::string b = Unhex("0102030405");
+  const std::vector<uint32_t> aim = {3, 1, 9};
+  auto edited = [&](uint8_t op, uint32_t pos, uint32_t arg) {
+    return CompactHex(ApplyEdit(b, Edit{op, pos, arg}, aim));
+  };
+  EXPECT_EQ(edited(8, kAimedPos + 0, 5), "0102032405");  // setbit 5 of byte 3
+  EXPECT_EQ(edited(8, kAimedPos + 1, 7), "0182030405");  // byte 1
+  EXPECT_EQ(edited(8, kAimedPos + 4, 7), "0182030405");  // 4 % 3 = 1
+  EXPECT_EQ(edited(8, kAimedPos + 2, 7),
+            "8102030405");  // offset 9 is past the end: 2^31 + 2 = 0 mod 5
+  EXPECT_EQ(edited(2, kAimedPos + 0, 0x10), "0102031505");  // xor (0x10 | 1)
+  EXPECT_EQ(edited(7, kAimedPos + 1, 0xee), "01ee030405");  // overwrite8
+  EXPECT_EQ(edited(8, 3, 7), "0102038405");                 // no bit 31: byte 3 % 5
+  EXPECT_EQ(edited(6, kAimedPos + 0, 0), "01020305");       // drop is not aimed: 2^31 = 3 mod 5
+  EXPECT_EQ(CompactHex(ApplyEdit(b, Edit{8, kAimedPos + 0, 5}, {})), "0102032405");  // byte 3
 }
 
 TEST(ApplyEdit, OpsWithoutRoomChangeNothing) {

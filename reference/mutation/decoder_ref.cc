@@ -19,7 +19,14 @@ using namespace serdiff::mutation;  // NOLINT: the model's plain types
 
 class Cursor {
  public:
-  explicit Cursor(std::string_view b) : b_(b) {}
+  // `marks`: where to record the offset of every flags byte, clustering header and column
+  // subset bitmap read (RefFlagOffsets); nullptr: none are recorded.
+  explicit Cursor(std::string_view b, std::vector<uint32_t>* marks = nullptr)
+      : b_(b), marks_(marks) {}
+  // Records the cursor's offset as a flags, header or bitmap field's (see the constructor).
+  void Mark() {
+    if (marks_ != nullptr && !failed()) marks_->push_back(static_cast<uint32_t>(i_));
+  }
   bool failed() const { return !status_.ok(); }
   const absl::Status& status() const { return status_; }
   size_t at() const { return i_; }
@@ -34,6 +41,7 @@ class Cursor {
 
   uint8_t U8(const char* what) {
     if (failed()) return 0;
+    Mark();  // every one-byte field of the format is a flags or kind byte
     if (left() == 0) {
       Short(i_, what);
       return 0;
@@ -116,6 +124,7 @@ class Cursor {
   std::string_view b_;
   size_t i_ = 0;
   absl::Status status_;
+  std::vector<uint32_t>* marks_ = nullptr;
 };
 
 int64_t AddTs(int64_t base, uint64_t d) {
@@ -136,6 +145,7 @@ std::vector<Component> ReadPrefix(Cursor& c, const std::vector<int32_t>& widths,
   while (done < size && !c.failed()) {
     const size_t in_block = size - done < 32 ? size - done : 32;
     const size_t header_at = c.at();
+    c.Mark();
     const uint64_t header = c.UVInt("clustering header");
     if (c.failed()) break;
     if (in_block < 32 && (header >> (2 * in_block)) != 0) {
@@ -207,6 +217,7 @@ std::vector<uint32_t> ReadPresentColumns(Cursor& c, unsigned flags, size_t n) {
   }
   const size_t at = c.at();
   if (n < 64) {
+    c.Mark();
     const uint64_t missing = c.UVInt("column subset bitmap");
     if (c.failed()) return present;
     if (n < 64 && (missing >> n) != 0) c.Invalid(at, "subset bitmap past the columns");
@@ -424,9 +435,10 @@ PartitionUpdate ReadUpdate(Cursor& c, Version v, const Schema& schema) {
 
 }  // namespace
 
-absl::StatusOr<Mutation> RefDeserialize(std::string_view bytes, Version version,
-                                        const Schema& schema) {
-  Cursor c(bytes);
+namespace {
+absl::StatusOr<Mutation> Decode(std::string_view bytes, Version version, const Schema& schema,
+                                std::vector<uint32_t>* marks) {
+  Cursor c(bytes, marks);
   Mutation m;
   m.version = version;
   if (version == Version::kV51) {
@@ -442,6 +454,19 @@ absl::StatusOr<Mutation> RefDeserialize(std::string_view bytes, Version version,
   if (!c.failed() && c.left() != 0) c.Invalid(c.at(), "trailing bytes");
   if (c.failed()) return c.status();
   return m;
+}
+}  // namespace
+
+absl::StatusOr<Mutation> RefDeserialize(std::string_view bytes, Version version,
+                                        const Schema& schema) {
+  return Decode(bytes, version, schema, nullptr);
+}
+
+std::vector<uint32_t> RefFlagOffsets(std::string_view bytes, Version version,
+                                     const Schema& schema) {
+  std::vector<uint32_t> marks;
+  (void)Decode(bytes, version, schema, &marks);
+  return marks;
 }
 
 }  // namespace serdiff::ref::mutation

@@ -508,11 +508,18 @@ harness::Domain<DecodeInput> DecodeDomain() {
       });
 }
 
+// The edits' aim (harness/mutated.h, kAimedPos): every flags, kind, clustering header and
+// column subset bitmap offset of the encoding, as the reference decoder reads them.
 harness::Domain<MutatedInput> MutatedDomain() {
-  return harness::MutatedOf<MutationInput>(SpecDomain(), [](const MutationInput& in) {
-    absl::StatusOr<std::string> bytes = Serialize(in.m);
-    return bytes.ok() ? *std::move(bytes) : std::string();
-  });
+  return harness::MutatedOf<MutationInput>(
+      SpecDomain(),
+      [](const MutationInput& in) {
+        absl::StatusOr<std::string> bytes = Serialize(in.m);
+        return bytes.ok() ? *std::move(bytes) : std::string();
+      },
+      [](const MutationInput& in, std::string_view bytes) {
+        return ref::mutation::RefFlagOffsets(bytes, in.m.version, in.schema);
+      });
 }
 
 namespace {
