@@ -529,26 +529,39 @@ TEST(MutationSpecBudget, LargestSpecStaysNearTheBudget) {
 }
 
 // fuzz/limits.tsv caps the mutation_serialize* inputs at 2 filler bytes, a budget of 128 B: the
-// largest spec then builds one update of at most 1 KiB (the bound stated there), now and then
-// one above the mutation_serialize_small threshold.
+// largest spec then builds one update of at most 4 KiB whose Dump text is at most 16 KiB (the
+// bounds stated there), now and then one above the mutation_serialize_small threshold, and
+// reaches the wide shapes: 66 columns (a 64-column subset and the large-subset lists) and 40
+// clustering components (a prefix crossing its 32-component header block).
 TEST(MutationSpecBudget, FuzzCapBuildsSmallMutations) {
   using targets::mutation::BuildMutation;
   using targets::mutation::MutationSpec;
   size_t largest = 0;
+  size_t widest = 0;
+  size_t longest_prefix = 0;
+  size_t largest_dump = 0;
   for (uint64_t seed = 0; seed < 2000; ++seed) {
     for (uint8_t version = 0; version < 3; ++version) {
       const MutationSpec spec{seed, version, 8, 200, 70, 40, 4096, 2 * 64};
       const Mutation m = BuildMutation(spec);
       ASSERT_EQ(m.updates.size(), 1u);
-      ASSERT_LE(m.updates[0].regular_columns.size(), 2u);
-      ASSERT_LE(m.updates[0].clustering_widths.size(), 1u);
+      ASSERT_LE(m.updates[0].regular_columns.size(), 66u);
+      ASSERT_LE(m.updates[0].clustering_widths.size(), 40u);
+      widest = std::max(widest, m.updates[0].regular_columns.size());
+      longest_prefix = std::max(longest_prefix, m.updates[0].clustering_widths.size());
       const absl::StatusOr<size_t> size = SerializedSize(m);
       ASSERT_TRUE(size.ok()) << size.status();
       largest = std::max(largest, *size);
+      largest_dump = std::max(largest_dump, targets::mutation::Dump(m).size());
     }
   }
-  EXPECT_LE(largest, 1024u);  // 422 bytes when written
+  // The fuzz limits' derivations (fuzz/limits.tsv) rest on these two.
+  EXPECT_LE(largest, 4096u);        // 2797 bytes when written
+  EXPECT_LE(largest_dump, 16384u);  // 11651 bytes when written
   EXPECT_GT(largest, targets::mutation::kSmallTargetThreshold);
+  // The wide shapes are within the fuzzers' reach (issue 22).
+  EXPECT_EQ(widest, 66u);
+  EXPECT_EQ(longest_prefix, 40u);
 }
 
 // The corpus form of a spec: the seven fields, the budget as a count of filler bytes (cut to

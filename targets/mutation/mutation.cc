@@ -232,12 +232,17 @@ Mutation BuildMutation(const MutationSpec& spec) {
   // The budget also caps the parts drawn before any row (tables, columns, clustering) and
   // the value scale. Each cap is inert at kMaxBuiltBytes (it then exceeds the spec's range:
   // 65 updates, 2049 columns, 2048 clustering columns, a 16 KiB scale), so a full-budget spec
-  // builds what it did before the budget existed.
+  // builds what it did before the budget existed. The width caps are loose on purpose: a
+  // column or a clustering component costs a few bytes when values are small (the scale is
+  // budget / 16), so the shapes where this format's bugs live (a 64-column subset bitmap, the
+  // large-subset lists past 64 columns, a clustering prefix crossing its 32-component header
+  // block) are reached at a fuzz input's budget of 128 B (two filler bytes) already: 66
+  // columns and 40 clustering components, with values of at most 8 bytes.
   const size_t budget = std::min<size_t>(spec.budget, kMaxBuiltBytes);
   const size_t updates =
       std::clamp<size_t>(spec.updates, 1, std::min<size_t>(8, 1 + budget / 4096));
-  const size_t ncols = std::clamp<size_t>(spec.columns, 1, std::min<size_t>(70, 1 + budget / 128));
-  const size_t nclust = std::min<size_t>({spec.clustering, 40, budget / 128});
+  const size_t ncols = std::clamp<size_t>(spec.columns, 1, std::min<size_t>(70, 2 + budget / 2));
+  const size_t nclust = std::min<size_t>({spec.clustering, 40, budget / 3});
   const size_t max_rows = std::min<size_t>(spec.max_rows, 200);
   const size_t scale = std::min<size_t>({spec.value_bytes, 4096, budget / 16});
   size_t built = 0;  // ApproxBytes of the unfiltereds so far, across updates
@@ -648,16 +653,17 @@ void RegisterMutationTargets(harness::Registry& registry) {
   // max_len, the heap bound at the largest input, the per-input timeout, the derivation.
   registry.SetFuzzLimits(
       "mutation_serialize*",
-      {19, 2048, 25,
+      {19, 5120, 25,
        "capped for speed: 2 filler bytes, a build budget of 128 B (64 B per filler byte; 1 update, "
-       "<= 2 columns, <= 1 clustering column, values <= 16 B): output <= 1 KiB (422 B seen; test "
-       "MutationSpecBudget.FuzzCapBuildsSmallMutations) + 1 KiB; full-budget (256 KiB) specs stay "
-       "in the properties and serdiff check"});
+       "<= 66 columns, <= 40 clustering columns, values <= 8 B): output <= 4 KiB (2797 B seen; "
+       "test MutationSpecBudget.FuzzCapBuildsSmallMutations) + 1 KiB; full-budget (256 KiB) specs "
+       "stay in the properties and serdiff check"});
   registry.SetFuzzLimits("mutation_decode_mutated",
-                         {28, 626688, 25,
+                         {28, 2232320, 25,
                           "capped for speed: the edit (op 1 B, pos 4 B, arg 4 B), the spec (17 B), "
-                          "2 filler bytes: budget 128 B, the edited encoding <= 1 KiB + 8 (an "
-                          "append): 512 x (1 KiB + 8) + 4 x <= 8 KiB of Dump text + 64 KiB"});
+                          "2 filler bytes: budget 128 B, the edited encoding <= 4 KiB + 8 (an "
+                          "append): 512 x (4 KiB + 8) + 4 x <= 16 KiB of Dump text (11651 B seen "
+                          "unedited) + 64 KiB"});
   registry.SetFuzzLimits(
       "mutation_decode",
       {64, 155136, 25,
