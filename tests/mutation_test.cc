@@ -531,7 +531,7 @@ TEST(MutationSpecBudget, LargestSpecStaysNearTheBudget) {
 // fuzz/limits.tsv caps the mutation_serialize* inputs at 2 filler bytes, a budget of 128 B: the
 // largest spec then builds one update of at most 4 KiB whose Dump text is at most 16 KiB (the
 // bounds stated there), now and then one above the mutation_serialize_small threshold, and
-// reaches the wide shapes: 66 columns (a 64-column subset and the large-subset lists) and 40
+// reaches the wide shapes: 70 columns (the large-subset lists past 64 columns) and 40
 // clustering components (a prefix crossing its 32-component header block).
 TEST(MutationSpecBudget, FuzzCapBuildsSmallMutations) {
   using targets::mutation::BuildMutation;
@@ -545,7 +545,7 @@ TEST(MutationSpecBudget, FuzzCapBuildsSmallMutations) {
       const MutationSpec spec{seed, version, 8, 200, 70, 40, 4096, 2 * 64};
       const Mutation m = BuildMutation(spec);
       ASSERT_EQ(m.updates.size(), 1u);
-      ASSERT_LE(m.updates[0].regular_columns.size(), 66u);
+      ASSERT_LE(m.updates[0].regular_columns.size(), 70u);
       ASSERT_LE(m.updates[0].clustering_widths.size(), 40u);
       widest = std::max(widest, m.updates[0].regular_columns.size());
       longest_prefix = std::max(longest_prefix, m.updates[0].clustering_widths.size());
@@ -556,12 +556,23 @@ TEST(MutationSpecBudget, FuzzCapBuildsSmallMutations) {
     }
   }
   // The fuzz limits' derivations (fuzz/limits.tsv) rest on these two.
-  EXPECT_LE(largest, 4096u);        // 2797 bytes when written
-  EXPECT_LE(largest_dump, 16384u);  // 11651 bytes when written
+  EXPECT_LE(largest, 4096u);        // 2778 bytes when written
+  EXPECT_LE(largest_dump, 16384u);  // 12310 bytes when written
   EXPECT_GT(largest, targets::mutation::kSmallTargetThreshold);
   // The wide shapes are within the fuzzers' reach (issue 22).
-  EXPECT_EQ(widest, 66u);
+  EXPECT_EQ(widest, 70u);
   EXPECT_EQ(longest_prefix, 40u);
+  // Below the wide range (kWideColumns, kWideClustering) the width costs budget: 2 columns and
+  // 1 clustering column at 128 B.
+  size_t narrow_cols = 0;
+  size_t narrow_clust = 0;
+  for (uint64_t seed = 0; seed < 200; ++seed) {
+    const Mutation m = BuildMutation(MutationSpec{seed, 0, 8, 200, 62, 29, 4096, 2 * 64});
+    narrow_cols = std::max(narrow_cols, m.updates[0].regular_columns.size());
+    narrow_clust = std::max(narrow_clust, m.updates[0].clustering_widths.size());
+  }
+  EXPECT_EQ(narrow_cols, 2u);
+  EXPECT_EQ(narrow_clust, 1u);
 }
 
 // The corpus form of a spec: the seven fields, the budget as a count of filler bytes (cut to

@@ -41,6 +41,12 @@ using serdiff::mutation::Mutation;
 // the one row that may cross the budget. Large single values have their own benchmark and
 // tests (SingleValueMutation).
 inline constexpr size_t kMaxBuiltBytes = 256 * 1024;
+// The wide shapes' cheap encoding (BuildMutation): a spec asking for at least this many
+// columns, or clustering columns, gets them at any budget (below, the width costs budget:
+// 1 + budget / 128 columns, budget / 128 clustering columns); rows of a table wider than its
+// budget pays for are mostly sparse, one column in ten.
+inline constexpr size_t kWideColumns = 63;
+inline constexpr size_t kWideClustering = 30;
 inline constexpr size_t kBudgetBytesPerInputByte = 64;
 inline constexpr size_t kMaxBudgetUnits = kMaxBuiltBytes / kBudgetBytesPerInputByte;  // 4096
 struct MutationSpec {

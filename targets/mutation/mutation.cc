@@ -156,9 +156,10 @@ Cell PickCell(Rng& r, const Column& col, const Liveness& row, size_t scale) {
   return c;
 }
 
-std::vector<uint32_t> PickSubset(Rng& r, size_t n) {
+// `sparse`: mostly one column in ten (a wide table built from a small budget, BuildMutation).
+std::vector<uint32_t> PickSubset(Rng& r, size_t n, bool sparse) {
   std::vector<uint32_t> out;
-  const uint64_t mode = r.Below(5);
+  const uint64_t mode = sparse && r.Chance(75) ? 1 : r.Below(5);
   for (uint32_t i = 0; i < n; ++i) {
     bool take = true;
     if (mode == 1) take = r.Chance(10);
@@ -169,7 +170,7 @@ std::vector<uint32_t> PickSubset(Rng& r, size_t n) {
   return out;
 }
 
-Row PickRow(Rng& r, const PartitionUpdate& u, bool is_static, size_t scale) {
+Row PickRow(Rng& r, const PartitionUpdate& u, bool is_static, size_t scale, bool sparse = false) {
   Row row;
   const std::vector<Column>& cols = is_static ? u.static_columns : u.regular_columns;
   if (!is_static)
@@ -179,7 +180,7 @@ Row PickRow(Rng& r, const PartitionUpdate& u, bool is_static, size_t scale) {
     row.deletion = PickDeletion(r);
     row.shadowable = r.Chance(30);
   }
-  for (uint32_t idx : PickSubset(r, cols.size())) {
+  for (uint32_t idx : PickSubset(r, cols.size(), sparse)) {
     ColumnData cd;
     cd.column = idx;
     const Column& col = cols[idx];
@@ -232,17 +233,26 @@ Mutation BuildMutation(const MutationSpec& spec) {
   // The budget also caps the parts drawn before any row (tables, columns, clustering) and
   // the value scale. Each cap is inert at kMaxBuiltBytes (it then exceeds the spec's range:
   // 65 updates, 2049 columns, 2048 clustering columns, a 16 KiB scale), so a full-budget spec
-  // builds what it did before the budget existed. The width caps are loose on purpose: a
-  // column or a clustering component costs a few bytes when values are small (the scale is
-  // budget / 16), so the shapes where this format's bugs live (a 64-column subset bitmap, the
-  // large-subset lists past 64 columns, a clustering prefix crossing its 32-component header
-  // block) are reached at a fuzz input's budget of 128 B (two filler bytes) already: 66
-  // columns and 40 clustering components, with values of at most 8 bytes.
+  // builds what it did before the budget existed.
   const size_t budget = std::min<size_t>(spec.budget, kMaxBuiltBytes);
   const size_t updates =
       std::clamp<size_t>(spec.updates, 1, std::min<size_t>(8, 1 + budget / 4096));
-  const size_t ncols = std::clamp<size_t>(spec.columns, 1, std::min<size_t>(70, 2 + budget / 2));
-  const size_t nclust = std::min<size_t>({spec.clustering, 40, budget / 3});
+  // The wide shapes, where this format's bugs live (the 63-column subset bitmap, the
+  // large-subset lists past 64 columns, a clustering prefix past its first 32-component header
+  // block), have a cheap encoding: the top of each field's range (columns 63..70, clustering
+  // 30..40) is built as asked whatever the budget, so a fuzz input of 19 bytes reaches them;
+  // their values stay small (the scale is budget / 16) and their rows few (the budget stops
+  // them). Below the top, the width costs budget as before, which keeps most fuzz inputs
+  // small and fast.
+  const size_t ncols =
+      spec.columns >= kWideColumns
+          ? std::min<size_t>(spec.columns, 70)
+          : std::clamp<size_t>(spec.columns, 1, std::min<size_t>(70, 1 + budget / 128));
+  // A table wider than its budget pays for: its rows are mostly sparse (PickSubset).
+  const bool cheap_wide = ncols > 1 + budget / 128;
+  const size_t nclust = spec.clustering >= kWideClustering
+                            ? std::min<size_t>(spec.clustering, 40)
+                            : std::min<size_t>({spec.clustering, 40, budget / 128});
   const size_t max_rows = std::min<size_t>(spec.max_rows, 200);
   const size_t scale = std::min<size_t>({spec.value_bytes, 4096, budget / 16});
   size_t built = 0;  // ApproxBytes of the unfiltereds so far, across updates
@@ -281,7 +291,7 @@ Mutation BuildMutation(const MutationSpec& spec) {
         un.is_marker = true;
         un.marker = PickMarker(r, u, scale);
       } else {
-        un.row = PickRow(r, u, false, scale);
+        un.row = PickRow(r, u, false, scale, cheap_wide);
         ++row_count;
       }
       built += ApproxBytes(un);
@@ -655,14 +665,14 @@ void RegisterMutationTargets(harness::Registry& registry) {
       "mutation_serialize*",
       {19, 5120, 25,
        "capped for speed: 2 filler bytes, a build budget of 128 B (64 B per filler byte; 1 update, "
-       "<= 66 columns, <= 40 clustering columns, values <= 8 B): output <= 4 KiB (2797 B seen; "
+       "<= 70 columns, <= 40 clustering columns, values <= 8 B): output <= 4 KiB (2778 B seen; "
        "test MutationSpecBudget.FuzzCapBuildsSmallMutations) + 1 KiB; full-budget (256 KiB) specs "
        "stay in the properties and serdiff check"});
   registry.SetFuzzLimits("mutation_decode_mutated",
                          {28, 2232320, 25,
                           "capped for speed: the edit (op 1 B, pos 4 B, arg 4 B), the spec (17 B), "
                           "2 filler bytes: budget 128 B, the edited encoding <= 4 KiB + 8 (an "
-                          "append): 512 x (4 KiB + 8) + 4 x <= 16 KiB of Dump text (11651 B seen "
+                          "append): 512 x (4 KiB + 8) + 4 x <= 16 KiB of Dump text (12310 B seen "
                           "unedited) + 64 KiB"});
   registry.SetFuzzLimits(
       "mutation_decode",
