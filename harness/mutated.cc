@@ -89,7 +89,13 @@ rc::Gen<Edit> GenEdit() {
       [](uint8_t op, uint32_t pos, uint32_t arg) {
         return Edit{op, pos, arg};
       },
-      rc::gen::inRange<uint8_t>(0, kEditOps), rc::gen::arbitrary<uint32_t>(),
+      rc::gen::inRange<uint8_t>(0, kEditOps),
+      // Half the positions aimed (kAimedPos): RapidCheck scales an arbitrary uint32's bits
+      // with the size, so bit 31 would otherwise be set only at the largest sizes.
+      rc::gen::weightedOneOf<uint32_t>(
+          {{1, rc::gen::arbitrary<uint32_t>()},
+           {1, rc::gen::map(rc::gen::arbitrary<uint32_t>(),
+                            [](uint32_t p) { return p | kAimedPos; })}}),
       rc::gen::weightedOneOf<uint32_t>(
           {{1, rc::gen::elementOf(std::vector<uint32_t>{0, 1, 0xFFFF, 0x7FFFFFFF, 0x80000000,
                                                         1'000'000'000, 0xFFFFFFFE, 0xFFFFFFFF})},

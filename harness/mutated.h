@@ -34,13 +34,13 @@ namespace serdiff::harness {
 enum class EditOp : uint8_t {
   kNone = 0,            // the encoding as it is
   kTruncate = 1,        // keep the first pos % (n + 1) bytes
-  kXorByte = 2,         // byte pos % n ^= (arg | 1) & 0xff (always changes it)
+  kXorByte = 2,         // byte pos % n ^= (arg | 1) & 0xff (always changes it; aimed: kAimedPos)
   kInsertByte = 3,      // insert byte arg & 0xff before position pos % (n + 1)
   kOverwrite32BE = 4,   // bytes pos % (n - 3) .. +3 = arg, big-endian (a CQL [int] length)
   kAppend = 5,          // append arg % 8 + 1 copies of byte (arg >> 8) & 0xff
   kDropByte = 6,        // erase byte pos % n
-  kOverwriteByte = 7,   // byte pos % n = arg & 0xff (a flags byte, a vint's first byte)
-  kSetBit = 8,          // byte pos % n |= 1 << (arg % 8) (a reserved or stray flag bit)
+  kOverwriteByte = 7,   // byte pos % n = arg & 0xff (a flags byte, a vint's first byte; aimed)
+  kSetBit = 8,          // byte pos % n |= 1 << (arg % 8) (a reserved or stray flag bit; aimed)
   kOverwrite32LE = 9,   // bytes pos % (n - 3) .. +3 = arg, little-endian (a BSON int32 length)
   kOverwrite16BE = 10,  // bytes pos % (n - 1) .. +1 = arg & 0xffff, big-endian (a CQL [short])
 };
@@ -71,8 +71,9 @@ inline constexpr uint32_t kAimedPos = uint32_t{1} << 31;
 // at most n + 8 bytes long.
 std::string ApplyEdit(std::string bytes, const Edit& e, absl::Span<const uint32_t> aim = {});
 
-// Edits biased to where decoders break: every op equally, any position, and an argument that
-// is half the time a length lie (0, 1, 0xFFFF, 2^31 - 1, 2^31, 10^9, 0xFFFFFFFE, 0xFFFFFFFF).
+// Edits biased to where decoders break: every op equally, any position (half of them aimed,
+// kAimedPos), and an argument that is half the time a length lie (0, 1, 0xFFFF, 2^31 - 1, 2^31,
+// 10^9, 0xFFFFFFFE, 0xFFFFFFFF).
 rc::Gen<Edit> GenEdit();
 
 // The edit as `show` prints it: "edit truncate pos=9 arg=0".

@@ -2,7 +2,7 @@
 // correct harness gives on them. A harness change that blinds or garbles a verdict (the
 // mutants in mutants/harness/) shows as a self-test target that no longer fails, or fails
 // another way: the in-process test SelfTestPlanted.* and the self-test fuzzer
-// (fuzz/selftest_fuzz.cc, scripts/selftest-fuzz; docs/mutants.md, "The harness under the
+// (fuzz/selftest_fuzz.cc, scripts/selftest-fuzz; docs/fuzzing.md, "The harness under the
 // fuzzer") both compare every failing input's verdict with these.
 #pragma once
 

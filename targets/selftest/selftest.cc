@@ -7,8 +7,8 @@
 //
 // Every target's input is one int64 (8 bytes little-endian out). Most bugs fire on odd values
 // only, which the fuzzer reaches within its first few inputs, and every failing input of a target
-// fails the same way (class, implementation, offset), so that any other verdict is the harness's
-// fault.
+// fails in one of its planted ways (class, implementation, offset: one way for each target but
+// selftest_two_bugs, which has two), so that any other verdict is the harness's fault.
 #include <cstdint>
 #include <new>
 #include <string>
