@@ -27,6 +27,12 @@ class Cursor {
   void Mark() {
     if (marks_ != nullptr && !failed()) marks_->push_back(static_cast<uint32_t>(i_));
   }
+  // Records every byte from `from` to the cursor after a vint read: the bits a header or a
+  // bitmap constrains lie in any of its bytes (the value's low bits are in the last one).
+  void MarkRead(size_t from) {
+    if (marks_ == nullptr || failed()) return;
+    for (size_t k = from; k < i_; ++k) marks_->push_back(static_cast<uint32_t>(k));
+  }
   bool failed() const { return !status_.ok(); }
   const absl::Status& status() const { return status_; }
   size_t at() const { return i_; }
@@ -145,8 +151,8 @@ std::vector<Component> ReadPrefix(Cursor& c, const std::vector<int32_t>& widths,
   while (done < size && !c.failed()) {
     const size_t in_block = size - done < 32 ? size - done : 32;
     const size_t header_at = c.at();
-    c.Mark();
     const uint64_t header = c.UVInt("clustering header");
+    c.MarkRead(header_at);
     if (c.failed()) break;
     if (in_block < 32 && (header >> (2 * in_block)) != 0) {
       c.Invalid(header_at, "clustering header bits past the block");
@@ -217,8 +223,8 @@ std::vector<uint32_t> ReadPresentColumns(Cursor& c, unsigned flags, size_t n) {
   }
   const size_t at = c.at();
   if (n < 64) {
-    c.Mark();
     const uint64_t missing = c.UVInt("column subset bitmap");
+    c.MarkRead(at);
     if (c.failed()) return present;
     if (n < 64 && (missing >> n) != 0) c.Invalid(at, "subset bitmap past the columns");
     if (missing == 0) c.Invalid(at, "subset bitmap empty");

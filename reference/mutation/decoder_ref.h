@@ -19,8 +19,8 @@ absl::StatusOr<serdiff::mutation::Mutation> RefDeserialize(std::string_view byte
 
 // The byte offsets, in reading order, of the fields of `bytes` whose bits the decoder rules
 // constrain one by one: every one-byte field (the mutation, partition, row, extended row,
-// marker and cell flags and kinds) and the first byte of every clustering prefix header and
-// column subset bitmap (unsigned vints), as RefDeserialize reads them; reading stops at the
+// marker and cell flags and kinds) and every byte of every clustering prefix header and column
+// subset bitmap (unsigned vints), as RefDeserialize reads them; reading stops at the
 // first error, so an invalid input yields the offsets before it. Not a decoder: the mutated
 // domain (targets/mutation/mutation.cc) aims its bit and byte edits at these offsets
 // (harness/mutated.h, "aimed edits").
