@@ -488,6 +488,133 @@ TEST(TimestampCalendar, EveryDayOfYears1To9999) {
   EXPECT_EQ(mismatches, 0);
 }
 
+// The inline Neri-Schneider core (serdiff/timestamp/fast.h) that the ms and µs conversions
+// run: the same day-by-day walk, its leap rule for every year, and its validity predicate on
+// days 28..32 of every month of every year (the only days where the month's length matters),
+// each against the slow reference's calendar.
+TEST(TimestampFastCore, EveryDayOfYears1To9999) {
+  int32_t days = static_cast<int32_t>(kMinCivilDays);
+  CivilDay walk{1, 1, 1};
+  int mismatches = 0;
+  while (true) {
+    const int32_t n =
+        fast::DaysFromCivil(static_cast<uint32_t>(walk.year), static_cast<uint32_t>(walk.month),
+                            static_cast<uint32_t>(walk.day));
+    const CivilDay back = fast::CivilFromDays(days);
+    const CivilDateTime midnight = fast::FromUnixMillis(int64_t{days} * kMillisPerDay);
+    const CivilDateTime expected{walk.year, walk.month, walk.day, 0, 0, 0, 0};
+    if (n != days || !(back == walk) || !(midnight == expected)) {
+      if (++mismatches <= 5) {
+        ADD_FAILURE() << FormatCivil(walk) << " is day " << days << "; fast " << n << " / "
+                      << FormatCivil(back) << " / " << FormatCivil(midnight);
+      }
+    }
+    if (walk == CivilDay{9999, 12, 31}) break;
+    ++days;
+    if (++walk.day > rts::DaysInMonth(walk.year, walk.month)) {
+      walk.day = 1;
+      if (++walk.month > 12) {
+        walk.month = 1;
+        ++walk.year;
+      }
+    }
+  }
+  EXPECT_EQ(days, kMaxCivilDays);
+  EXPECT_EQ(mismatches, 0);
+}
+
+TEST(TimestampFastCore, LeapRuleAndMonthLengthsOfEveryYear) {
+  int mismatches = 0;
+  for (int32_t y = 1; y <= 9999; ++y) {
+    if (fast::IsLeapYear(static_cast<uint32_t>(y)) != rts::IsLeapYear(y)) {
+      if (++mismatches <= 5) ADD_FAILURE() << "leap rule differs at year " << y;
+    }
+    for (int32_t m = 1; m <= 12; ++m) {
+      for (int32_t d = 27; d <= 32; ++d) {
+        const bool want = d <= rts::DaysInMonth(y, m);
+        const CivilDateTime c{y, m, d, 23, 59, 59, 999'999};
+        if (fast::IsValid(c) != want || fast::IsValidScalar(c) != want ||
+            Validate(c).ok() != want) {
+          if (++mismatches <= 5) ADD_FAILURE() << y << "-" << m << "-" << d << " valid? " << want;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(mismatches, 0);
+}
+
+// Each field at both ends of its range and one past each end, alone (the base is mid-range in
+// every field), then the day against the length of each month: fast::IsValid (its SSE2 form at
+// run time on x86-64), fast::IsValidScalar and Validate agree with the hand-written table.
+TEST(TimestampFastCore, ValidityOfEachFieldAtAndPastItsLimits) {
+  const CivilDateTime base{2000, 6, 15, 12, 30, 30, 500'000};
+  struct Field {
+    int32_t CivilDateTime::*field;
+    int32_t min;
+    int32_t max;
+  };
+  const Field fields[] = {
+      {&CivilDateTime::year, 1, 9999},
+      {&CivilDateTime::month, 1, 12},
+      {&CivilDateTime::day, 1, 30},
+      {&CivilDateTime::hour, 0, 23},
+      {&CivilDateTime::minute, 0, 59},
+      {&CivilDateTime::second, 0, 59},
+      {&CivilDateTime::microsecond, 0, 999'999},
+  };
+  auto expect = [](const CivilDateTime& c, bool valid) {
+    EXPECT_EQ(fast::IsValid(c), valid) << FormatCivil(c);
+    EXPECT_EQ(fast::IsValidScalar(c), valid) << FormatCivil(c);
+    EXPECT_EQ(Validate(c).ok(), valid) << FormatCivil(c);
+  };
+  expect(base, true);
+  for (const Field& f : fields) {
+    for (int32_t v : {f.min - 1, f.min, f.max, f.max + 1, std::numeric_limits<int32_t>::min(),
+                      std::numeric_limits<int32_t>::max()}) {
+      CivilDateTime c = base;
+      c.*f.field = v;
+      expect(c, v >= f.min && v <= f.max);
+    }
+  }
+  const int32_t month_days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  for (int32_t year : {1900, 2000, 2023, 2024}) {
+    for (int32_t m = 1; m <= 12; ++m) {
+      const int32_t last = month_days[m - 1] + (m == 2 && rts::IsLeapYear(year) ? 1 : 0);
+      expect(CivilDateTime{year, m, last, 0, 0, 0, 0}, true);
+      expect(CivilDateTime{year, m, last + 1, 0, 0, 0, 0}, false);
+    }
+  }
+}
+
+// Hand-derived values. The core is constexpr (kEpochDay is evaluated at compile time); the
+// values are checked at run time, so that a broken core fails this test rather than the build.
+TEST(TimestampFastCore, ExactValues) {
+  constexpr CivilDay kEpochDay = fast::CivilFromDays(0);
+  EXPECT_EQ(kEpochDay, (CivilDay{1970, 1, 1}));
+  EXPECT_EQ(fast::DaysFromCivil(1970, 1, 1), 0);
+  EXPECT_EQ(fast::DaysFromCivil(1, 1, 1), -719'162);
+  EXPECT_EQ(fast::DaysFromCivil(9999, 12, 31), 2'932'896);
+  EXPECT_EQ(fast::DaysFromCivil(2000, 3, 1), 11'017);
+  EXPECT_EQ(fast::CivilFromDays(-1), (CivilDay{1969, 12, 31}));
+  EXPECT_EQ(fast::CivilFromDays(11'016), (CivilDay{2000, 2, 29}));
+  EXPECT_EQ(fast::CivilFromDays(10'957), (CivilDay{2000, 1, 1}));
+  // -1 ms is 1969-12-31T23:59:59.999 (floor division into the previous day).
+  EXPECT_EQ(fast::FromUnixMillis(-1), (CivilDateTime{1969, 12, 31, 23, 59, 59, 999'000}));
+  EXPECT_EQ(fast::FromUnixMillis(-86'400'001), (CivilDateTime{1969, 12, 30, 23, 59, 59, 999'000}));
+  EXPECT_EQ(fast::FromUnixMillis(kMinUnixMillis), (CivilDateTime{1, 1, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(fast::FromUnixMillis(kMaxUnixMillis),
+            (CivilDateTime{9999, 12, 31, 23, 59, 59, 999'000}));
+  EXPECT_EQ(fast::FromUnixMicros(kMaxUnixMicros),
+            (CivilDateTime{9999, 12, 31, 23, 59, 59, 999'999}));
+  // 10413792000001 ms = 2300-01-01T00:00:00.001 (timestamp.h's example).
+  EXPECT_EQ(fast::FromUnixMillis(10'413'792'000'001), (CivilDateTime{2300, 1, 1, 0, 0, 0, 1000}));
+  EXPECT_EQ(fast::ToUnixMillisFloor(CivilDateTime{1969, 12, 31, 23, 59, 59, 999'500}), -1);
+  EXPECT_EQ(fast::ToUnixMillisFloor(CivilDateTime{1969, 12, 31, 23, 59, 59, 1}), -1000);
+  EXPECT_EQ(fast::ToUnixMillisFloor(CivilDateTime{9999, 12, 31, 23, 59, 59, 999'999}),
+            kMaxUnixMillis);
+  EXPECT_EQ(fast::ToUnixMicros(CivilDateTime{1, 1, 1, 0, 0, 0, 0}), kMinUnixMicros);
+}
+
 TEST(TimestampCalendar, CivilFromDaysRange) {
   EXPECT_EQ(*CivilFromDays(0), (CivilDay{1970, 1, 1}));
   EXPECT_EQ(*CivilFromDays(11017), (CivilDay{2000, 3, 1}));

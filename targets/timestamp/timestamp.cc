@@ -174,6 +174,44 @@ harness::TargetDef<T> Base(std::string name, std::string description, harness::D
 
 // ---- civil <-> ms / µs --------------------------------------------------------------------
 
+// Tier "wide_calendar": the instant conversions recomposed from the wide (any int32 year,
+// Hinnant, 64-bit) calendar functions ts::DaysFromCivil / ts::CivilFromDays, validated by
+// ts::Validate. The optimized side runs the 32-bit Neri-Schneider core of
+// serdiff/timestamp/fast.h, so every input compares the two calendar algorithms of the
+// optimized code with each other as well as with Abseil and the counting reference.
+absl::StatusOr<int64_t> WideToUnixMicros(const ts::CivilDateTime& c) {
+  if (absl::Status s = ts::Validate(c); !s.ok()) return s;
+  absl::StatusOr<int64_t> days = ts::DaysFromCivil(ts::CivilDay{c.year, c.month, c.day});
+  if (!days.ok()) return days.status();
+  return ((*days * 86400 + c.hour * 3600 + c.minute * 60 + c.second) * 1'000'000) + c.microsecond;
+}
+absl::StatusOr<int64_t> WideToUnixMillis(const ts::CivilDateTime& c, ts::Rounding r) {
+  absl::StatusOr<int64_t> us = WideToUnixMicros(c);
+  if (!us.ok()) return us.status();
+  return ts::DivideRounded(*us, 1000, r);
+}
+// v counts 1/per_second s; [min, max] is year 1..9999 in that unit.
+absl::StatusOr<ts::CivilDateTime> WideFromCount(int64_t v, int64_t per_second, int64_t min,
+                                                int64_t max) {
+  if (v < min || v > max) {
+    return absl::OutOfRangeError(absl::StrCat(v, " is outside year 1..9999"));
+  }
+  const int64_t per_day = per_second * 86400;
+  const int64_t days = ts::DivideRounded(v, per_day, ts::Rounding::kFloor);
+  const int64_t of_day = v - days * per_day;
+  absl::StatusOr<ts::CivilDay> d = ts::CivilFromDays(days);
+  if (!d.ok()) return d.status();
+  const int64_t sod = of_day / per_second;
+  return ts::CivilDateTime{
+      d->year,
+      d->month,
+      d->day,
+      static_cast<int32_t>(sod / 3600),
+      static_cast<int32_t>(sod / 60 % 60),
+      static_cast<int32_t>(sod % 60),
+      static_cast<int32_t>((of_day - sod * per_second) * (1'000'000 / per_second))};
+}
+
 harness::TargetDef<ts::CivilDateTime> CivilToMillis(ts::Rounding r) {
   auto def = Base<ts::CivilDateTime>(
       absl::StrCat("timestamp_civil_to_millis_", ModeName(r)),
@@ -184,6 +222,9 @@ harness::TargetDef<ts::CivilDateTime> CivilToMillis(ts::Rounding r) {
   def.optimized = {"optimized", [r](const ts::CivilDateTime& c) -> Output {
                      return AsBe64(ts::ToUnixMillis(c, r));
                    }};
+  def.references.push_back(
+      {"wide_calendar", harness::Role::kOptimizedTier,
+       [r](const ts::CivilDateTime& c) -> Output { return AsBe64(WideToUnixMillis(c, r)); }});
   if (r == ts::Rounding::kFloor) {
     def.references.push_back(
         {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
@@ -203,6 +244,10 @@ harness::TargetDef<int64_t> MillisToCivil() {
   def.optimized = {"optimized",
                    [](const int64_t& ms) -> Output { return AsCanon(ts::FromUnixMillis(ms)); }};
   def.references.push_back(
+      {"wide_calendar", harness::Role::kOptimizedTier, [](const int64_t& ms) -> Output {
+         return AsCanon(WideFromCount(ms, 1000, ts::kMinUnixMillis, ts::kMaxUnixMillis));
+       }});
+  def.references.push_back(
       {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
        [](const int64_t& ms) -> Output { return AsCanon(oab::FromUnixMillis(ms)); }});
   def.references.push_back(
@@ -219,6 +264,9 @@ harness::TargetDef<ts::CivilDateTime> CivilToMicros() {
                      return AsBe64(ts::ToUnixMicros(c));
                    }};
   def.references.push_back(
+      {"wide_calendar", harness::Role::kOptimizedTier,
+       [](const ts::CivilDateTime& c) -> Output { return AsBe64(WideToUnixMicros(c)); }});
+  def.references.push_back(
       {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
        [](const ts::CivilDateTime& c) -> Output { return AsBe64(oab::ToUnixMicros(c)); }});
   def.references.push_back(
@@ -233,6 +281,10 @@ harness::TargetDef<int64_t> MicrosToCivil() {
                            ts_domains::MicrosDomain(), ShowCivilOutput);
   def.optimized = {"optimized",
                    [](const int64_t& us) -> Output { return AsCanon(ts::FromUnixMicros(us)); }};
+  def.references.push_back(
+      {"wide_calendar", harness::Role::kOptimizedTier, [](const int64_t& us) -> Output {
+         return AsCanon(WideFromCount(us, 1'000'000, ts::kMinUnixMicros, ts::kMaxUnixMicros));
+       }});
   def.references.push_back(
       {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
        [](const int64_t& us) -> Output { return AsCanon(oab::FromUnixMicros(us)); }});

@@ -1,7 +1,11 @@
-// serdiff::timestamp — optimized conversions. Integer-only calendar arithmetic after
-// H. Hinnant's days_from_civil / civil_from_days (March-based years, 400-year eras), with the
-// input shifted to a non-negative range so that every division is an unsigned division by a
-// constant (a multiply and a shift) and no branch depends on the sign. No loops over years.
+// serdiff::timestamp — optimized conversions. Two integer-only calendar algorithms:
+//   * year 1..9999 (every CivilDateTime, ms and µs instants): the inline Neri-Schneider core
+//     of serdiff/timestamp/fast.h, 32-bit;
+//   * any int32 year (CivilDay, CQL dates): H. Hinnant's days_from_civil / civil_from_days
+//     (March-based years, 400-year eras) below, in 64 bits, with the input shifted to a
+//     non-negative range so that every division is an unsigned division by a constant.
+// The target timestamp_millis_to_civil and its neighbours compare the two against each
+// other (tier "wide_calendar") and against the references. No loops over years.
 // Floating point appears only in functions whose contract is floating point
 // (UnixSecondsFromMicros, DriverFloatTruncateMillis, DriverFloatSecondsFromMillis).
 #include "serdiff/timestamp/timestamp.h"
@@ -54,12 +58,12 @@ struct YMD {
 };
 inline YMD CivilFromShiftedDays(uint64_t z, int64_t era_shift) {
   const uint64_t era = z / 146097;
-  const uint64_t doe = z - era * 146097;                                          // [0, 146096]
-  const uint64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;     // [0, 399]
-  const uint64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);                   // [0, 365]
-  const uint64_t mp = (5 * doy + 2) / 153;                                        // [0, 11]
-  const uint32_t day = static_cast<uint32_t>(doy - (153 * mp + 2) / 5 + 1);       // [1, 31]
-  const uint32_t month = static_cast<uint32_t>(mp < 10 ? mp + 3 : mp - 9);       // [1, 12]
+  const uint64_t doe = z - era * 146097;                                       // [0, 146096]
+  const uint64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;  // [0, 399]
+  const uint64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);                // [0, 365]
+  const uint64_t mp = (5 * doy + 2) / 153;                                     // [0, 11]
+  const uint32_t day = static_cast<uint32_t>(doy - (153 * mp + 2) / 5 + 1);    // [1, 31]
+  const uint32_t month = static_cast<uint32_t>(mp < 10 ? mp + 3 : mp - 9);     // [1, 12]
   const int64_t year = static_cast<int64_t>(yoe + era * 400) - era_shift * 400 + (month <= 2);
   return {year, month, day};
 }
@@ -84,13 +88,6 @@ inline bool DateFieldsValid(int64_t year, int32_t month, int32_t day) {
   return day >= 1 && static_cast<uint32_t>(day) <= DaysIn(year, static_cast<uint32_t>(month));
 }
 
-inline bool CivilValid(const CivilDateTime& c) {
-  return static_cast<uint32_t>(c.year) - 1u < static_cast<uint32_t>(kMaxYear) &&
-         DateFieldsValid(c.year, c.month, c.day) && static_cast<uint32_t>(c.hour) < 24u &&
-         static_cast<uint32_t>(c.minute) < 60u && static_cast<uint32_t>(c.second) < 60u &&
-         static_cast<uint32_t>(c.microsecond) < 1'000'000u;
-}
-
 absl::Status FieldError(const char* what, int64_t value, const char* range) {
   return absl::InvalidArgumentError(
       absl::StrCat(what, " ", value, " is out of range (allowed: ", range, ")"));
@@ -100,47 +97,10 @@ absl::Status ValidateDateFields(int64_t year, int32_t month, int32_t day) {
   if (month < 1 || month > 12) return FieldError("month", month, "1..12");
   const uint32_t dim = DaysIn(year, static_cast<uint32_t>(month));
   if (day < 1 || static_cast<uint32_t>(day) > dim) {
-    return absl::InvalidArgumentError(absl::StrCat("day ", day, " is out of range for ", year,
-                                                   "-", month, " (allowed: 1..", dim, ")"));
+    return absl::InvalidArgumentError(absl::StrCat("day ", day, " is out of range for ", year, "-",
+                                                   month, " (allowed: 1..", dim, ")"));
   }
   return absl::OkStatus();
-}
-
-// Seconds since the epoch of a valid civil value (exact; |result| < 2^38).
-inline int64_t UnixSecondsOf(const CivilDateTime& c) {
-  const int64_t days = DaysFromCivilUnchecked(c.year, static_cast<uint32_t>(c.month),
-                                              static_cast<uint32_t>(c.day));
-  return days * 86400 + c.hour * 3600 + c.minute * 60 + c.second;
-}
-
-inline int64_t UnixMicrosOf(const CivilDateTime& c) {
-  return UnixSecondsOf(c) * 1'000'000 + c.microsecond;
-}
-
-// Civil value of a count of 1/kPerSecond s known to be within year 1..9999 (`min` is
-// 0001-01-01T00:00:00 in the same unit). kPerSecond is 1000 (ms) or 1000000 (µs).
-template <uint64_t kPerSecond>
-inline CivilDateTime CivilOfCountInRange(int64_t v, int64_t min) {
-  constexpr uint64_t kPerDay = kPerSecond * 86400;
-  // Units since 0001-01-01T00:00:00, non-negative: every division below is unsigned.
-  const uint64_t t = static_cast<uint64_t>(v - min);
-  const uint64_t days = t / kPerDay;
-  const uint64_t uod = t - days * kPerDay;
-  // 0001-01-01 is day 306 after 0000-03-01.
-  const YMD ymd = CivilFromShiftedDays(days + 306, 0);
-  const uint64_t sod = uod / kPerSecond;
-  CivilDateTime c;
-  c.year = static_cast<int32_t>(ymd.year);
-  c.month = static_cast<int32_t>(ymd.month);
-  c.day = static_cast<int32_t>(ymd.day);
-  c.hour = static_cast<int32_t>(sod / 3600);
-  c.minute = static_cast<int32_t>(sod / 60 % 60);
-  c.second = static_cast<int32_t>(sod % 60);
-  c.microsecond = static_cast<int32_t>((uod - sod * kPerSecond) * (1'000'000 / kPerSecond));
-  return c;
-}
-inline CivilDateTime CivilOfMicrosInRange(int64_t us) {
-  return CivilOfCountInRange<1'000'000>(us, kMinUnixMicros);
 }
 
 // |v| of an int64 as uint64 (INT64_MIN -> 2^63).
@@ -254,44 +214,19 @@ absl::StatusOr<CivilDay> CivilFromDays(int64_t days) {
 
 // ---- instants -----------------------------------------------------------------------------
 
-absl::StatusOr<int64_t> ToUnixMillis(const CivilDateTime& c, Rounding r) {
-  if (!CivilValid(c)) return Validate(c);
-  const int64_t us = UnixMicrosOf(c);
-  switch (r) {
-    case Rounding::kFloor:
-      // us >= kMinUnixMicros, a multiple of 1000: shift to non-negative, divide unsigned.
-      return static_cast<int64_t>(static_cast<uint64_t>(us - kMinUnixMicros) / 1000) +
-             kMinUnixMillis;
-    case Rounding::kTruncate:
-      return us / 1000;
-    case Rounding::kHalfEven:
-      return DivideRounded(us, 1000, r);
-  }
-  return DivideRounded(us, 1000, r);
+namespace internal {
+
+absl::Status MillisOutOfRange(int64_t ms) {
+  return absl::OutOfRangeError(absl::StrCat(
+      "ms ", ms, " is outside year 1..9999 (allowed: ", kMinUnixMillis, "..", kMaxUnixMillis, ")"));
 }
 
-absl::StatusOr<CivilDateTime> FromUnixMillis(int64_t ms) {
-  if (ms < kMinUnixMillis || ms > kMaxUnixMillis) {
-    return absl::OutOfRangeError(absl::StrCat(
-        "ms ", ms, " is outside year 1..9999 (allowed: ", kMinUnixMillis, "..", kMaxUnixMillis,
-        ")"));
-  }
-  return CivilOfCountInRange<1000>(ms, kMinUnixMillis);
+absl::Status MicrosOutOfRange(int64_t us) {
+  return absl::OutOfRangeError(absl::StrCat(
+      "µs ", us, " is outside year 1..9999 (allowed: ", kMinUnixMicros, "..", kMaxUnixMicros, ")"));
 }
 
-absl::StatusOr<int64_t> ToUnixMicros(const CivilDateTime& c) {
-  if (!CivilValid(c)) return Validate(c);
-  return UnixMicrosOf(c);
-}
-
-absl::StatusOr<CivilDateTime> FromUnixMicros(int64_t us) {
-  if (us < kMinUnixMicros || us > kMaxUnixMicros) {
-    return absl::OutOfRangeError(absl::StrCat(
-        "µs ", us, " is outside year 1..9999 (allowed: ", kMinUnixMicros, "..", kMaxUnixMicros,
-        ")"));
-  }
-  return CivilOfMicrosInRange(us);
-}
+}  // namespace internal
 
 int64_t MicrosToMillis(int64_t us, Rounding r) { return DivideRounded(us, 1000, r); }
 
@@ -327,8 +262,8 @@ double UnixSecondsFromMicros(int64_t us) {
 }
 
 absl::StatusOr<double> ToUnixSeconds(const CivilDateTime& c) {
-  if (!CivilValid(c)) return Validate(c);
-  return UnixSecondsFromMicros(UnixMicrosOf(c));
+  if (!fast::IsValid(c)) return Validate(c);
+  return UnixSecondsFromMicros(fast::ToUnixMicros(c));
 }
 
 absl::StatusOr<int64_t> UnixMicrosFromSeconds(double s, Rounding r) {
@@ -389,9 +324,9 @@ absl::StatusOr<CivilDateTime> FromUnixSeconds(double s, Rounding r) {
 
 absl::StatusOr<uint32_t> CqlDateFromDays(int64_t days) {
   if (days < kMinCqlDateDays || days > kMaxCqlDateDays) {
-    return absl::OutOfRangeError(absl::StrCat("day count ", days,
-                                              " is outside the CQL date range (allowed: ",
-                                              kMinCqlDateDays, "..", kMaxCqlDateDays, ")"));
+    return absl::OutOfRangeError(absl::StrCat(
+        "day count ", days, " is outside the CQL date range (allowed: ", kMinCqlDateDays, "..",
+        kMaxCqlDateDays, ")"));
   }
   return static_cast<uint32_t>(days + kCqlDateEpochRaw);  // int64: 0..2^32-1
 }
@@ -427,9 +362,8 @@ absl::StatusOr<int64_t> CqlTimeFromTimeOfDay(const TimeOfDay& t) {
 
 absl::StatusOr<TimeOfDay> TimeOfDayFromCqlTime(int64_t ns) {
   if (ns < 0 || ns > kMaxCqlTimeNanos) {
-    return absl::OutOfRangeError(absl::StrCat("CQL time ", ns,
-                                              " ns is out of range (allowed: 0..",
-                                              kMaxCqlTimeNanos, ")"));
+    return absl::OutOfRangeError(
+        absl::StrCat("CQL time ", ns, " ns is out of range (allowed: 0..", kMaxCqlTimeNanos, ")"));
   }
   const uint64_t u = static_cast<uint64_t>(ns);
   const uint64_t sod = u / 1'000'000'000;
@@ -442,16 +376,14 @@ absl::StatusOr<TimeOfDay> TimeOfDayFromCqlTime(int64_t ns) {
 }
 
 absl::StatusOr<int64_t> CqlTimeFromCivil(const CivilDateTime& c) {
-  if (!CivilValid(c)) return Validate(c);
-  return ((int64_t{c.hour} * 3600 + c.minute * 60 + c.second) * 1'000'000 + c.microsecond) *
-         1000;
+  if (!fast::IsValid(c)) return Validate(c);
+  return ((int64_t{c.hour} * 3600 + c.minute * 60 + c.second) * 1'000'000 + c.microsecond) * 1000;
 }
 
 absl::StatusOr<int64_t> MicrosOfDayFromCqlTime(int64_t ns, Rounding r) {
   if (ns < 0 || ns > kMaxCqlTimeNanos) {
-    return absl::OutOfRangeError(absl::StrCat("CQL time ", ns,
-                                              " ns is out of range (allowed: 0..",
-                                              kMaxCqlTimeNanos, ")"));
+    return absl::OutOfRangeError(
+        absl::StrCat("CQL time ", ns, " ns is out of range (allowed: 0..", kMaxCqlTimeNanos, ")"));
   }
   const int64_t us = DivideRounded(ns, 1000, r);
   if (us >= kMicrosPerDay) {
@@ -466,16 +398,16 @@ absl::StatusOr<int64_t> MicrosOfDayFromCqlTime(int64_t ns, Rounding r) {
 absl::StatusOr<int64_t> DriverIntegerFloorMillis(const CivilDateTime& c) {
   // seconds * 1000 + microsecond // 1000, all in integers (python // is floor; microsecond
   // is non-negative, so it is also plain division).
-  if (!CivilValid(c)) return Validate(c);
-  return UnixSecondsOf(c) * 1000 + c.microsecond / 1000;
+  if (!fast::IsValid(c)) return Validate(c);
+  return fast::UnixSeconds(c) * 1000 + c.microsecond / 1000;
 }
 
 absl::StatusOr<int64_t> DriverFloatTruncateMillis(const CivilDateTime& c) {
-  if (!CivilValid(c)) return Validate(c);
+  if (!fast::IsValid(c)) return Validate(c);
   // timestamp_seconds = calendar.timegm(v.utctimetuple())  (an exact Python int)
   // timestamp = timestamp_seconds * 1e3 + v.microsecond / 1e3  (each op one double rounding)
   // int64_pack(int(timestamp))  (int() truncates toward zero)
-  const double seconds = static_cast<double>(UnixSecondsOf(c));  // |s| < 2^38: exact
+  const double seconds = static_cast<double>(fast::UnixSeconds(c));  // |s| < 2^38: exact
   const double scaled = seconds * 1e3;
   const double fraction = static_cast<double>(c.microsecond) / 1e3;
   const double timestamp = scaled + fraction;
@@ -511,22 +443,22 @@ absl::StatusOr<CivilDateTime> DriverFloatSecondsFromMillis(int64_t ms) {
     return absl::OutOfRangeError(
         absl::StrCat("ms ", ms, " is outside year 1..9999 (python: OverflowError)"));
   }
-  return CivilOfMicrosInRange(total_us);
+  return fast::FromUnixMicros(total_us);
 }
 
 // ---- formatting ---------------------------------------------------------------------------
 
 namespace {
 std::string FormatYmd(int64_t year, int64_t month, int64_t day) {
-  return absl::StrFormat("%s%04d-%02d-%02d", year < 0 ? "-" : "",
-                         year < 0 ? -year : year, month, day);
+  return absl::StrFormat("%s%04d-%02d-%02d", year < 0 ? "-" : "", year < 0 ? -year : year, month,
+                         day);
 }
 }  // namespace
 
 std::string FormatCivil(const CivilDateTime& c) {
-  return absl::StrCat(FormatYmd(c.year, c.month, c.day),
-                      absl::StrFormat("T%02d:%02d:%02d.%06d", c.hour, c.minute, c.second,
-                                      c.microsecond));
+  return absl::StrCat(
+      FormatYmd(c.year, c.month, c.day),
+      absl::StrFormat("T%02d:%02d:%02d.%06d", c.hour, c.minute, c.second, c.microsecond));
 }
 
 std::string FormatCivil(const CivilDay& d) { return FormatYmd(d.year, d.month, d.day); }

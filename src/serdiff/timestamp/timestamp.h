@@ -39,6 +39,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "serdiff/timestamp/civil.h"
+#include "serdiff/timestamp/fast.h"
 
 namespace serdiff::timestamp {
 
@@ -70,6 +71,16 @@ absl::StatusOr<int64_t> DaysFromCivil(const CivilDay& d);
 absl::StatusOr<CivilDay> CivilFromDays(int64_t days);
 
 // ---- instants: int64 milliseconds / microseconds since 1970-01-01T00:00:00Z ---------------
+//
+// These four are defined inline over serdiff/timestamp/fast.h (Neri-Schneider, 32-bit), so a
+// hot loop pays a range check and the arithmetic, not a call; only the error path is out of
+// line. fast.h holds the same conversions without the checks, for callers that validated.
+
+namespace internal {
+// The OutOfRange statuses of FromUnixMillis / FromUnixMicros (out of line: cold path).
+absl::Status MillisOutOfRange(int64_t ms);
+absl::Status MicrosOutOfRange(int64_t us);
+}  // namespace internal
 
 // CivilDateTime -> ms since the epoch (CQL timestamp, BSON 0x09). Lossy (µs -> ms), rounded
 // by r; default floor (BSON, integer drivers). Every valid civil value converts; the result
@@ -78,15 +89,35 @@ absl::StatusOr<CivilDay> CivilFromDays(int64_t days);
 //   1969-12-31T23:59:59.000001 -> floor -1000, truncate -999;
 //   9999-12-31T23:59:59.999999 -> floor 253402300799999 (`00 00 e6 77 d2 1f db ff`).
 // Errors: InvalidArgument for an invalid civil value.
-absl::StatusOr<int64_t> ToUnixMillis(const CivilDateTime& c, Rounding r = Rounding::kFloor);
+inline absl::StatusOr<int64_t> ToUnixMillis(const CivilDateTime& c, Rounding r = Rounding::kFloor) {
+  if (!fast::IsValid(c)) [[unlikely]]
+    return Validate(c);
+  if (r == Rounding::kFloor) [[likely]]
+    return fast::ToUnixMillisFloor(c);
+  return DivideRounded(fast::ToUnixMicros(c), 1000, r);
+}
 // ms -> CivilDateTime. Exact (no rounding). 2300-01-01T00:00:00.001 <- 10413792000001.
 // Errors: OutOfRange when ms is outside kMinUnixMillis..kMaxUnixMillis (year 1..9999).
-absl::StatusOr<CivilDateTime> FromUnixMillis(int64_t ms);
+inline absl::StatusOr<CivilDateTime> FromUnixMillis(int64_t ms) {
+  if (ms < kMinUnixMillis || ms > kMaxUnixMillis) [[unlikely]] {
+    return internal::MillisOutOfRange(ms);
+  }
+  return fast::FromUnixMillis(ms);
+}
 
 // CivilDateTime -> µs since the epoch. Exact. Errors: InvalidArgument for an invalid value.
-absl::StatusOr<int64_t> ToUnixMicros(const CivilDateTime& c);
+inline absl::StatusOr<int64_t> ToUnixMicros(const CivilDateTime& c) {
+  if (!fast::IsValid(c)) [[unlikely]]
+    return Validate(c);
+  return fast::ToUnixMicros(c);
+}
 // µs -> CivilDateTime. Exact. Errors: OutOfRange outside kMinUnixMicros..kMaxUnixMicros.
-absl::StatusOr<CivilDateTime> FromUnixMicros(int64_t us);
+inline absl::StatusOr<CivilDateTime> FromUnixMicros(int64_t us) {
+  if (us < kMinUnixMicros || us > kMaxUnixMicros) [[unlikely]] {
+    return internal::MicrosOutOfRange(us);
+  }
+  return fast::FromUnixMicros(us);
+}
 
 // µs -> ms for any int64 (cell timestamps are µs, CQL timestamps ms). Lossy, rounded by r,
 // default floor: -1 µs -> floor -1 ms, truncate 0. Never fails.
