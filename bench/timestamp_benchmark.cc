@@ -16,9 +16,9 @@
 // read once per iteration in order. Every row sums its outputs so nothing is optimized away.
 //
 //   cmake --preset bench && cmake --build --preset bench --target timestamp_benchmark
-//   taskset -c 1 build/bench/bench/timestamp_benchmark --benchmark_min_time=0.5 \
-//     --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true \
-//     --benchmark_report_aggregates_only=true
+//   taskset -c 1 build/bench/bench/timestamp_benchmark --benchmark_min_time=0.5
+//     --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
+//     --benchmark_report_aggregates_only=true          (one command line)
 // Results: docs/benchmarks.md.
 #include <benchmark/benchmark.h>
 
@@ -117,33 +117,30 @@ void BM_MillisToCivil_WideCalendar(benchmark::State& state) {
            (of_day - sod * 1000) * 1000;
   });
 }
+namespace chr = std::chrono;
+
+// libstdc++'s calendar, ms -> fields, summed like the other rows. Inline in the loop.
+inline int64_t ChronoFieldSum(int64_t ms) {
+  const chr::sys_time<chr::milliseconds> tp{chr::milliseconds{ms}};
+  const chr::sys_days day = chr::floor<chr::days>(tp);
+  const chr::year_month_day ymd{day};
+  const chr::hh_mm_ss<chr::milliseconds> hms{tp - day};
+  return int64_t{static_cast<int>(ymd.year())} + static_cast<unsigned>(ymd.month()) +
+         static_cast<unsigned>(ymd.day()) + hms.hours().count() + hms.minutes().count() +
+         hms.seconds().count() + hms.subseconds().count() * 1000;
+}
+
 void BM_MillisToCivil_StdChrono(benchmark::State& state) {
-  namespace chr = std::chrono;
   const auto& ms = Millis();
-  Run(state, kN, [&](size_t i) {
-    const chr::sys_time<chr::milliseconds> tp{chr::milliseconds{ms[i]}};
-    const chr::sys_days day = chr::floor<chr::days>(tp);
-    const chr::year_month_day ymd{day};
-    const chr::hh_mm_ss<chr::milliseconds> hms{tp - day};
-    return int64_t{static_cast<int>(ymd.year())} + static_cast<unsigned>(ymd.month()) +
-           static_cast<unsigned>(ymd.day()) + hms.hours().count() + hms.minutes().count() +
-           hms.seconds().count() + hms.subseconds().count() * 1000;
-  });
+  Run(state, kN, [&](size_t i) { return ChronoFieldSum(ms[i]); });
 }
 // The same with the range check the validating API makes (year 1..9999), for a like-for-like
 // comparison with Optimized.
 void BM_MillisToCivil_StdChronoValidated(benchmark::State& state) {
-  namespace chr = std::chrono;
   const auto& ms = Millis();
   Run(state, kN, [&](size_t i) -> int64_t {
     if (ms[i] < ts::kMinUnixMillis || ms[i] > ts::kMaxUnixMillis) return -1;
-    const chr::sys_time<chr::milliseconds> tp{chr::milliseconds{ms[i]}};
-    const chr::sys_days day = chr::floor<chr::days>(tp);
-    const chr::year_month_day ymd{day};
-    const chr::hh_mm_ss<chr::milliseconds> hms{tp - day};
-    return int64_t{static_cast<int>(ymd.year())} + static_cast<unsigned>(ymd.month()) +
-           static_cast<unsigned>(ymd.day()) + hms.hours().count() + hms.minutes().count() +
-           hms.seconds().count() + hms.subseconds().count() * 1000;
+    return ChronoFieldSum(ms[i]);
   });
 }
 void BM_MillisToCivil_AbseilReference(benchmark::State& state) {
@@ -189,22 +186,24 @@ void BM_CivilToMillis_WideCalendar(benchmark::State& state) {
     return (days * 86400 + v.hour * 3600 + v.minute * 60 + v.second) * 1000 + v.microsecond / 1000;
   });
 }
+// libstdc++'s calendar, fields -> ms (floor), from a year_month_day.
+inline int64_t ChronoMillis(const chr::year_month_day& ymd, const ts::CivilDateTime& v) {
+  const auto t = chr::sys_days{ymd} + chr::hours{v.hour} + chr::minutes{v.minute} +
+                 chr::seconds{v.second} + chr::microseconds{v.microsecond};
+  return chr::floor<chr::milliseconds>(t).time_since_epoch().count();
+}
+
 void BM_CivilToMillis_StdChrono(benchmark::State& state) {
-  namespace chr = std::chrono;
   const auto& c = Civils();
   Run(state, kN, [&](size_t i) {
     const ts::CivilDateTime& v = c[i];
-    const chr::sys_days day{chr::year{v.year} / static_cast<unsigned>(v.month) /
-                            static_cast<unsigned>(v.day)};
-    const auto t = day + chr::hours{v.hour} + chr::minutes{v.minute} + chr::seconds{v.second} +
-                   chr::microseconds{v.microsecond};
-    return chr::floor<chr::milliseconds>(t).time_since_epoch().count();
+    return ChronoMillis(
+        chr::year{v.year} / static_cast<unsigned>(v.month) / static_cast<unsigned>(v.day), v);
   });
 }
 // With the checks Optimized makes: year_month_day::ok() for the date, the year range, and the
 // time fields.
 void BM_CivilToMillis_StdChronoValidated(benchmark::State& state) {
-  namespace chr = std::chrono;
   const auto& c = Civils();
   Run(state, kN, [&](size_t i) -> int64_t {
     const ts::CivilDateTime& v = c[i];
@@ -215,9 +214,7 @@ void BM_CivilToMillis_StdChronoValidated(benchmark::State& state) {
         v.microsecond > 999'999) {
       return -1;
     }
-    const auto t = chr::sys_days{ymd} + chr::hours{v.hour} + chr::minutes{v.minute} +
-                   chr::seconds{v.second} + chr::microseconds{v.microsecond};
-    return chr::floor<chr::milliseconds>(t).time_since_epoch().count();
+    return ChronoMillis(ymd, v);
   });
 }
 void BM_CivilToMillis_AbseilReference(benchmark::State& state) {

@@ -458,13 +458,33 @@ TEST(TimestampCalendar, FourHundredYearsHave146097Days) {
   EXPECT_EQ(*DaysFromCivil(CivilDay{2400, 3, 1}) - *DaysFromCivil(CivilDay{2000, 3, 1}), 146097);
 }
 
+// Calls check(days, date) for every day of years 1..9999 in order, walking the calendar one day
+// at a time with the slow reference's month lengths (days counted from 1970-01-01); expects the
+// walk to end on kMaxCivilDays.
+template <typename Check>
+void WalkEveryDayOfYears1To9999(Check check) {
+  int64_t days = kMinCivilDays;
+  CivilDay walk{1, 1, 1};
+  while (true) {
+    check(days, walk);
+    if (walk == CivilDay{9999, 12, 31}) break;
+    ++days;
+    if (++walk.day > rts::DaysInMonth(walk.year, walk.month)) {
+      walk.day = 1;
+      if (++walk.month > 12) {
+        walk.month = 1;
+        ++walk.year;
+      }
+    }
+  }
+  EXPECT_EQ(days, kMaxCivilDays);
+}
+
 // Every day of years 1..9999, walked one day at a time: the optimized day number and its
 // inverse agree with the walk (kills any leap-year or month-length bug, e.g. at centuries).
 TEST(TimestampCalendar, EveryDayOfYears1To9999) {
-  int64_t days = kMinCivilDays;
-  CivilDay walk{1, 1, 1};
   int mismatches = 0;
-  while (true) {
+  WalkEveryDayOfYears1To9999([&](int64_t days, const CivilDay& walk) {
     absl::StatusOr<int64_t> n = DaysFromCivil(walk);
     absl::StatusOr<CivilDay> back = CivilFromDays(days);
     if (!n.ok() || *n != days || !back.ok() || !(*back == walk)) {
@@ -474,17 +494,7 @@ TEST(TimestampCalendar, EveryDayOfYears1To9999) {
                       << (back.ok() ? FormatCivil(*back) : back.status().ToString());
       }
     }
-    if (walk == CivilDay{9999, 12, 31}) break;
-    ++days;
-    if (++walk.day > rts::DaysInMonth(walk.year, walk.month)) {
-      walk.day = 1;
-      if (++walk.month > 12) {
-        walk.month = 1;
-        ++walk.year;
-      }
-    }
-  }
-  EXPECT_EQ(days, kMaxCivilDays);
+  });
   EXPECT_EQ(mismatches, 0);
 }
 
@@ -493,15 +503,13 @@ TEST(TimestampCalendar, EveryDayOfYears1To9999) {
 // days 28..32 of every month of every year (the only days where the month's length matters),
 // each against the slow reference's calendar.
 TEST(TimestampFastCore, EveryDayOfYears1To9999) {
-  int32_t days = static_cast<int32_t>(kMinCivilDays);
-  CivilDay walk{1, 1, 1};
   int mismatches = 0;
-  while (true) {
+  WalkEveryDayOfYears1To9999([&](int64_t days, const CivilDay& walk) {
     const int32_t n =
         fast::DaysFromCivil(static_cast<uint32_t>(walk.year), static_cast<uint32_t>(walk.month),
                             static_cast<uint32_t>(walk.day));
-    const CivilDay back = fast::CivilFromDays(days);
-    const CivilDateTime midnight = fast::FromUnixMillis(int64_t{days} * kMillisPerDay);
+    const CivilDay back = fast::CivilFromDays(static_cast<int32_t>(days));
+    const CivilDateTime midnight = fast::FromUnixMillis(days * kMillisPerDay);
     const CivilDateTime expected{walk.year, walk.month, walk.day, 0, 0, 0, 0};
     if (n != days || !(back == walk) || !(midnight == expected)) {
       if (++mismatches <= 5) {
@@ -509,17 +517,7 @@ TEST(TimestampFastCore, EveryDayOfYears1To9999) {
                       << FormatCivil(back) << " / " << FormatCivil(midnight);
       }
     }
-    if (walk == CivilDay{9999, 12, 31}) break;
-    ++days;
-    if (++walk.day > rts::DaysInMonth(walk.year, walk.month)) {
-      walk.day = 1;
-      if (++walk.month > 12) {
-        walk.month = 1;
-        ++walk.year;
-      }
-    }
-  }
-  EXPECT_EQ(days, kMaxCivilDays);
+  });
   EXPECT_EQ(mismatches, 0);
 }
 
