@@ -9,13 +9,13 @@
 // day count is taken relative to 0000-03-01 (a "computational" year that starts in March, so
 // the leap day is the last day of the year), split into century, year of century and day of
 // year by Euclidean affine functions, i.e. a multiply and a shift each, in 32-bit arithmetic.
-// No loops, no tables, no branch on the input except the March/January fold, which compiles
-// to a conditional move. Every function here is constexpr, so the tests check the whole
-// range at compile time where they can and exhaustively at run time.
+// No loops, no tables, no branch on the input (the March/January fold compiles to a
+// conditional move). Every function but IsValidSse2 is constexpr; the tests
+// (TimestampFastCore.* in tests/timestamp_test.cc) check every day of the range at run time.
 //
-// Preconditions are the caller's: nothing here validates. Outside its precondition a function
-// returns an unspecified value (never undefined behaviour: all arithmetic is unsigned).
-// Allocates nothing.
+// Preconditions are the caller's: apart from the IsValid predicates, nothing here validates.
+// Outside its precondition a function returns an unspecified value (never undefined
+// behaviour: all arithmetic is unsigned). Allocates nothing.
 #pragma once
 
 #include <cstdint>
@@ -39,9 +39,8 @@ constexpr bool IsLeapYear(uint32_t year) { return (year & (year % 25 == 0 ? 15u 
 
 // Days in month (28..31) for 1 <= month <= 12. Bit 0 of month ^ (month >> 3) is 1 exactly for
 // the 31-day months (January, March, May, July, August, October, December); 30 | that bit is
-// 30 for February too, which then loses 2 days, or 1 in a leap year.
-// February is 30 - 2 + leap; computed without a branch on the month (a validity check on
-// random dates would mispredict one in twelve).
+// 30 for February too, which then loses 2 days, or 1 in a leap year. No branch on the month (a
+// validity check over random dates would mispredict one in twelve).
 constexpr uint32_t DaysInMonth(uint32_t year, uint32_t month) {
   const uint32_t not_february = 30u | ((month ^ (month >> 3)) & 1u);
   const uint32_t february_shortfall = 2u - static_cast<uint32_t>(IsLeapYear(year));
