@@ -6,14 +6,19 @@
 //       --benchmark_report_aggregates_only=true
 //
 // Names:
-//   format/<workload>/<impl>     workload: small (0..999), uniform (uniform random int64,
-//                                4096 values, fixed seed), keys (0..999,999); one iteration
-//                                formats the whole workload; items_per_second = integers.
-//                                impl: optimized (serdiff::bson::FormatInt64), snprintf
-//                                ("%lld"), to_chars (std::to_chars), absl (absl::AlphaNum, the
-//                                formatting behind absl::StrCat, no allocation), fmt
-//                                (fmt::format_to with a compiled "{}"), counter (keys only:
-//                                ArrayKeyCounter::Next + write, what the encoder uses)
+//   BM_Format<impl>/workload:<w> w: 0 small (0..999 in order, one iteration = all 1,000),
+//                                1 random (uniform int64: a 2^20 pool from a fixed seed, one
+//                                iteration = the next 2^16, never the same window twice in a
+//                                row), 2 keys (0..999,999); items_per_second = integers.
+//                                impl: Optimized (serdiff::bson::FormatInt64, fixed point),
+//                                DigitPairs (FormatInt64DigitPairs, the second tier), ToChars
+//                                (std::to_chars), AbslFastIntToBuffer (absl::numbers_internal::
+//                                FastIntToBuffer, what StrCat runs), FmtFormatInt
+//                                (fmt::format_int), FmtCompiled (fmt::format_to, compiled "{}"),
+//                                AbslAlphaNum (absl::AlphaNum + memcpy), Snprintf ("%lld").
+//                                Each is checked equal to std::to_chars on every workload value
+//                                before it is timed.
+//   BM_KeysCounter               ArrayKeyCounter::Next + write, what the encoder uses
 //   encode/<int32|int64>/<impl>  {a: [0, 1, ..., 999999]}; impl: optimized (serdiff::bson::
 //                                Encode), reference (serdiff::ref::bson::Encode), libbson
 //                                (bson_append_array_begin, bson_append_int32/int64 with keys
@@ -36,6 +41,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "reference/bson/bson_ref.h"
 #include "serdiff/bson/codec.h"
@@ -47,16 +53,23 @@ namespace sb = serdiff::bson;
 
 constexpr int64_t kKeys = 1000000;
 
+// Workloads: 0 small (0..999, in order), 1 random (uniform int64), 2 keys (0..999,999).
+// "random" is a pool of 2^20 values from a fixed seed; one iteration formats the next 2^16 of
+// them, so consecutive iterations see different values and no branch predictor can learn the
+// sequence (the pool is 8 MiB and read in order, so the prefetcher hides its misses).
+constexpr size_t kRandomPool = size_t{1} << 20;
+constexpr size_t kRandomWindow = size_t{1} << 16;
+
 const std::vector<int64_t>& Workload(int which) {
   static const auto* small = [] {
     auto* v = new std::vector<int64_t>;
     for (int64_t i = 0; i < 1000; ++i) v->push_back(i);
     return v;
   }();
-  static const auto* uniform = [] {
+  static const auto* random = [] {
     auto* v = new std::vector<int64_t>;
     std::mt19937_64 rng(42);
-    for (int i = 0; i < 4096; ++i) v->push_back(static_cast<int64_t>(rng()));
+    for (size_t i = 0; i < kRandomPool; ++i) v->push_back(static_cast<int64_t>(rng()));
     return v;
   }();
   static const auto* keys = [] {
@@ -64,46 +77,88 @@ const std::vector<int64_t>& Workload(int which) {
     for (int64_t i = 0; i < kKeys; ++i) v->push_back(i);
     return v;
   }();
-  return which == 0 ? *small : which == 1 ? *uniform : *keys;
+  return which == 0 ? *small : which == 1 ? *random : *keys;
 }
 
 template <typename Fn>
 void RunFormat(benchmark::State& state, Fn format) {
   const std::vector<int64_t>& values = Workload(static_cast<int>(state.range(0)));
+  const size_t window = state.range(0) == 1 ? kRandomWindow : values.size();
+  size_t start = 0;
   char buf[32];
   for (auto _ : state) {
     size_t total = 0;
-    for (int64_t v : values) {
-      total += format(v, buf);
+    const int64_t* v = values.data() + start;
+    for (size_t i = 0; i < window; ++i) {
+      total += format(v[i], buf);
       benchmark::DoNotOptimize(buf);
     }
     benchmark::DoNotOptimize(total);
+    start = (start + window) % values.size();
   }
-  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(values.size()));
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(window));
+}
+
+// Every formatter must agree with std::to_chars before it is timed.
+template <typename Fn>
+bool AgreesWithToChars(Fn format) {
+  for (int which = 0; which < 3; ++which) {
+    for (int64_t v : Workload(which)) {
+      char want[32], got[32];
+      const size_t n = static_cast<size_t>(std::to_chars(want, want + 32, v).ptr - want);
+      if (format(v, got) != n || std::memcmp(want, got, n) != 0) return false;
+    }
+  }
+  return true;
+}
+
+template <typename Fn>
+void RunCheckedFormat(benchmark::State& state, Fn format) {
+  static const bool ok = AgreesWithToChars(format);
+  if (!ok) {
+    state.SkipWithError("output differs from std::to_chars");
+    return;
+  }
+  RunFormat(state, format);
 }
 
 void BM_FormatOptimized(benchmark::State& state) {
-  RunFormat(state, [](int64_t v, char* buf) { return sb::FormatInt64(v, buf); });
+  RunCheckedFormat(state, [](int64_t v, char* buf) { return sb::FormatInt64(v, buf); });
+}
+void BM_FormatDigitPairs(benchmark::State& state) {
+  RunCheckedFormat(state, [](int64_t v, char* buf) { return sb::FormatInt64DigitPairs(v, buf); });
 }
 void BM_FormatSnprintf(benchmark::State& state) {
-  RunFormat(state, [](int64_t v, char* buf) {
+  RunCheckedFormat(state, [](int64_t v, char* buf) {
     return static_cast<size_t>(std::snprintf(buf, 32, "%lld", static_cast<long long>(v)));
   });
 }
 void BM_FormatToChars(benchmark::State& state) {
-  RunFormat(state, [](int64_t v, char* buf) {
+  RunCheckedFormat(state, [](int64_t v, char* buf) {
     return static_cast<size_t>(std::to_chars(buf, buf + 32, v).ptr - buf);
   });
 }
-void BM_FormatAbsl(benchmark::State& state) {
-  RunFormat(state, [](int64_t v, char* buf) {
+void BM_FormatAbslFastIntToBuffer(benchmark::State& state) {
+  RunCheckedFormat(state, [](int64_t v, char* buf) {
+    return static_cast<size_t>(absl::numbers_internal::FastIntToBuffer(v, buf) - buf);
+  });
+}
+void BM_FormatAbslAlphaNum(benchmark::State& state) {
+  RunCheckedFormat(state, [](int64_t v, char* buf) {
     const absl::AlphaNum a(v);
     std::memcpy(buf, a.data(), a.size());
     return a.size();
   });
 }
-void BM_FormatFmt(benchmark::State& state) {
-  RunFormat(state, [](int64_t v, char* buf) {
+void BM_FormatFmtFormatInt(benchmark::State& state) {
+  RunCheckedFormat(state, [](int64_t v, char* buf) {
+    const fmt::format_int f(v);
+    std::memcpy(buf, f.data(), f.size());
+    return f.size();
+  });
+}
+void BM_FormatFmtCompiled(benchmark::State& state) {
+  RunCheckedFormat(state, [](int64_t v, char* buf) {
     return static_cast<size_t>(fmt::format_to(buf, FMT_COMPILE("{}"), v) - buf);
   });
 }
@@ -123,10 +178,13 @@ void BM_KeysCounter(benchmark::State& state) {
 
 #define FORMAT_ARGS ->ArgNames({"workload"})->Arg(0)->Arg(1)->Arg(2)
 BENCHMARK(BM_FormatOptimized) FORMAT_ARGS;
-BENCHMARK(BM_FormatSnprintf) FORMAT_ARGS;
+BENCHMARK(BM_FormatDigitPairs) FORMAT_ARGS;
 BENCHMARK(BM_FormatToChars) FORMAT_ARGS;
-BENCHMARK(BM_FormatAbsl) FORMAT_ARGS;
-BENCHMARK(BM_FormatFmt) FORMAT_ARGS;
+BENCHMARK(BM_FormatAbslFastIntToBuffer) FORMAT_ARGS;
+BENCHMARK(BM_FormatFmtFormatInt) FORMAT_ARGS;
+BENCHMARK(BM_FormatFmtCompiled) FORMAT_ARGS;
+BENCHMARK(BM_FormatAbslAlphaNum) FORMAT_ARGS;
+BENCHMARK(BM_FormatSnprintf) FORMAT_ARGS;
 BENCHMARK(BM_KeysCounter);
 
 // ---- encode ------------------------------------------------------------------------------

@@ -81,6 +81,61 @@ TEST(BsonIntFormat, EveryIntegerInPlusMinusOneMillion) {
   }
 }
 
+// Every block the fixed-point formatter can write (n < 10^8, with and without leading zeros)
+// against a decimal counter of 8 ASCII digits incremented alongside n.
+TEST(BsonIntFormat, FixedPointBlocksAgainstCounter) {
+  char counter[8];
+  std::memset(counter, '0', sizeof counter);
+  int first = 7;  // index of the counter's first significant digit
+  char trimmed[kMaxDecimalChars + 8];
+  char padded[8];
+  for (uint32_t n = 0; n < 100000000; ++n) {
+    if (n != 0) {
+      int i = 7;
+      while (counter[i] == '9') counter[i--] = '0';
+      ++counter[i];
+      if (i < first) first = i;
+    }
+    internal::Put8(n, padded);
+    const size_t len = static_cast<size_t>(internal::PutUpTo8(n, trimmed) - trimmed);
+    if (std::memcmp(padded, counter, 8) != 0 || len != static_cast<size_t>(8 - first) ||
+        std::memcmp(trimmed, counter + first, len) != 0) {
+      ADD_FAILURE() << n << ": Put8 " << std::string(padded, 8) << ", PutUpTo8 "
+                    << std::string(trimmed, len) << ", want " << std::string(counter, 8);
+      return;
+    }
+  }
+}
+
+// Both tiers on the blocks' boundaries in every position of a 20-digit value, and at the
+// lengths where the top block changes from 1 to 4 digits.
+TEST(BsonIntFormat, TiersAgreeAcrossBlockBoundaries) {
+  std::vector<uint64_t> values;
+  for (uint64_t p = 1;; p *= 10) {
+    for (uint64_t m : {uint64_t{1}, uint64_t{9}, uint64_t{99999999}, uint64_t{10000001}})
+      if (p <= std::numeric_limits<uint64_t>::max() / m) values.push_back(p * m);
+    if (p > std::numeric_limits<uint64_t>::max() / 10) break;
+  }
+  values.insert(values.end(), {9999999999999999ull, 10000000000000000ull, 18446744073709551615ull,
+                               10000000000000000000ull, 999999999999999999ull});
+  for (uint64_t u0 : values) {
+    for (int64_t d = -2; d <= 2; ++d) {
+      const uint64_t u = u0 + static_cast<uint64_t>(d);
+      char buf[kMaxDecimalChars];
+      const std::string want = ref::bson::FormatUint64(u);
+      EXPECT_EQ(std::string(buf, FormatUint64DigitPairs(u, buf)), want);
+      EXPECT_EQ(FmtU64(u), want);
+      const auto s = static_cast<int64_t>(u);
+      EXPECT_EQ(std::string(buf, FormatInt64DigitPairs(s, buf)), ref::bson::FormatInt64(s));
+      EXPECT_EQ(Fmt64(s), ref::bson::FormatInt64(s));
+    }
+  }
+  EXPECT_EQ(FmtU64(10000000000000000ull), "10000000000000000");
+  EXPECT_EQ(FmtU64(1000000000000000000ull), "1000000000000000000");
+  EXPECT_EQ(Fmt64(-100000000), "-100000000");
+  EXPECT_EQ(Fmt64(-1234567890123456789), "-1234567890123456789");
+}
+
 TEST(BsonArrayKeys, CounterMatchesSnprintf) {
   ArrayKeyCounter key;
   uint64_t bytes = 0;

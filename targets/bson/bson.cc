@@ -76,9 +76,10 @@ template <typename T>
 void RegisterFormat(harness::Registry& registry, const std::string& name, const std::string& type) {
   harness::TargetDef<T> def;
   def.name = name;
-  def.description = absl::StrCat(type,
-                                 " to decimal ASCII: optimized digit pairs vs snprintf, "
-                                 "std::to_chars, absl::StrCat, fmt::format_to");
+  def.description =
+      absl::StrCat(type,
+                   " to decimal ASCII: optimized fixed-point digits and digit pairs vs snprintf, "
+                   "std::to_chars, absl::StrCat, fmt::format_to");
   def.domain = harness::IntegerDomain<T>(type, EdgeIntegers<T>());
   def.optimized = {"optimized", [](const T& v) -> Output {
                      char buf[sb::kMaxDecimalChars];
@@ -90,6 +91,16 @@ void RegisterFormat(harness::Registry& registry, const std::string& name, const 
                      }
                      return std::string(buf, n);
                    }};
+  def.references.push_back({"digit_pairs", harness::Role::kOptimizedTier, [](const T& v) -> Output {
+                              char buf[sb::kMaxDecimalChars];
+                              size_t n;
+                              if constexpr (std::is_signed_v<T>) {
+                                n = sb::FormatInt64DigitPairs(v, buf);
+                              } else {
+                                n = sb::FormatUint64DigitPairs(v, buf);
+                              }
+                              return std::string(buf, n);
+                            }});
   def.references.push_back({"reference", [](const T& v) -> Output {
                               if constexpr (std::is_signed_v<T>) return ref::bson::FormatInt64(v);
                               return ref::bson::FormatUint64(static_cast<uint64_t>(v));

@@ -67,7 +67,7 @@ int DecimalDigits(uint64_t v) {
   return t + 1 - (x < kPow10[t] ? 1 : 0);
 }
 
-size_t FormatUint64(uint64_t v, char* out) {
+size_t FormatUint64DigitPairs(uint64_t v, char* out) {
   // Up to three digits (array indexes, small counts) without the digit count's clz and table.
   if (v < 100) {
     if (v < 10) {
@@ -107,14 +107,14 @@ size_t FormatUint64(uint64_t v, char* out) {
   return n + 8;
 }
 
-size_t FormatInt64(int64_t v, char* out) {
+size_t FormatInt64DigitPairs(int64_t v, char* out) {
   uint64_t magnitude = static_cast<uint64_t>(v);
   if (v < 0) {
     *out = '-';
     magnitude = 0 - magnitude;  // unsigned: exact for INT64_MIN (2^63)
-    return 1 + FormatUint64(magnitude, out + 1);
+    return 1 + FormatUint64DigitPairs(magnitude, out + 1);
   }
-  return FormatUint64(magnitude, out);
+  return FormatUint64DigitPairs(magnitude, out);
 }
 
 uint64_t ArrayKeyBytes(uint64_t n) {
