@@ -2,7 +2,9 @@
 // [short] framing limits, null bitmaps, error parity with the Value path, and peak heap.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cstdint>
+#include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -299,6 +301,182 @@ TEST(CqlTypedMemory, EncodeIsOneAllocationDecodeIsTheColumn) {
     EXPECT_EQ(got.status().code(), absl::StatusCode::kOutOfRange);
     EXPECT_LE(scope.PeakBytes(), 1024);
   }
+}
+
+// ---- CPU tiers -----------------------------------------------------------------------------
+
+constexpr TypedTier kForcedTiers[] = {TypedTier::kPortable, TypedTier::kSsse3, TypedTier::kAvx2,
+                                      TypedTier::kAvx512};
+
+// The bytes the Value path writes for `v` with nulls at the set bits of `nulls` (kind int,
+// date or float), v4.
+std::string TreeBytes(Kind k, const std::vector<int32_t>& v, const std::vector<uint8_t>& nulls) {
+  std::vector<Value> items;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (NullBit(nulls, i)) {
+      items.push_back(Value::Null());
+    } else if (k == Kind::kFloat) {
+      items.push_back(Value::Float(std::bit_cast<float>(v[i])));
+    } else {
+      items.push_back(Value::Int(v[i]));
+    }
+  }
+  absl::StatusOr<std::string> out = Serialize(Type::List(Type::Native(k)), Value::Items(items), 4);
+  return out.ok() ? *out : out.status().ToString();
+}
+
+TEST(CqlTypedTiers, TheMachineRunsThePortableTierAndAutoPicksASupportedOne) {
+  EXPECT_TRUE(TypedTierSupported(TypedTier::kPortable));
+  EXPECT_TRUE(TypedTierSupported(TypedTier::kAuto));
+  EXPECT_NE(AutoTypedTier(), TypedTier::kAuto);
+  EXPECT_TRUE(TypedTierSupported(AutoTypedTier()));
+  EXPECT_EQ(TypedTierName(TypedTier::kAvx512), "avx512");
+  // A tier the CPU lacks is an error, not a crash (every tier this machine has is run below).
+  for (TypedTier t : kForcedTiers) {
+    const std::vector<int32_t> v = {1};
+    absl::StatusOr<std::string> got = SerializeFixedList<int32_t>(Kind::kInt, {v, {}}, 4, t);
+    EXPECT_EQ(got.ok(), TypedTierSupported(t)) << TypedTierName(t);
+    if (!got.ok()) {
+      EXPECT_EQ(got.status().code(), absl::StatusCode::kInvalidArgument);
+    }
+  }
+  std::cout << "typed tiers on this machine: auto = " << TypedTierName(AutoTypedTier()) << "\n";
+}
+
+// Hand-derived bytes, every tier: 9 ints (one 8-element block and a tail of one, no bitmap),
+// values chosen so that a swapped byte, a swapped element or a wrong length shows.
+TEST(CqlTypedTiers, EveryTierWritesTheExactBytesOfABlockAndATail) {
+  const std::vector<int32_t> v = {0x01020304, -1,         0,  0x7fffffff, INT32_MIN,
+                                  5,          0x11223344, -2, 0x0a0b0c0d};
+  const std::string want =
+      "00000009"
+      "00000004"
+      "01020304"
+      "00000004"
+      "ffffffff"
+      "00000004"
+      "00000000"
+      "00000004"
+      "7fffffff"
+      "00000004"
+      "80000000"
+      "00000004"
+      "00000005"
+      "00000004"
+      "11223344"
+      "00000004"
+      "fffffffe"
+      "00000004"
+      "0a0b0c0d";
+  for (TypedTier t : kForcedTiers) {
+    if (!TypedTierSupported(t)) continue;
+    absl::StatusOr<std::string> got = SerializeFixedList<int32_t>(Kind::kInt, {v, {}}, 4, t);
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_EQ(CompactHex(*got), want) << TypedTierName(t);
+    // date: the 2^31 bias flips the top bit of every value, nothing else.
+    got = SerializeFixedList<int32_t>(Kind::kDate, {v, {}}, 4, t);
+    ASSERT_TRUE(got.ok());
+    EXPECT_EQ(CompactHex(got->substr(4, 16)), "0000000481020304000000047fffffff")
+        << TypedTierName(t);
+  }
+}
+
+// Null bitmaps of every block kind (all null, none null, mixed, an all-null byte then a
+// mixed tail) and lengths 0..40, for int, date and float in every tier, against the Value
+// path; into a buffer as into a string.
+TEST(CqlTypedTiers, EveryTierMatchesTheValuePathOnEveryNullBlockShape) {
+  uint64_t rng = 0x9e3779b97f4a7c15ull;
+  auto next = [&] {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+  };
+  const std::vector<uint8_t> patterns = {0x00, 0xFF, 0x01, 0x80, 0x7E, 0xA5, 0xFE};
+  for (size_t n = 0; n <= 40; ++n) {
+    for (int shape = 0; shape < 4; ++shape) {
+      std::vector<int32_t> v(n);
+      for (int32_t& x : v) x = static_cast<int32_t>(next());
+      std::vector<uint8_t> nulls;
+      if (shape > 0) {
+        nulls.assign((n + 7) / 8, 0);
+        for (size_t b = 0; b < nulls.size(); ++b) {
+          nulls[b] = shape == 1   ? patterns[b % patterns.size()]
+                     : shape == 2 ? patterns[(b + 3) % patterns.size()]
+                                  : static_cast<uint8_t>(next());
+        }
+      }
+      for (Kind k : {Kind::kInt, Kind::kDate, Kind::kFloat}) {
+        const std::string want = TreeBytes(k, v, nulls);
+        for (TypedTier t : kForcedTiers) {
+          if (!TypedTierSupported(t)) continue;
+          absl::StatusOr<std::string> got =
+              k == Kind::kFloat
+                  ? SerializeFixedList<float>(
+                        k,
+                        {absl::MakeConstSpan(reinterpret_cast<const float*>(v.data()), n), nulls},
+                        4, t)
+                  : SerializeFixedList<int32_t>(k, {v, nulls}, 4, t);
+          ASSERT_TRUE(got.ok()) << got.status();
+          ASSERT_EQ(CompactHex(*got), CompactHex(want))
+              << TypedTierName(t) << " " << KindName(k) << " n=" << n << " shape=" << shape;
+          if (k != Kind::kInt) continue;
+          std::vector<uint8_t> buf(want.size() + 8, 0xAB);
+          absl::StatusOr<size_t> wrote = SerializeFixedListInto<int32_t>(
+              k, {v, nulls}, 4, absl::MakeSpan(buf.data(), want.size()), t);
+          ASSERT_TRUE(wrote.ok()) << wrote.status();
+          ASSERT_EQ(*wrote, want.size());
+          EXPECT_EQ(std::string(buf.begin(), buf.begin() + want.size()), want);
+          EXPECT_EQ(buf[want.size()], 0xAB) << "wrote past the payload";
+        }
+      }
+    }
+  }
+}
+
+TEST(CqlTypedTiers, IntoABufferTooShortWritesNothing) {
+  const std::vector<int32_t> v = {1, 2};
+  std::vector<uint8_t> buf(19, 0xAB);  // the payload is 20 bytes
+  absl::StatusOr<size_t> wrote = SerializeFixedListInto<int32_t>(Kind::kInt, {v, {}}, 4, absl::MakeSpan(buf));
+  EXPECT_EQ(wrote.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(buf, std::vector<uint8_t>(19, 0xAB));
+  buf.assign(20, 0);
+  wrote = SerializeFixedListInto<int32_t>(Kind::kInt, {v, {}}, 4, absl::MakeSpan(buf));
+  ASSERT_TRUE(wrote.ok());
+  EXPECT_EQ(CompactHex(std::string(buf.begin(), buf.end())),
+            "0000000200000004000000010000000400000002");
+  // Other kinds and the v1/v2 form go through the same entry point.
+  const std::vector<int64_t> big = {-1};
+  std::vector<uint8_t> b2(2 + 2 + 8);
+  wrote = SerializeFixedListInto<int64_t>(Kind::kBigint, {big, {}}, 2, absl::MakeSpan(b2));
+  ASSERT_TRUE(wrote.ok());
+  EXPECT_EQ(CompactHex(std::string(b2.begin(), b2.end())), "00010008ffffffffffffffff");
+}
+
+// Blocks of 8 nulls and mixed bytes for the kinds without a CPU tier (8- and 16-byte, 1- and
+// 2-byte elements) against the Value path.
+TEST(CqlTypedTiers, NullBlocksOfTheOtherKindsMatchTheValuePath) {
+  const std::vector<uint8_t> nulls = {0xFF, 0x00, 0x5A, 0x01};
+  std::vector<int64_t> v(27);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<int64_t>(i * 0x0123456789abcdefull);
+  std::vector<Value> items;
+  for (size_t i = 0; i < v.size(); ++i)
+    items.push_back(NullBit(nulls, i) ? Value::Null() : Value::Int(v[i]));
+  absl::StatusOr<std::string> want =
+      Serialize(Type::List(Type::Native(Kind::kBigint)), Value::Items(items), 4);
+  ASSERT_TRUE(want.ok());
+  absl::StatusOr<std::string> got = SerializeFixedList<int64_t>(Kind::kBigint, {v, nulls}, 4);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(CompactHex(*got), CompactHex(*want));
+  EXPECT_EQ(CompactHex(got->substr(0, 4 + 32)), "0000001b" + std::string(64, 'f'));
+  std::vector<int16_t> s(v.begin(), v.end());
+  items.clear();
+  for (size_t i = 0; i < s.size(); ++i)
+    items.push_back(NullBit(nulls, i) ? Value::Null() : Value::Int(s[i]));
+  want = Serialize(Type::List(Type::Native(Kind::kSmallint)), Value::Items(items), 4);
+  got = SerializeFixedList<int16_t>(Kind::kSmallint, {s, nulls}, 4);
+  ASSERT_TRUE(got.ok() && want.ok());
+  EXPECT_EQ(CompactHex(*got), CompactHex(*want));
 }
 
 }  // namespace

@@ -181,6 +181,27 @@ absl::StatusOr<std::string> TypedEncode(const TypedInput& in) {
 
 namespace {
 
+// Tier `tier` of the typed list encoder (typed_tiers.h): forced, so that every input is
+// written by each CPU tier this machine has and compared with the others, the Value tree and
+// the reference. Declined where no tier applies (maps, v1/v2, kinds other than int, date and
+// float: they have one loop) and where the CPU lacks the instruction set.
+Output TypedEncodeTier(const TypedInput& in, opt::TypedTier tier) {
+  const TypedBuilt& b = *in.built;
+  const Kind k = b.keys.kind;
+  if (in.spec.container % 3 == 2 || in.spec.version < 3 ||
+      (k != Kind::kInt && k != Kind::kDate && k != Kind::kFloat)) {
+    return harness::Declined("CPU tiers cover v3+ lists and sets of int, date and float");
+  }
+  if (!opt::TypedTierSupported(tier)) {
+    return harness::Declined(
+        absl::StrCat("this CPU cannot run tier ", std::string(opt::TypedTierName(tier))));
+  }
+  return WithElementType(k, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return opt::SerializeFixedList<T>(k, ViewOf<T>(b.keys), in.spec.version, tier);
+  });
+}
+
 template <typename IO>
 void VisitTypedSpec(IO& io, TypedSpec& s) {
   io.Int(s.container, uint8_t{0}, uint8_t{2});
@@ -442,12 +463,19 @@ void RegisterTypedTargets(harness::Registry& registry) {
     def.name = "cql_typed_encode";
     def.description =
         "list/set/map of fixed-width kinds from spans + null bitmap (0/1/33/99/100% nulls, "
-        "counts 0, 1, 65535, 65536, v1..v5): typed SerializeFixedList/Map vs the Value-tree "
-        "encoder vs the reference, byte for byte";
+        "counts 0, 1, 65535, 65536, v1..v5): typed SerializeFixedList/Map (auto tier) vs each "
+        "CPU tier forced (portable, ssse3, avx2, avx512) vs the Value-tree encoder vs the "
+        "reference, byte for byte";
     def.domain = TypedDomain();
     def.optimized = {"optimized", [](const TypedInput& in) -> Output { return TypedEncode(in); }};
     def.references.push_back({"value_tree", harness::Role::kOptimizedTier,
                               [](const TypedInput& in) { return OptEncode(in.built->tree); }});
+    for (opt::TypedTier tier : {opt::TypedTier::kPortable, opt::TypedTier::kSsse3,
+                                opt::TypedTier::kAvx2, opt::TypedTier::kAvx512}) {
+      def.references.push_back(
+          {std::string(opt::TypedTierName(tier)), harness::Role::kOptimizedTier,
+           [tier](const TypedInput& in) { return TypedEncodeTier(in, tier); }});
+    }
     def.references.push_back(
         {"reference", [](const TypedInput& in) { return RefEncode(in.built->tree); }});
     // Accepted: the one exact-size output allocation plus 64 bytes. Rejected: nothing but the

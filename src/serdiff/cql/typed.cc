@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "serdiff/common/error_offset.h"
+#include "serdiff/cql/typed_tiers.h"
 #include "serdiff/cql/wire_bytes.h"
 
 namespace serdiff::cql {
@@ -140,9 +141,25 @@ absl::StatusOr<size_t> CheckColumn(Kind k, ColumnView<T> col, int version) {
   return nulls;
 }
 
-// Writes the elements of `col` at p (its count already written); returns the end.
+// Writes one element in the v3+ form: its [int] length and payload, or ff ff ff ff for a null.
 template <typename T>
-uint8_t* WriteElements(Kind k, ColumnView<T> col, bool short_form, uint8_t* p) {
+inline uint8_t* PutElement(Kind k, const T& v, bool null, uint8_t* p) {
+  constexpr size_t kW = std::is_same_v<T, bool> ? 1 : std::is_same_v<T, Uuid> ? 16 : sizeof(T);
+  if (null) {
+    std::memset(p, 0xFF, 4);
+    return p + 4;
+  }
+  Store32(p, static_cast<uint32_t>(kW));
+  PutValue(k, v, p + 4);
+  return p + 4 + kW;
+}
+
+// Writes the elements of `col` at p (its count already written); returns the end. The 4-byte
+// kinds in the v3+ form go to the CPU tier `tier` (typed_tiers.h); the others read the null
+// bitmap a byte at a time as the tiers do: 8 values, 8 nulls, or element by element.
+template <typename T>
+uint8_t* WriteElements(Kind k, ColumnView<T> col, bool short_form, typed_internal::Tier tier,
+                       uint8_t* p) {
   const size_t n = col.values.size();
   const T* v = col.values.data();
   constexpr size_t kW = std::is_same_v<T, bool> ? 1 : std::is_same_v<T, Uuid> ? 16 : sizeof(T);
@@ -154,37 +171,88 @@ uint8_t* WriteElements(Kind k, ColumnView<T> col, bool short_form, uint8_t* p) {
     }
     return p;
   }
-  if (col.nulls.empty()) {
-    if constexpr (std::is_same_v<T, int32_t>) {
-      if (k == Kind::kInt) {
-        // 00 00 00 04 then the big-endian value: one 8-byte store per element.
-        for (size_t i = 0; i < n; ++i) {
-          const uint64_t word =
-              0x04000000ull |
-              (static_cast<uint64_t>(__builtin_bswap32(static_cast<uint32_t>(v[i]))) << 32);
-          std::memcpy(p + 8 * i, &word, 8);
-        }
-        return p + 8 * n;
+  const uint8_t* nulls = col.nulls.empty() ? nullptr : col.nulls.data();
+  if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, float>) {
+    // date: signed days -> the biased unsigned wire value (v4 spec 6.5), as in PutValue.
+    const uint32_t flip = k == Kind::kDate ? 0x80000000u : 0;
+    return typed_internal::Write4ByteElements(tier, v, n, nulls, flip, p);
+  }
+  size_t i = 0;
+  if (nulls != nullptr) {
+    for (; i + 8 <= n; i += 8) {
+      const uint8_t bits = nulls[i / 8];
+      if (bits == 0xFF) {
+        std::memset(p, 0xFF, 32);
+        p += 32;
+      } else if (bits == 0) {
+        for (size_t j = 0; j < 8; ++j) p = PutElement(k, v[i + j], false, p);
+      } else {
+        for (size_t j = 0; j < 8; ++j) p = PutElement(k, v[i + j], ((bits >> j) & 1) != 0, p);
       }
     }
-    for (size_t i = 0; i < n; ++i) {
-      Store32(p, static_cast<uint32_t>(kW));
-      PutValue(k, v[i], p + 4);
-      p += 4 + kW;
-    }
-    return p;
   }
-  for (size_t i = 0; i < n; ++i) {
-    if (NullBit(col.nulls, i)) {
-      Store32(p, 0xFFFFFFFFu);
-      p += 4;
-      continue;
-    }
-    Store32(p, static_cast<uint32_t>(kW));
-    PutValue(k, v[i], p + 4);
-    p += 4 + kW;
-  }
+  for (; i < n; ++i) p = PutElement(k, v[i], NullBit(col.nulls, i), p);
   return p;
+}
+
+// A string of exactly `size` bytes filled by write(p), which returns the end it reached; not
+// zero-filled first where the library has resize_and_overwrite (C++23; this file is compiled
+// as C++23 where the compiler allows, see CMakeLists.txt). Returns false (and leaves *out
+// empty) when write did not end at p + size: the size pass and the write pass disagree.
+template <typename F>
+bool FillString(size_t size, F&& write, std::string* out) {
+  bool exact = false;
+#if defined(__cpp_lib_string_resize_and_overwrite)
+  // The callback's size argument is not used: libstdc++ 12 passes the capacity it allocated,
+  // which can exceed the requested size (its _M_create rounds up through that argument).
+  out->resize_and_overwrite(size, [&](char* data, size_t) {
+    uint8_t* begin = reinterpret_cast<uint8_t*>(data);
+    exact = write(begin) == begin + size;
+    return exact ? size : 0;
+  });
+#else
+  out->resize(size);
+  uint8_t* begin = reinterpret_cast<uint8_t*>(out->data());
+  exact = write(begin) == begin + size;
+  if (!exact) out->clear();
+#endif
+  return exact;
+}
+
+absl::Status SizePassDisagrees() {
+  return absl::InternalError("cql typed encode: size pass and write pass disagree");
+}
+
+// The CPU tier behind a TypedTier (kAuto: the best supported).
+typed_internal::Tier TierOf(TypedTier t) {
+  switch (t) {
+    case TypedTier::kPortable:
+      return typed_internal::Tier::kPortable;
+    case TypedTier::kSsse3:
+      return typed_internal::Tier::kSsse3;
+    case TypedTier::kAvx2:
+      return typed_internal::Tier::kAvx2;
+    case TypedTier::kAvx512:
+      return typed_internal::Tier::kAvx512;
+    case TypedTier::kAuto:
+      break;
+  }
+  return typed_internal::BestTier();
+}
+
+// Writes the count and the elements at p; returns the end.
+template <typename T>
+uint8_t* WriteList(Kind elem, ColumnView<T> col, int version, typed_internal::Tier tier,
+                   uint8_t* p) {
+  const bool short_form = version < 3;
+  if (short_form) {
+    Store16(p, static_cast<uint16_t>(col.values.size()));
+    p += 2;
+  } else {
+    Store32(p, static_cast<uint32_t>(col.values.size()));
+    p += 4;
+  }
+  return WriteElements(elem, col, short_form, tier, p);
 }
 
 // ---- decoding ----------------------------------------------------------------------------
@@ -300,25 +368,68 @@ absl::StatusOr<size_t> FixedListSize(Kind elem, ColumnView<T> col, int version) 
   return prefix + n * prefix + (n - *nulls) * w;
 }
 
+std::string_view TypedTierName(TypedTier tier) {
+  return tier == TypedTier::kAuto ? "auto" : typed_internal::TierName(TierOf(tier));
+}
+
+bool TypedTierSupported(TypedTier tier) {
+  return tier == TypedTier::kAuto || typed_internal::TierSupported(TierOf(tier));
+}
+
+TypedTier AutoTypedTier() {
+  switch (typed_internal::BestTier()) {
+    case typed_internal::Tier::kSsse3:
+      return TypedTier::kSsse3;
+    case typed_internal::Tier::kAvx2:
+      return TypedTier::kAvx2;
+    case typed_internal::Tier::kAvx512:
+      return TypedTier::kAvx512;
+    case typed_internal::Tier::kPortable:
+      break;
+  }
+  return TypedTier::kPortable;
+}
+
 template <typename T>
-absl::StatusOr<std::string> SerializeFixedList(Kind elem, ColumnView<T> col, int version) {
+absl::StatusOr<std::string> SerializeFixedList(Kind elem, ColumnView<T> col, int version,
+                                               TypedTier tier) {
+  if (!TypedTierSupported(tier)) {
+    return EncodeError(
+        absl::StrCat("tier ", std::string(TypedTierName(tier)), " is not supported here"));
+  }
   absl::StatusOr<size_t> size = FixedListSize(elem, col, version);
   if (!size.ok()) return size.status();
-  std::string out(*size, '\0');
-  uint8_t* p = reinterpret_cast<uint8_t*>(out.data());
-  const bool short_form = version < 3;
-  if (short_form) {
-    Store16(p, static_cast<uint16_t>(col.values.size()));
-    p += 2;
-  } else {
-    Store32(p, static_cast<uint32_t>(col.values.size()));
-    p += 4;
-  }
-  uint8_t* end = WriteElements(elem, col, short_form, p);
-  if (end != reinterpret_cast<uint8_t*>(out.data()) + out.size()) {
-    return absl::InternalError("cql typed encode: size pass and write pass disagree");
+  const typed_internal::Tier t = TierOf(tier);
+  std::string out;
+  if (!FillString(
+          *size, [&](uint8_t* p) { return WriteList(elem, col, version, t, p); }, &out)) {
+    return SizePassDisagrees();
   }
   return out;
+}
+
+template <typename T>
+absl::StatusOr<std::string> SerializeFixedList(Kind elem, ColumnView<T> col, int version) {
+  return SerializeFixedList(elem, col, version, TypedTier::kAuto);
+}
+
+template <typename T>
+absl::StatusOr<size_t> SerializeFixedListInto(Kind elem, ColumnView<T> col, int version,
+                                              absl::Span<uint8_t> out, TypedTier tier) {
+  if (!TypedTierSupported(tier)) {
+    return EncodeError(
+        absl::StrCat("tier ", std::string(TypedTierName(tier)), " is not supported here"));
+  }
+  absl::StatusOr<size_t> size = FixedListSize(elem, col, version);
+  if (!size.ok()) return size.status();
+  if (out.size() < *size) {
+    return EncodeError(
+        absl::StrCat("output buffer of ", out.size(), " bytes, the payload needs ", *size));
+  }
+  if (WriteList(elem, col, version, TierOf(tier), out.data()) != out.data() + *size) {
+    return SizePassDisagrees();
+  }
+  return *size;
 }
 
 template <typename K, typename V>
@@ -335,35 +446,36 @@ absl::StatusOr<std::string> SerializeFixedMap(Kind key_kind, ColumnView<K> keys,
   const size_t prefix = version < 3 ? 2 : 4;
   const size_t kw = static_cast<size_t>(FixedWidth(key_kind));
   const size_t vw = static_cast<size_t>(FixedWidth(value_kind));
-  std::string out(prefix + 2 * n * prefix + (n - *key_nulls) * kw + (n - *value_nulls) * vw, '\0');
-  uint8_t* p = reinterpret_cast<uint8_t*>(out.data());
-  if (prefix == 2) {
-    Store16(p, static_cast<uint16_t>(n));
-  } else {
-    Store32(p, static_cast<uint32_t>(n));
-  }
-  p += prefix;
-  auto put = [&](auto kind, const auto& v, bool null, size_t w) {
-    if (null) {
-      Store32(p, 0xFFFFFFFFu);
-      p += 4;
-      return;
-    }
+  const size_t size = prefix + 2 * n * prefix + (n - *key_nulls) * kw + (n - *value_nulls) * vw;
+  auto write = [&](uint8_t* p) {
     if (prefix == 2) {
-      Store16(p, static_cast<uint16_t>(w));
+      Store16(p, static_cast<uint16_t>(n));
     } else {
-      Store32(p, static_cast<uint32_t>(w));
+      Store32(p, static_cast<uint32_t>(n));
     }
-    PutValue(kind, v, p + prefix);
-    p += prefix + w;
+    p += prefix;
+    auto put = [&](auto kind, const auto& v, bool null, size_t w) {
+      if (null) {
+        std::memset(p, 0xFF, 4);
+        p += 4;
+        return;
+      }
+      if (prefix == 2) {
+        Store16(p, static_cast<uint16_t>(w));
+      } else {
+        Store32(p, static_cast<uint32_t>(w));
+      }
+      PutValue(kind, v, p + prefix);
+      p += prefix + w;
+    };
+    for (size_t i = 0; i < n; ++i) {
+      put(key_kind, keys.values[i], NullBit(keys.nulls, i), kw);
+      put(value_kind, values.values[i], NullBit(values.nulls, i), vw);
+    }
+    return p;
   };
-  for (size_t i = 0; i < n; ++i) {
-    put(key_kind, keys.values[i], NullBit(keys.nulls, i), kw);
-    put(value_kind, values.values[i], NullBit(values.nulls, i), vw);
-  }
-  if (p != reinterpret_cast<uint8_t*>(out.data()) + out.size()) {
-    return absl::InternalError("cql typed encode: size pass and write pass disagree");
-  }
+  std::string out;
+  if (!FillString(size, write, &out)) return SizePassDisagrees();
   return out;
 }
 
@@ -442,10 +554,13 @@ absl::StatusOr<std::pair<Column<K>, Column<V>>> DeserializeFixedMap(Kind key_kin
 }
 
 // Explicit instantiations: every element type, and every pair for maps.
-#define SERDIFF_CQL_TYPED_LIST(T)                                                         \
-  template absl::StatusOr<size_t> FixedListSize<T>(Kind, ColumnView<T>, int);             \
-  template absl::StatusOr<std::string> SerializeFixedList<T>(Kind, ColumnView<T>, int);   \
-  template absl::StatusOr<Column<T>> DeserializeFixedList<T>(Kind, std::string_view, int, \
+#define SERDIFF_CQL_TYPED_LIST(T)                                                                  \
+  template absl::StatusOr<size_t> FixedListSize<T>(Kind, ColumnView<T>, int);                      \
+  template absl::StatusOr<std::string> SerializeFixedList<T>(Kind, ColumnView<T>, int);            \
+  template absl::StatusOr<std::string> SerializeFixedList<T>(Kind, ColumnView<T>, int, TypedTier); \
+  template absl::StatusOr<size_t> SerializeFixedListInto<T>(Kind, ColumnView<T>, int,              \
+                                                            absl::Span<uint8_t>, TypedTier);       \
+  template absl::StatusOr<Column<T>> DeserializeFixedList<T>(Kind, std::string_view, int,          \
                                                              const DecodeOptions&);
 #define SERDIFF_CQL_TYPED_MAP(K, V)                                                       \
   template absl::StatusOr<std::string> SerializeFixedMap<K, V>(Kind, ColumnView<K>, Kind, \

@@ -23,9 +23,12 @@
 // 0..86399999999999, timeuuid of version 1 (InvalidArgument otherwise).
 //
 // Encoding computes the exact size first (count, nulls by popcount) and makes one allocation,
-// the output string; nothing else. Decoding checks the count against the remaining bytes at
-// the smallest element size before allocating, then allocates the values (n x sizeof(T)) and,
-// only when a null is present, the bitmap (ceil(n / 8) bytes).
+// the output string, which is not zero-filled before it is written where the standard library
+// allows it (C++23 std::string::resize_and_overwrite); nothing else. The element loop reads
+// the null bitmap a byte at a time: 8 values, 8 nulls, or a mixed byte element by element. Decoding
+// checks the count against the remaining bytes at the smallest element size before allocating, then
+// allocates the values (n x sizeof(T)) and, only when a null is present, the bitmap (ceil(n / 8)
+// bytes).
 //
 // Decoding accepts and rejects exactly what serdiff::cql::Deserialize does for the same type
 // and options (same error code, same error offset payload), with one addition: where the Value
@@ -82,6 +85,38 @@ absl::StatusOr<size_t> FixedListSize(Kind elem, ColumnView<T> col, int version);
 // timeuuid value the Value path rejects.
 template <typename T>
 absl::StatusOr<std::string> SerializeFixedList(Kind elem, ColumnView<T> col, int version);
+
+// The implementation of the element loop for the 4-byte kinds (int, date, float) in v3+ lists
+// and sets (typed_tiers.h; docs/cql.md, "Typed fast path"): the same bytes from each. kAuto
+// runs the fastest this CPU supports (avx512 > avx2 > ssse3 > portable); the others force one,
+// so that tests and the harness compare every tier the machine has. Other kinds, v1/v2 and
+// maps have one loop, whatever the tier.
+enum class TypedTier : uint8_t { kAuto, kPortable, kSsse3, kAvx2, kAvx512 };
+
+// "auto", "portable", "ssse3", "avx2", "avx512".
+std::string_view TypedTierName(TypedTier tier);
+
+// Whether this CPU and build can run `tier` (kAuto and kPortable: always; the x86 tiers only
+// on x86-64 CPUs that report SSSE3, AVX2, AVX-512F + AVX-512BW).
+bool TypedTierSupported(TypedTier tier);
+
+// The tier kAuto runs on this machine (never kAuto).
+TypedTier AutoTypedTier();
+
+// SerializeFixedList with the element loop of `tier`. Same bytes, same errors, plus
+// InvalidArgument when !TypedTierSupported(tier).
+template <typename T>
+absl::StatusOr<std::string> SerializeFixedList(Kind elem, ColumnView<T> col, int version,
+                                               TypedTier tier);
+
+// Writes the list/set<elem> payload of `col` into out[0..n) and returns n, the exact size
+// FixedListSize gives: no allocation, nothing written past n (the way a driver fills a frame
+// buffer it reuses). Errors: those of SerializeFixedList, plus InvalidArgument when out is
+// shorter than n (nothing written then) or the tier is not supported.
+template <typename T>
+absl::StatusOr<size_t> SerializeFixedListInto(Kind elem, ColumnView<T> col, int version,
+                                              absl::Span<uint8_t> out,
+                                              TypedTier tier = TypedTier::kAuto);
 
 // The map<key, value> payload of keys[i] -> values[i] (entries in the given order; both
 // columns of one length, else InvalidArgument). Example: map<int, bigint> {1: null} (v4) ->
