@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "serdiff/cql/codec_internal.h"
+#include "serdiff/cql/fill_string.h"
 #include "serdiff/varint/varint.h"
 
 namespace serdiff::cql {
@@ -186,11 +187,17 @@ absl::StatusOr<size_t> SerializeTo(const Type& t, const Value& v, int version,
 absl::StatusOr<std::string> Serialize(const Type& t, const Value& v, int version) {
   absl::StatusOr<size_t> size = PayloadSize(t, v, version);
   if (!size.ok()) return size.status();
-  std::string out(*size, '\0');
-  uint8_t* const base = reinterpret_cast<uint8_t*>(out.data());
-  const uint8_t* end = WritePayload(t, v, base, version < 3);
-  absl::Status st = CheckWritten(static_cast<size_t>(end - base), *size);
-  if (!st.ok()) return st;
+  std::string out;
+  size_t written = 0;
+  const bool exact = internal::FillString(
+      *size,
+      [&](uint8_t* base) {
+        uint8_t* end = WritePayload(t, v, base, version < 3);
+        written = static_cast<size_t>(end - base);
+        return end;
+      },
+      &out);
+  if (!exact) return CheckWritten(written, *size);
   return out;
 }
 

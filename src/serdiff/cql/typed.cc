@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "serdiff/common/error_offset.h"
+#include "serdiff/cql/fill_string.h"
 #include "serdiff/cql/typed_tiers.h"
 #include "serdiff/cql/wire_bytes.h"
 
@@ -195,29 +196,7 @@ uint8_t* WriteElements(Kind k, ColumnView<T> col, bool short_form, typed_interna
   return p;
 }
 
-// A string of exactly `size` bytes filled by write(p), which returns the end it reached; not
-// zero-filled first where the library has resize_and_overwrite (C++23; this file is compiled
-// as C++23 where the compiler allows, see CMakeLists.txt). Returns false (and leaves *out
-// empty) when write did not end at p + size: the size pass and the write pass disagree.
-template <typename F>
-bool FillString(size_t size, F&& write, std::string* out) {
-  bool exact = false;
-#if defined(__cpp_lib_string_resize_and_overwrite)
-  // The callback's size argument is not used: libstdc++ 12 passes the capacity it allocated,
-  // which can exceed the requested size (its _M_create rounds up through that argument).
-  out->resize_and_overwrite(size, [&](char* data, size_t) {
-    uint8_t* begin = reinterpret_cast<uint8_t*>(data);
-    exact = write(begin) == begin + size;
-    return exact ? size : 0;
-  });
-#else
-  out->resize(size);
-  uint8_t* begin = reinterpret_cast<uint8_t*>(out->data());
-  exact = write(begin) == begin + size;
-  if (!exact) out->clear();
-#endif
-  return exact;
-}
+using internal::FillString;
 
 absl::Status SizePassDisagrees() {
   return absl::InternalError("cql typed encode: size pass and write pass disagree");

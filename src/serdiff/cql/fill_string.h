@@ -1,0 +1,36 @@
+// serdiff::cql internal: writing an output string of known size once, without zero-filling it
+// first where the standard library allows it. Not part of the public API.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace serdiff::cql::internal {
+
+// Makes *out a string of exactly `size` bytes filled by write(p), which returns the end it
+// reached. With C++23's std::string::resize_and_overwrite (the files that include this are
+// compiled as C++2b where the compiler allows, see src/serdiff/cql/CMakeLists.txt) the bytes
+// are not zero-filled first; otherwise resize() zero-fills them. Returns false, and leaves
+// *out empty, when write did not end at p + size (a size pass and a write pass disagree).
+template <typename F>
+bool FillString(size_t size, F&& write, std::string* out) {
+  bool exact = false;
+#if defined(__cpp_lib_string_resize_and_overwrite)
+  // The callback's size argument is not used: libstdc++ 12 passes the capacity it allocated,
+  // which can exceed the requested size (its _M_create rounds up through that argument).
+  out->resize_and_overwrite(size, [&](char* data, size_t) {
+    uint8_t* begin = reinterpret_cast<uint8_t*>(data);
+    exact = write(begin) == begin + size;
+    return exact ? size : 0;
+  });
+#else
+  out->resize(size);
+  uint8_t* begin = reinterpret_cast<uint8_t*>(out->data());
+  exact = write(begin) == begin + size;
+  if (!exact) out->clear();
+#endif
+  return exact;
+}
+
+}  // namespace serdiff::cql::internal
