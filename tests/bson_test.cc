@@ -2,6 +2,7 @@
 // produced by python3-bson 3.11 (Debian); the rest are derived by hand from the BSON spec.
 #include <bson/bson.h>
 
+#include <bit>
 #include <charconv>
 #include <cstring>
 #include <limits>
@@ -245,6 +246,117 @@ TEST(BsonEncode, MillionElementArrayHeapIsOutputPlus4KiB) {
   EXPECT_GE(peak, static_cast<int64_t>(out->size()));
   EXPECT_TRUE(Validate(*out).ok()) << Validate(*out);
   EXPECT_TRUE(oracle::libbson::Validate(*out).ok());
+}
+
+// ---- packed arrays ---------------------------------------------------------------------------
+
+// Hand-derived: {a: packed int32 [1, -1]} is the document length 0x1b, element 04 "a" NUL,
+// the array (length 0x13; 10 "0" NUL 01000000; 10 "1" NUL ffffffff; NUL), NUL.
+TEST(BsonPacked, TwoInt32sExactBytes) {
+  const std::vector<int32_t> v = {1, -1};
+  const Document doc = One("a", PackedInt32(v));
+  const absl::StatusOr<std::string> out = Encode(doc);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(ToHex(out),
+            "1b000000046100130000001030000100000010310"
+            "0ffffffff0000");
+  EXPECT_EQ(*EncodedSize(doc), out->size());
+  EXPECT_EQ(ToHex(ref::bson::Encode(doc)), ToHex(out));
+  EXPECT_EQ(Show(doc), "{\"a\": array packed int32[int32 1, int32 -1]}");
+  // Each element type's byte and width: int64 12, double 01, bool 08.
+  const std::vector<int64_t> w = {-2};
+  EXPECT_EQ(ToHex(Encode(One("a", PackedInt64(w)))),
+            "18000000046100100000001230"
+            "00feffffffffffffff0000");
+  const std::vector<double> d = {-0.0};
+  EXPECT_EQ(ToHex(Encode(One("a", PackedDouble(d)))),
+            "18000000046100100000000130"
+            "0000000000000000800000");
+  const std::vector<uint8_t> b = {1, 0};
+  EXPECT_EQ(ToHex(Encode(One("a", PackedBool(b)))),
+            "150000000461000d0000000830"
+            "000108310000"
+            "0000");
+}
+
+// Every packed type at the counts where the keys change length or the tens blocks start and
+// end, byte for byte against the same encoder on the unpacked array and the reference.
+TEST(BsonPacked, EveryTypeAndCountMatchesTheUnpackedForm) {
+  uint64_t x = 0x2545F4914F6CDD1Dull;
+  auto next = [&] {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  };
+  for (size_t n : {0,   1,   2,   9,   10,  11,   19,   20,   21,    99,
+                   100, 101, 109, 110, 999, 1000, 1001, 1009, 10001, 12345}) {
+    std::vector<int32_t> a(n);
+    std::vector<int64_t> b(n);
+    std::vector<double> c(n);
+    std::vector<uint8_t> d(n);
+    for (size_t i = 0; i < n; ++i) {
+      a[i] = static_cast<int32_t>(next());
+      b[i] = static_cast<int64_t>(next());
+      c[i] = std::bit_cast<double>(next());
+      d[i] = static_cast<uint8_t>(next() & 1);
+    }
+    for (const Value& v : {PackedInt32(a), PackedInt64(b), PackedDouble(c), PackedBool(d)}) {
+      ASSERT_EQ(PackedSize(v), n);
+      const Document doc = One("k", v);
+      const absl::StatusOr<std::string> packed = Encode(doc);
+      const absl::StatusOr<std::string> unpacked = Encode(Unpack(doc));
+      ASSERT_TRUE(packed.ok()) << packed.status();
+      ASSERT_TRUE(unpacked.ok()) << unpacked.status();
+      ASSERT_EQ(*packed, *unpacked) << TypeName(PackedType(v)) << " n=" << n;
+      ASSERT_EQ(Unpack(doc).elements[0].value.children.size(), n);
+      if (n <= 1001) {
+        ASSERT_EQ(ToHex(ref::bson::Encode(doc)), ToHex(packed));
+      }
+      ASSERT_EQ(*EncodedSize(doc), packed->size());
+      ASSERT_TRUE(Validate(*packed).ok());
+    }
+  }
+}
+
+TEST(BsonPacked, IllFormedPackedArraysAreRejectedByEveryEncoder) {
+  const std::vector<uint8_t> two = {0, 2};
+  Value with_children = PackedInt32(std::vector<int32_t>{1});
+  with_children.children.push_back(Element{"", Int32(2)});
+  Value ragged = PackedInt64(std::vector<int64_t>{1});
+  ragged.s.pop_back();  // 7 bytes: not a whole int64
+  Value unknown = PackedInt32(std::vector<int32_t>{1});
+  unknown.subtype = 0x02;  // string: no packed form
+  for (const Value& v : {PackedBool(two), with_children, ragged, unknown}) {
+    const Document doc = One("a", v);
+    const absl::StatusOr<std::string> opt = Encode(doc);
+    EXPECT_EQ(opt.status().code(), absl::StatusCode::kInvalidArgument) << Show(doc);
+    EXPECT_FALSE(ref::bson::Encode(doc).ok()) << Show(doc);
+    EXPECT_FALSE(Encode(Unpack(doc)).ok()) << Show(doc);
+  }
+}
+
+// The packed million-int32 document: the output is the only allocation (bound output + 4 KiB,
+// as for the children form), and the model holds 4 bytes per element.
+TEST(BsonPacked, MillionInt32HeapIsOutputPlus4KiBAndTheModelIsTheValues) {
+  std::vector<int32_t> values(1000000);
+  for (int i = 0; i < 1000000; ++i) values[i] = i;
+  Document doc;
+  {
+    harness::PeakHeapScope scope;
+    doc = One("a", PackedInt32(values));
+    EXPECT_LE(scope.PeakBytes(), 4000000 + 4096);
+  }
+  harness::PeakHeapScope scope;
+  const absl::StatusOr<std::string> out = Encode(doc);
+  const int64_t peak = scope.PeakBytes();
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(out->size(), 4 + 3 + 4 + 5000000 + ArrayKeyBytes(1000000) + 2);
+  EXPECT_LE(peak, static_cast<int64_t>(out->size()) + 4096);
+  Value unpacked = OfType(Type::kArray);
+  unpacked.children.resize(1000000);
+  for (int i = 0; i < 1000000; ++i) unpacked.children[i].value = Int32(i);
+  EXPECT_EQ(*out, *Encode(One("a", std::move(unpacked))));
 }
 
 // ---- decoder -----------------------------------------------------------------------------

@@ -83,6 +83,12 @@ absl::StatusOr<std::string> ValueFragment(const Value& v, int depth) {
     case Type::kDocument:
       return DocumentFragment(v.children, false, depth + 1);
     case Type::kArray:
+      if (sb::IsPacked(v)) {
+        // A packed array is the array of its values (document.h, Packed): spelled out as
+        // elements and encoded like any other array.
+        if (!sb::PackedWellFormed(v)) return absl::InvalidArgumentError("ill-formed packed array");
+        return DocumentFragment(sb::Unpack(v).children, true, depth + 1);
+      }
       return DocumentFragment(v.children, true, depth + 1);
     case Type::kBinary: {
       std::string payload = v.s;

@@ -410,6 +410,142 @@ rc::Gen<Document> GenDocument() {
   });
 }
 
+// ---- packed arrays ---------------------------------------------------------------------------
+
+namespace {
+
+Value PackValue(const Value& v);
+
+std::vector<Element> PackChildren(const std::vector<Element>& els) {
+  std::vector<Element> out;
+  out.reserve(els.size());
+  for (const Element& e : els) out.push_back(Element{e.key, PackValue(e.value)});
+  return out;
+}
+
+Value PackValue(const Value& v) {
+  if (v.type == Type::kArray && !v.children.empty() && !sb::IsPacked(v)) {
+    const Type t = v.children[0].value.type;
+    const bool packable =
+        (t == Type::kInt32 || t == Type::kInt64 || t == Type::kDouble || t == Type::kBool) &&
+        std::all_of(v.children.begin(), v.children.end(),
+                    [t](const Element& e) { return e.value.type == t; });
+    if (packable) {
+      const size_t n = v.children.size();
+      if (t == Type::kDouble) {
+        std::vector<double> d(n);
+        for (size_t i = 0; i < n; ++i) d[i] = v.children[i].value.d;
+        return sb::PackedDouble(d);
+      }
+      if (t == Type::kInt64) {
+        std::vector<int64_t> x(n);
+        for (size_t i = 0; i < n; ++i) x[i] = v.children[i].value.i;
+        return sb::PackedInt64(x);
+      }
+      if (t == Type::kInt32) {
+        std::vector<int32_t> x(n);
+        for (size_t i = 0; i < n; ++i) x[i] = static_cast<int32_t>(v.children[i].value.i);
+        return sb::PackedInt32(x);
+      }
+      std::vector<uint8_t> b(n);
+      for (size_t i = 0; i < n; ++i) b[i] = static_cast<uint8_t>(v.children[i].value.i);
+      return sb::PackedBool(b);
+    }
+  }
+  Value out = v;
+  out.children = PackChildren(v.children);
+  return out;
+}
+
+// A homogeneous array of one packable type, children form (PackArrays packs it).
+rc::Gen<Value> GenHomogeneousArray() {
+  return rc::gen::exec([] {
+    const Type t = *rc::gen::element(Type::kInt32, Type::kInt64, Type::kDouble, Type::kBool);
+    const uint32_t n = *rc::gen::weightedOneOf<uint32_t>(
+        {{3, rc::gen::element<uint32_t>(1, 9, 10, 11, 99, 100, 101, 1000, 1001)},
+         {2, rc::gen::inRange<uint32_t>(1, 3000)}});
+    std::vector<Value> items;
+    items.reserve(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      switch (t) {
+        case Type::kInt32:
+          items.push_back(sb::Int32(*rc::gen::weightedOneOf<int32_t>(
+              {{1, rc::gen::element(std::numeric_limits<int32_t>::min(),
+                                    std::numeric_limits<int32_t>::max(), 0, -1, 1)},
+               {3, rc::gen::arbitrary<int32_t>()}})));
+          break;
+        case Type::kInt64:
+          items.push_back(sb::Int64(*GenInt64()));
+          break;
+        case Type::kDouble:
+          items.push_back(sb::Double(*rc::gen::weightedOneOf<double>(
+              {{1, rc::gen::element(0.0, -0.0, std::numeric_limits<double>::quiet_NaN(),
+                                    std::numeric_limits<double>::infinity(),
+                                    -std::numeric_limits<double>::infinity(),
+                                    std::numeric_limits<double>::denorm_min(),
+                                    std::numeric_limits<double>::max())},
+               {3, rc::gen::map(rc::gen::arbitrary<uint64_t>(),
+                                [](uint64_t b) { return std::bit_cast<double>(b); })}})));
+          break;
+        default: {
+          Value b = sb::OfType(Type::kBool);
+          b.i = *rc::gen::weightedOneOf<int64_t>(
+              {{20, rc::gen::element<int64_t>(0, 1)}, {1, rc::gen::just<int64_t>(2)}});
+          items.push_back(std::move(b));
+        }
+      }
+    }
+    return sb::Array(std::move(items));
+  });
+}
+
+// Documents with one to three homogeneous arrays beside generic elements, some nested one or
+// two levels down (in a document or an array).
+rc::Gen<Document> GenPackedDocument() {
+  return rc::gen::exec([] {
+    Document doc;
+    if (*rc::gen::inRange(0, 3) == 0) doc.elements = *GenElements(1, false, 8);
+    const int arrays = *rc::gen::inRange(1, 4);
+    for (int a = 0; a < arrays; ++a) {
+      Value v = *GenHomogeneousArray();
+      const int wrap = *rc::gen::weightedOneOf<int>(
+          {{3, rc::gen::just(0)}, {1, rc::gen::just(1)}, {1, rc::gen::just(2)}});
+      for (int w = 0; w < wrap; ++w) {
+        Value outer = sb::OfType(w % 2 == 0 ? Type::kDocument : Type::kArray);
+        outer.children.push_back(Element{w % 2 == 0 ? "in" : "", std::move(v)});
+        v = std::move(outer);
+      }
+      const size_t at = *rc::gen::inRange<size_t>(0, doc.elements.size() + 1);
+      doc.elements.insert(doc.elements.begin() + static_cast<ptrdiff_t>(at),
+                          Element{*GenText(kMaxKey), std::move(v)});
+    }
+    return doc;
+  });
+}
+
+}  // namespace
+
+Document PackArrays(const Document& doc) { return Document{PackChildren(doc.elements)}; }
+
+harness::Domain<Document> PackedDocumentDomain() {
+  harness::Domain<Document> d = DocumentDomain();
+  d.type_name = "bson document, homogeneous arrays packed";
+  d.gen = rc::gen::map(GenPackedDocument(), [](const Document& doc) { return PackArrays(doc); });
+  auto decode = std::move(d.decode);
+  d.decode = [decode](FuzzedDataProvider& p) { return PackArrays(decode(p)); };
+  auto encode = std::move(d.encode);
+  d.encode = [encode](const Document& doc, harness::FuzzInputWriter& w) {
+    encode(sb::Unpack(doc), w);
+  };
+  auto parse = std::move(d.parse);
+  d.parse = [parse](std::string_view text) -> absl::StatusOr<Document> {
+    absl::StatusOr<Document> doc = parse(text);
+    if (!doc.ok()) return doc.status();
+    return PackArrays(*doc);  // an array written unpacked is read as the domain holds it
+  };
+  return d;
+}
+
 rc::Gen<std::string> GenDecoderInput() {
   return rc::gen::exec([] {
     const int kind = *rc::gen::inRange(0, 12);

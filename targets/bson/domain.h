@@ -66,6 +66,17 @@ absl::StatusOr<serdiff::bson::Document> ParseDocument(std::string_view text);
 // to kMaxElements), deep chains (up to kMaxDomainDepth levels).
 rc::Gen<serdiff::bson::Document> GenDocument();
 
+// bson_encode_packed: the documents of DocumentDomain (the same corpus bytes) with every
+// homogeneous array packed (PackArrays), generated with large homogeneous arrays of each
+// packable type (counts at the key-length steps 10, 100, 1000; int32/int64 extremes, -0.0,
+// NaN and infinities, bools 0, 1 and the invalid 2). Encoding to bytes unpacks first.
+harness::Domain<serdiff::bson::Document> PackedDocumentDomain();
+
+// Every array, at any depth, whose elements all have one type among int32, int64, double and
+// bool (at least one element) turned into a packed array (serdiff/bson/document.h, Packed);
+// everything else as it is. Unpack(PackArrays(d)) encodes to the bytes of d.
+serdiff::bson::Document PackArrays(const serdiff::bson::Document& doc);
+
 // Bytes for the decoder: a well-formed encoded document, often with one length, terminator,
 // type byte or count (array element, cut) changed; sometimes raw random bytes.
 rc::Gen<std::string> GenDecoderInput();

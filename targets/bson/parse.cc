@@ -119,11 +119,44 @@ class DocumentParser {
     return absl::OkStatus();
   }
 
+  // "packed <type>[<elements>]" after "array" (document.cc Show): elements of that one type,
+  // int32, int64, double or bool, stored packed.
+  absl::Status PackedAt(sb::Value& v, int depth) {
+    sb::Type elem = sb::Type::kNull;
+    if (absl::Status s = TypeAt(elem); !s.ok()) return s;
+    if (elem != sb::Type::kInt32 && elem != sb::Type::kInt64 && elem != sb::Type::kDouble &&
+        elem != sb::Type::kBool) {
+      return c_.Error("a packed array holds int32, int64, double or bool");
+    }
+    std::vector<sb::Element> items;
+    if (absl::Status s = Elements(items, true, depth + 1); !s.ok()) return s;
+    std::vector<int32_t> i32;
+    std::vector<int64_t> i64;
+    std::vector<double> f64;
+    std::vector<uint8_t> b;
+    for (const sb::Element& e : items) {
+      if (e.value.type != elem) return c_.Error("a packed array's values must share its type");
+      if (elem == sb::Type::kInt32) i32.push_back(static_cast<int32_t>(e.value.i));
+      if (elem == sb::Type::kInt64) i64.push_back(e.value.i);
+      if (elem == sb::Type::kDouble) f64.push_back(e.value.d);
+      if (elem == sb::Type::kBool) b.push_back(static_cast<uint8_t>(e.value.i));
+    }
+    v = elem == sb::Type::kInt32    ? sb::PackedInt32(std::move(i32))
+        : elem == sb::Type::kInt64  ? sb::PackedInt64(std::move(i64))
+        : elem == sb::Type::kDouble ? sb::PackedDouble(std::move(f64))
+                                    : sb::PackedBool(std::move(b));
+    return absl::OkStatus();
+  }
+
   absl::Status ValueAt(sb::Value& v, int depth) {
     if (absl::Status s = TypeAt(v.type); !s.ok()) return s;
     switch (v.type) {
       case sb::Type::kDocument:
       case sb::Type::kArray:
+        if (c_.rest().substr(0, 8) == " packed ") {
+          c_.Consume(" packed ");
+          return PackedAt(v, depth);
+        }
         return Elements(v.children, v.type == sb::Type::kArray, depth + 1);
       case sb::Type::kUndefined:
       case sb::Type::kNull:

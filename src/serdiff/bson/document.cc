@@ -124,13 +124,94 @@ Value Array(std::vector<Value> items) {
   return v;
 }
 
+namespace {
+template <typename T>
+Value MakePacked(absl::Span<const T> values, Type elem) {
+  Value v = OfType(Type::kArray);
+  v.subtype = static_cast<uint8_t>(elem);
+  v.s.resize(values.size() * sizeof(T));
+  if (!values.empty()) std::memcpy(v.s.data(), values.data(), v.s.size());
+  return v;
+}
+}  // namespace
+
+Value PackedInt32(absl::Span<const int32_t> values) { return MakePacked(values, Type::kInt32); }
+Value PackedInt64(absl::Span<const int64_t> values) { return MakePacked(values, Type::kInt64); }
+Value PackedDouble(absl::Span<const double> values) { return MakePacked(values, Type::kDouble); }
+Value PackedBool(absl::Span<const uint8_t> values) { return MakePacked(values, Type::kBool); }
+
+bool IsPacked(const Value& v) { return v.type == Type::kArray && v.subtype != 0; }
+
+Type PackedType(const Value& v) { return IsPacked(v) ? static_cast<Type>(v.subtype) : Type::kNull; }
+
+size_t PackedWidth(Type t) {
+  switch (t) {
+    case Type::kInt32:
+      return 4;
+    case Type::kInt64:
+    case Type::kDouble:
+      return 8;
+    case Type::kBool:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+size_t PackedSize(const Value& v) {
+  const size_t w = PackedWidth(PackedType(v));
+  return w == 0 ? 0 : v.s.size() / w;
+}
+
+bool PackedWellFormed(const Value& v) {
+  const size_t w = PackedWidth(PackedType(v));
+  return IsPacked(v) && v.children.empty() && w != 0 && v.s.size() % w == 0;
+}
+
+Value Unpack(const Value& v) {
+  Value out;
+  out.type = v.type;
+  if (IsPacked(v) && PackedWellFormed(v)) {
+    const Type t = PackedType(v);
+    const size_t n = PackedSize(v);
+    const char* p = v.s.data();
+    out.children.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+      Value e = OfType(t);
+      if (t == Type::kInt32) {
+        int32_t x;
+        std::memcpy(&x, p + 4 * i, 4);
+        e.i = x;
+      } else if (t == Type::kInt64) {
+        std::memcpy(&e.i, p + 8 * i, 8);
+      } else if (t == Type::kDouble) {
+        std::memcpy(&e.d, p + 8 * i, 8);
+      } else {
+        e.i = static_cast<uint8_t>(p[i]);  // 0/1 or not: the encoders judge it
+      }
+      out.children.push_back(Element{"", std::move(e)});
+    }
+    return out;
+  }
+  out = v;
+  for (Element& e : out.children) e.value = Unpack(e.value);
+  return out;
+}
+
+Document Unpack(const Document& doc) {
+  Document out;
+  out.elements.reserve(doc.elements.size());
+  for (const Element& e : doc.elements) out.elements.push_back(Element{e.key, Unpack(e.value)});
+  return out;
+}
+
 int Depth(const Value& v) {
   if (v.type != Type::kDocument && v.type != Type::kArray && v.type != Type::kCodeWithScope) {
     return 0;
   }
   int deepest = 0;
   for (const Element& e : v.children) deepest = std::max(deepest, Depth(e.value));
-  return 1 + deepest;
+  return 1 + deepest;  // a packed array holds scalars: one level
 }
 int Depth(const Document& doc) {
   int deepest = 0;
@@ -188,6 +269,14 @@ void ShowValue(const Value& v, size_t max_items, std::string* out) {
       ShowElements(v.children, false, max_items, out);
       break;
     case Type::kArray:
+      if (IsPacked(v)) {
+        // "array packed int32[int32 1, int32 2]": the element type, then the values as an
+        // unpacked array shows them (targets/bson/parse.cc reads this form back).
+        out->append(" packed ");
+        out->append(TypeName(PackedType(v)));
+        ShowElements(Unpack(v).children, true, max_items, out);
+        break;
+      }
       ShowElements(v.children, true, max_items, out);
       break;
     default:

@@ -7,7 +7,8 @@
 //   kDouble        0x01   d (compared bit for bit, so NaN payloads and -0.0 are kept)
 //   kString        0x02   s (UTF-8; may contain NUL bytes)
 //   kDocument      0x03   children (keys as given)
-//   kArray         0x04   children (keys ignored by the encoders: "0", "1", ... are written)
+//   kArray         0x04   children (keys ignored by the encoders: "0", "1", ... are written);
+//                         or, when subtype != 0, a packed array: see "Packed arrays" below
 //   kBinary        0x05   subtype, s (payload; subtype 0x02 adds its inner length on the wire)
 //   kUndefined     0x06   -
 //   kObjectId      0x07   s (exactly 12 bytes)
@@ -34,6 +35,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "serdiff/timestamp/timestamp.h"
 
 namespace serdiff::bson {
@@ -82,7 +84,7 @@ struct Element;
 
 struct Value {
   Type type = Type::kNull;
-  uint8_t subtype = 0;  // kBinary only
+  uint8_t subtype = 0;  // kBinary: the subtype; kArray: the element type of a packed array
   int64_t i = 0;
   double d = 0;
   std::string s;
@@ -101,7 +103,8 @@ struct Document {
   std::vector<Element> elements;
 };
 
-// Exact equality: doubles bit for bit, every field compared whatever the type.
+// Exact equality: doubles bit for bit, every field compared whatever the type. A packed array
+// is not equal to its unpacked form (compare Unpack(a) == Unpack(b) for that).
 bool operator==(const Value& a, const Value& b);
 bool operator==(const Element& a, const Element& b);
 bool operator==(const Document& a, const Document& b);
@@ -117,7 +120,39 @@ Value DateTimeMillis(int64_t ms);
 Value DateTimeCivil(const timestamp::CivilDateTime& c);
 Value SubDocument(std::vector<Element> elements);
 Value Array(std::vector<Value> items);  // keys left empty
-Value OfType(Type t);                   // a value with default fields of that type
+// ---- Packed arrays ---------------------------------------------------------------------------
+// A homogeneous array held contiguously: a kArray Value whose `subtype` is the element type
+// byte (0x10 int32, 0x12 int64, 0x01 double, 0x08 bool) and whose `s` holds the n values back
+// to back as they appear on the wire (little-endian, 4, 8, 8 or 1 bytes each; a bool byte must
+// be 0 or 1), with no `children`. The keys "0", "1", ... are never stored. An array encodes to
+// the same bytes packed or as children holding the same values (the encoders reject a packed
+// array with children, a size that is not a multiple of the width, a bool byte above 1 and an
+// unknown element type). The decoder always builds children; Unpack turns a packed model into
+// that form. A packed array costs the Value no more than an ordinary array does.
+
+// The values are copied into v.s: one allocation of n x width bytes.
+Value PackedInt32(absl::Span<const int32_t> values);
+Value PackedInt64(absl::Span<const int64_t> values);
+Value PackedDouble(absl::Span<const double> values);
+Value PackedBool(absl::Span<const uint8_t> values);  // each 0 or 1 (else the encoders reject it)
+
+// True when v is a kArray with a nonzero subtype (its elements are in v.s).
+bool IsPacked(const Value& v);
+// The element type of a packed array (static_cast<Type>(subtype)); kNull when !IsPacked.
+Type PackedType(const Value& v);
+// Bytes per element of packed type t: 4, 8, 8, 1; 0 for any other type.
+size_t PackedWidth(Type t);
+// The element count (s.size() / width); 0 when !IsPacked or the type is unknown.
+size_t PackedSize(const Value& v);
+// Whether a packed array is well formed: no children, a known element type, a size that is
+// a multiple of the width (bool bytes are judged by the encoders, element by element).
+bool PackedWellFormed(const Value& v);
+// The same model with every well-formed packed array, at any depth, turned into children
+// (empty keys, the form Array() builds); everything else, ill-formed packed arrays included,
+// copied as it is. Encode(Unpack(d)) == Encode(d), and both fail alike.
+Value Unpack(const Value& v);
+Document Unpack(const Document& doc);
+Value OfType(Type t);  // a value with default fields of that type
 
 // Nesting depth: a document with no document-valued elements is 1; each embedded document,
 // array or code-with-scope scope adds one level.
