@@ -19,12 +19,19 @@
 //                                Each is checked equal to std::to_chars on every workload value
 //                                before it is timed.
 //   BM_KeysCounter               ArrayKeyCounter::Next + write, what the encoder uses
-//   encode/<int32|int64>/<impl>  {a: [0, 1, ..., 999999]}; impl: optimized (serdiff::bson::
-//                                Encode), reference (serdiff::ref::bson::Encode), libbson
+//   BM_Encode<impl>/bits:<32|64> {a: [0, 1, ..., 999999]} as int32 or int64; impl:
+//                                PackedWithBuild (PackedInt32/64 from the caller's vector, then
+//                                Encode: model build + encode), Packed (Encode of a prebuilt
+//                                packed model), OptimizedWithBuild (one Element per value,
+//                                then Encode), MemcpyReused (memcpy of the output into a reused
+//                                buffer), Optimized (serdiff::bson::
+//                                Encode of a prebuilt children model), Reference
+//                                (serdiff::ref::bson::Encode), Libbson
 //                                (bson_append_array_begin, bson_append_int32/int64 with keys
 //                                from bson_uint32_to_string, bson_append_array_end; the bson_t
-//                                is initialized and destroyed each iteration), memcpy (a
-//                                std::string copy of the output bytes: allocation + memcpy)
+//                                is initialized and destroyed each iteration: its model build
+//                                and encode are one), Memcpy (a std::string copy of the output
+//                                bytes: allocation + page faults + memcpy)
 //   validate/int32/<impl>        the encoded bytes of the same document; impl: optimized
 //                                (serdiff::bson::Validate, UTF-8 checked), libbson
 //                                (bson_init_static + bson_validate with BSON_VALIDATE_UTF8),
@@ -258,7 +265,93 @@ void BM_EncodeMemcpy(benchmark::State& state) {
   }
   state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(encoded.size()));
 }
+// The caller's data: 0..999999 as int32 or int64 in a std::vector.
+const std::vector<int64_t>& Values64() {
+  static const auto* v = [] {
+    auto* out = new std::vector<int64_t>(kKeys);
+    for (int64_t i = 0; i < kKeys; ++i) (*out)[i] = i;
+    return out;
+  }();
+  return *v;
+}
+const std::vector<int32_t>& Values32() {
+  static const auto* v = [] {
+    auto* out = new std::vector<int32_t>(kKeys);
+    for (int64_t i = 0; i < kKeys; ++i) (*out)[i] = static_cast<int32_t>(i);
+    return out;
+  }();
+  return *v;
+}
+
+sb::Document PackedDoc(bool wide) {
+  sb::Document doc;
+  doc.elements.push_back(
+      sb::Element{"a", wide ? sb::PackedInt64(Values64()) : sb::PackedInt32(Values32())});
+  return doc;
+}
+
+// Model build + encode, from the caller's vector: what a user of the packed model pays.
+void BM_EncodePackedWithBuild(benchmark::State& state) {
+  const bool wide = state.range(0) == 64;
+  if (*sb::Encode(PackedDoc(wide)) != *sb::Encode(BigArray(wide))) {
+    state.SkipWithError("packed and children encodings differ");
+    return;
+  }
+  int64_t bytes = 0;
+  for (auto _ : state) {
+    const sb::Document doc = PackedDoc(wide);
+    absl::StatusOr<std::string> out = sb::Encode(doc);
+    bytes = static_cast<int64_t>(out->size());
+    benchmark::DoNotOptimize(out->data());
+  }
+  state.SetBytesProcessed(state.iterations() * bytes);
+}
+// Encode only, of a prebuilt packed model.
+void BM_EncodePacked(benchmark::State& state) {
+  const sb::Document doc = PackedDoc(state.range(0) == 64);
+  int64_t bytes = 0;
+  for (auto _ : state) {
+    absl::StatusOr<std::string> out = sb::Encode(doc);
+    bytes = static_cast<int64_t>(out->size());
+    benchmark::DoNotOptimize(out->data());
+  }
+  state.SetBytesProcessed(state.iterations() * bytes);
+}
+// Model build (one Element per value) + encode: what a user of the children model pays.
+void BM_EncodeOptimizedWithBuild(benchmark::State& state) {
+  const bool wide = state.range(0) == 64;
+  int64_t bytes = 0;
+  for (auto _ : state) {
+    sb::Document doc;
+    sb::Value arr = sb::OfType(sb::Type::kArray);
+    arr.children.resize(kKeys);
+    for (int64_t i = 0; i < kKeys; ++i) {
+      arr.children[i].value = wide ? sb::Int64(Values64()[i]) : sb::Int32(Values32()[i]);
+    }
+    doc.elements.push_back(sb::Element{"a", std::move(arr)});
+    absl::StatusOr<std::string> out = sb::Encode(doc);
+    bytes = static_cast<int64_t>(out->size());
+    benchmark::DoNotOptimize(out->data());
+  }
+  state.SetBytesProcessed(state.iterations() * bytes);
+}
+// memcpy of the output into a reused buffer (no allocation, no page faults): the floor.
+void BM_EncodeMemcpyReused(benchmark::State& state) {
+  const std::string encoded = *sb::Encode(BigArray(state.range(0) == 64));
+  std::string buf(encoded.size(), '\0');
+  for (auto _ : state) {
+    std::memcpy(buf.data(), encoded.data(), encoded.size());
+    benchmark::DoNotOptimize(buf.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(encoded.size()));
+}
+
 #define ENCODE_ARGS ->ArgNames({"bits"})->Arg(32)->Arg(64)->Unit(benchmark::kMillisecond)
+BENCHMARK(BM_EncodePackedWithBuild) ENCODE_ARGS;
+BENCHMARK(BM_EncodePacked) ENCODE_ARGS;
+BENCHMARK(BM_EncodeOptimizedWithBuild) ENCODE_ARGS;
+BENCHMARK(BM_EncodeMemcpyReused) ENCODE_ARGS;
 BENCHMARK(BM_EncodeOptimized) ENCODE_ARGS;
 BENCHMARK(BM_EncodeReference) ENCODE_ARGS;
 BENCHMARK(BM_EncodeLibbson) ENCODE_ARGS;

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "serdiff/bson/int_format.h"
 #include "serdiff/common/error_offset.h"
+#include "serdiff/common/fill_string.h"
 #include "serdiff/common/utf8.h"
 #include "serdiff/timestamp/timestamp.h"
 
@@ -334,8 +335,15 @@ absl::StatusOr<uint64_t> EncodedSize(const Document& doc) {
 absl::StatusOr<std::string> Encode(const Document& doc) {
   absl::StatusOr<uint64_t> size = EncodedSize(doc);
   if (!size.ok()) return size.status();
-  std::string out(static_cast<size_t>(*size), '\0');
-  WriteElements(doc.elements, false, out.data());
+  std::string out;
+  const bool exact = ::serdiff::internal::FillString(
+      static_cast<size_t>(*size),
+      [&](uint8_t* p) {
+        return reinterpret_cast<uint8_t*>(
+            WriteElements(doc.elements, false, reinterpret_cast<char*>(p)));
+      },
+      &out);
+  if (!exact) return absl::InternalError("bson encode: the write pass missed the size pass");
   return out;
 }
 

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "serdiff/common/fill_string.h"
 #include "serdiff/cql/codec_internal.h"
-#include "serdiff/cql/fill_string.h"
 #include "serdiff/varint/varint.h"
 
 namespace serdiff::cql {
@@ -189,7 +189,7 @@ absl::StatusOr<std::string> Serialize(const Type& t, const Value& v, int version
   if (!size.ok()) return size.status();
   std::string out;
   size_t written = 0;
-  const bool exact = internal::FillString(
+  const bool exact = ::serdiff::internal::FillString(
       *size,
       [&](uint8_t* base) {
         uint8_t* end = WritePayload(t, v, base, version < 3);

@@ -9,7 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "serdiff/common/error_offset.h"
-#include "serdiff/cql/fill_string.h"
+#include "serdiff/common/fill_string.h"
 #include "serdiff/cql/typed_tiers.h"
 #include "serdiff/cql/wire_bytes.h"
 
@@ -196,7 +196,7 @@ uint8_t* WriteElements(Kind k, ColumnView<T> col, bool short_form, typed_interna
   return p;
 }
 
-using internal::FillString;
+using ::serdiff::internal::FillString;
 
 absl::Status SizePassDisagrees() {
   return absl::InternalError("cql typed encode: size pass and write pass disagree");

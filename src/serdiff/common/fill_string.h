@@ -1,4 +1,4 @@
-// serdiff::cql internal: writing an output string of known size once, without zero-filling it
+// serdiff internal: writing an output string of known size once, without zero-filling it
 // first where the standard library allows it. Not part of the public API.
 #pragma once
 
@@ -6,13 +6,14 @@
 #include <cstdint>
 #include <string>
 
-namespace serdiff::cql::internal {
+namespace serdiff::internal {
 
 // Makes *out a string of exactly `size` bytes filled by write(p), which returns the end it
 // reached. With C++23's std::string::resize_and_overwrite (the files that include this are
-// compiled as C++2b where the compiler allows, see src/serdiff/cql/CMakeLists.txt) the bytes
-// are not zero-filled first; otherwise resize() zero-fills them. Returns false, and leaves
-// *out empty, when write did not end at p + size (a size pass and a write pass disagree).
+// compiled as C++2b where the compiler allows, see src/serdiff/cql/CMakeLists.txt and
+// src/serdiff/bson/CMakeLists.txt) the bytes are not zero-filled first; otherwise resize()
+// zero-fills them. Returns false, and leaves *out empty, when write did not end at p + size (a size
+// pass and a write pass disagree).
 template <typename F>
 bool FillString(size_t size, F&& write, std::string* out) {
   bool exact = false;
@@ -33,4 +34,4 @@ bool FillString(size_t size, F&& write, std::string* out) {
   return exact;
 }
 
-}  // namespace serdiff::cql::internal
+}  // namespace serdiff::internal
