@@ -157,6 +157,15 @@ void RegisterArrayKeys(harness::Registry& registry) {
   registry.Add(std::move(def));
 }
 
+// The encode targets' check: EncodedSize predicts the output's size exactly.
+harness::ExtraCheck<Document> SizePredictionCheck() {
+  return {"size-prediction", [](const Document& doc, const std::string& out) {
+            absl::StatusOr<uint64_t> n = sb::EncodedSize(doc);
+            if (n.ok() && *n == out.size()) return absl::OkStatus();
+            return absl::InternalError("EncodedSize differs from the output size");
+          }};
+}
+
 void RegisterEncode(harness::Registry& registry) {
   harness::TargetDef<Document> def;
   def.name = "bson_encode";
@@ -170,11 +179,7 @@ void RegisterEncode(harness::Registry& registry) {
   def.references.push_back(
       {"libbson", harness::Role::kOracle, oracle::libbson::kOrigin,
        [](const Document& doc) -> Output { return oracle::libbson::Encode(doc); }});
-  def.checks.push_back({"size-prediction", [](const Document& doc, const std::string& out) {
-                          absl::StatusOr<uint64_t> n = sb::EncodedSize(doc);
-                          if (n.ok() && *n == out.size()) return absl::OkStatus();
-                          return absl::InternalError("EncodedSize differs from the output size");
-                        }});
+  def.checks.push_back(SizePredictionCheck());
   def.checks.push_back({"validates", [](const Document&, const std::string& out) {
                           sb::DecodeOptions opt;
                           opt.check_utf8 = false;  // the encoder writes strings as given
@@ -207,11 +212,7 @@ void RegisterEncodePacked(harness::Registry& registry) {
   def.references.push_back(
       {"libbson", harness::Role::kOracle, oracle::libbson::kOrigin,
        [](const Document& doc) -> Output { return oracle::libbson::Encode(doc); }});
-  def.checks.push_back({"size-prediction", [](const Document& doc, const std::string& out) {
-                          absl::StatusOr<uint64_t> n = sb::EncodedSize(doc);
-                          if (n.ok() && *n == out.size()) return absl::OkStatus();
-                          return absl::InternalError("EncodedSize differs from the output size");
-                        }});
+  def.checks.push_back(SizePredictionCheck());
   def.divergences = bson::EncodeDivergences();
   // The packed loop allocates nothing but the output.
   def.heap_bound = harness::HeapBound<Document>::Linear(1, 4096);
