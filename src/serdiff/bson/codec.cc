@@ -178,6 +178,20 @@ char* WriteElements(const std::vector<Element>& elements, bool is_array, char* p
 // W-byte values. The key of index 10t + d is the decimal form of t followed by the digit d,
 // so a counter of the tens t is advanced once per ten elements and each key is that counter's
 // digits, one more digit and the NUL.
+// Ten elements of a packed array whose keys are H digits of tens and one digit: each a 16-byte
+// store of `tmpl` (type byte, the H digits, a digit slot, NUL, then garbage), its digit and
+// its W-byte value. Precondition: at least 16 writable bytes past the tenth element's start.
+template <size_t W, size_t H>
+inline char* WriteTen(const char* tmpl, const char* values, char* p) {
+  for (size_t d = 0; d < 10; ++d) {
+    std::memcpy(p, tmpl, 16);
+    p[H + 1] = static_cast<char>('0' + d);
+    std::memcpy(p + H + 3, values + W * d, W);
+    p += H + 3 + W;
+  }
+  return p;
+}
+
 template <size_t W>
 char* WritePackedValues(const Value& v, char* p) {
   char* start = p;
@@ -195,7 +209,43 @@ char* WritePackedValues(const Value& v, char* p) {
   }
   ArrayKeyCounter tens;
   tens.Next();  // "1": the keys 10..19
-  for (; i + 10 <= n; i += 10, tens.Next()) {
+  // While another whole ten follows, each element is one 16-byte store of a per-ten template
+  // (type byte, the tens' digits, a digit slot, NUL), the digit and the value: the template's
+  // bytes past the element are garbage the next element overwrites, and the ten after this
+  // one writes more than 16 bytes, so nothing past the array is touched.
+  for (; i + 20 <= n && tens.size() <= 8; i += 10, tens.Next()) {
+    char tmpl[16] = {};
+    tmpl[0] = tb;
+    std::memcpy(tmpl + 1, tens.key().data(), tens.size());
+    const char* ten = values + W * i;
+    switch (tens.size()) {  // the key length as a constant: ten straight-line element writes
+      case 1:
+        p = WriteTen<W, 1>(tmpl, ten, p);
+        break;
+      case 2:
+        p = WriteTen<W, 2>(tmpl, ten, p);
+        break;
+      case 3:
+        p = WriteTen<W, 3>(tmpl, ten, p);
+        break;
+      case 4:
+        p = WriteTen<W, 4>(tmpl, ten, p);
+        break;
+      case 5:
+        p = WriteTen<W, 5>(tmpl, ten, p);
+        break;
+      case 6:
+        p = WriteTen<W, 6>(tmpl, ten, p);
+        break;
+      case 7:
+        p = WriteTen<W, 7>(tmpl, ten, p);
+        break;
+      default:
+        p = WriteTen<W, 8>(tmpl, ten, p);
+        break;
+    }
+  }
+  for (; i + 10 <= n; i += 10, tens.Next()) {  // the last whole ten: exact stores
     const size_t h = tens.size();
     char head[kMaxDecimalChars];
     std::memcpy(head, tens.key().data(), h);

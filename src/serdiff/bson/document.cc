@@ -129,8 +129,8 @@ template <typename T>
 Value MakePacked(absl::Span<const T> values, Type elem) {
   Value v = OfType(Type::kArray);
   v.subtype = static_cast<uint8_t>(elem);
-  v.s.resize(values.size() * sizeof(T));
-  if (!values.empty()) std::memcpy(v.s.data(), values.data(), v.s.size());
+  // One allocation and a copy (assign does not zero-fill first, as resize would).
+  v.s.assign(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
   return v;
 }
 }  // namespace
