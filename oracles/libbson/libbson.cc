@@ -54,6 +54,11 @@ std::string Inexpressible(const std::vector<Element>& els) {
         break;
     }
     if (IsPacked(v) && !PackedWellFormed(v)) return "an ill-formed packed array";
+    if (PackedType(v) == Type::kBool) {  // as for an unpacked bool below
+      for (char b : v.s) {
+        if (static_cast<uint8_t>(b) > 1) return "a bool other than 0 or 1";
+      }
+    }
     if (v.type == Type::kDocument || v.type == Type::kArray || v.type == Type::kCodeWithScope) {
       std::string why = Inexpressible(v.children);
       if (!why.empty()) return why;
@@ -68,6 +73,37 @@ absl::StatusOr<int64_t> RefMillis(const Value& v) {
 }
 
 absl::Status AppendAll(bson_t* b, const std::vector<Element>& els, bool is_array);
+
+// The values of a well-formed packed array (document.h), keys from bson_uint32_to_string.
+absl::Status AppendPacked(bson_t* b, const Value& v) {
+  const Type t = PackedType(v);
+  const size_t n = PackedSize(v);
+  const char* p = v.s.data();
+  char buf[16];
+  for (size_t i = 0; i < n; ++i) {
+    const char* key;
+    const int len =
+        static_cast<int>(bson_uint32_to_string(static_cast<uint32_t>(i), &key, buf, sizeof buf));
+    bool ok;
+    if (t == Type::kInt32) {
+      int32_t x;
+      std::memcpy(&x, p + 4 * i, 4);
+      ok = bson_append_int32(b, key, len, x);
+    } else if (t == Type::kInt64) {
+      int64_t x;
+      std::memcpy(&x, p + 8 * i, 8);
+      ok = bson_append_int64(b, key, len, x);
+    } else if (t == Type::kDouble) {
+      double x;
+      std::memcpy(&x, p + 8 * i, 8);
+      ok = bson_append_double(b, key, len, x);
+    } else {
+      ok = bson_append_bool(b, key, len, p[i] == 1);
+    }
+    if (!ok) return absl::InvalidArgumentError("a bson_append_* call failed");
+  }
+  return absl::OkStatus();
+}
 
 absl::Status Append(bson_t* b, const char* key, int key_len, const Value& v) {
   bool ok = true;
@@ -95,7 +131,10 @@ absl::Status Append(bson_t* b, const char* key, int key_len, const Value& v) {
       ok = v.type == Type::kArray ? bson_append_array_begin(b, key, key_len, &child)
                                   : bson_append_document_begin(b, key, key_len, &child);
       if (!ok) break;
-      absl::Status st = AppendAll(&child, v.children, v.type == Type::kArray);
+      // A packed array (well formed: Inexpressible declined the others) is appended value by
+      // value, as libbson's users append one, without spelling it out as elements first.
+      absl::Status st = IsPacked(v) ? AppendPacked(&child, v)
+                                    : AppendAll(&child, v.children, v.type == Type::kArray);
       ok = v.type == Type::kArray ? bson_append_array_end(b, &child)
                                   : bson_append_document_end(b, &child);
       if (!st.ok()) return st;
@@ -192,15 +231,11 @@ absl::Status AppendAll(bson_t* b, const std::vector<Element>& els, bool is_array
 }  // namespace
 
 absl::StatusOr<std::string> Encode(const Document& doc) {
-  // libbson appends one element at a time: packed arrays (document.h) are spelled out, and
-  // the spelled-out form is checked like any other (a packed bool of 2, say).
-  const Document plain = sb::Unpack(doc);
-  std::string why = Inexpressible(doc.elements);
-  if (why.empty()) why = Inexpressible(plain.elements);
+  const std::string why = Inexpressible(doc.elements);
   if (!why.empty()) return harness::Declined(absl::StrCat("libbson's API cannot take ", why));
   bson_t b;
   bson_init(&b);
-  absl::Status st = AppendAll(&b, plain.elements, false);
+  absl::Status st = AppendAll(&b, doc.elements, false);
   std::string out;
   if (st.ok()) out.assign(reinterpret_cast<const char*>(bson_get_data(&b)), b.len);
   bson_destroy(&b);

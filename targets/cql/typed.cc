@@ -188,13 +188,18 @@ namespace {
 Output TypedEncodeTier(const TypedInput& in, opt::TypedTier tier) {
   const TypedBuilt& b = *in.built;
   const Kind k = b.keys.kind;
+  // Built once: copying an absl::Status shares its payload, so declining costs no
+  // allocation (most inputs are declined, and every implementation runs twice per input).
+  static const absl::Status* const kNoTier = new absl::Status(
+      harness::Declined("CPU tiers cover v3+ lists and sets of int, date and float"));
   if (in.spec.container % 3 == 2 || in.spec.version < 3 ||
       (k != Kind::kInt && k != Kind::kDate && k != Kind::kFloat)) {
-    return harness::Declined("CPU tiers cover v3+ lists and sets of int, date and float");
+    return *kNoTier;
   }
   if (!opt::TypedTierSupported(tier)) {
-    return harness::Declined(
-        absl::StrCat("this CPU cannot run tier ", std::string(opt::TypedTierName(tier))));
+    static const absl::Status* const kUnsupported =
+        new absl::Status(harness::Declined("this CPU cannot run the tier"));
+    return *kUnsupported;
   }
   return WithElementType(k, [&](auto tag) {
     using T = typename decltype(tag)::type;
