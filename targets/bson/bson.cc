@@ -72,6 +72,20 @@ rc::Gen<T> EdgeIntegers() {
   });
 }
 
+// v formatted by one of serdiff's formatters (the signed or the unsigned one, by T).
+template <typename T>
+std::string FormatWith(const T& v, size_t (*format_signed)(int64_t, char*),
+                       size_t (*format_unsigned)(uint64_t, char*)) {
+  char buf[sb::kMaxDecimalChars];
+  size_t n;
+  if constexpr (std::is_signed_v<T>) {
+    n = format_signed(v, buf);
+  } else {
+    n = format_unsigned(v, buf);
+  }
+  return std::string(buf, n);
+}
+
 template <typename T>
 void RegisterFormat(harness::Registry& registry, const std::string& name, const std::string& type) {
   harness::TargetDef<T> def;
@@ -82,24 +96,11 @@ void RegisterFormat(harness::Registry& registry, const std::string& name, const 
                    "std::to_chars, absl::StrCat, fmt::format_to");
   def.domain = harness::IntegerDomain<T>(type, EdgeIntegers<T>());
   def.optimized = {"optimized", [](const T& v) -> Output {
-                     char buf[sb::kMaxDecimalChars];
-                     size_t n;
-                     if constexpr (std::is_signed_v<T>) {
-                       n = sb::FormatInt64(v, buf);
-                     } else {
-                       n = sb::FormatUint64(v, buf);
-                     }
-                     return std::string(buf, n);
+                     return FormatWith<T>(v, sb::FormatInt64, sb::FormatUint64);
                    }};
   def.references.push_back({"digit_pairs", harness::Role::kOptimizedTier, [](const T& v) -> Output {
-                              char buf[sb::kMaxDecimalChars];
-                              size_t n;
-                              if constexpr (std::is_signed_v<T>) {
-                                n = sb::FormatInt64DigitPairs(v, buf);
-                              } else {
-                                n = sb::FormatUint64DigitPairs(v, buf);
-                              }
-                              return std::string(buf, n);
+                              return FormatWith<T>(v, sb::FormatInt64DigitPairs,
+                                                   sb::FormatUint64DigitPairs);
                             }});
   def.references.push_back({"reference", [](const T& v) -> Output {
                               if constexpr (std::is_signed_v<T>) return ref::bson::FormatInt64(v);
