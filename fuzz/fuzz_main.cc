@@ -52,7 +52,11 @@ serdiff::harness::ReproTools Tools() {
 
 }  // namespace
 
+// Called by libFuzzer only (the replay binary does not, so corpus replay judges every input in
+// full): the determinism check reruns the implementations other than the optimized one on one
+// input in kFuzzRerunOneIn, or in SERDIFF_RERUN_ONE_IN (harness/target.h, SetRerunOneIn).
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  serdiff::harness::ConfigureFuzzRerun();
   std::error_code ec;
   const std::string cwd = std::filesystem::current_path(ec).string();
   g_artifact_prefix = ec ? std::string() : cwd + "/";

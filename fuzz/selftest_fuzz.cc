@@ -25,6 +25,7 @@ const serdiff::targets::PlantedBug* g_bug = nullptr;
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  serdiff::harness::ConfigureFuzzRerun();  // as the shipped fuzz binaries judge
   const char* name = std::getenv("SERDIFF_SELFTEST_TARGET");
   const auto& bugs = serdiff::targets::PlantedBugs();
   if (name != nullptr && std::string_view(name) == "list") {

@@ -12,7 +12,8 @@
 // The verdict for one input (JudgeCase in target.cc); the first failure found is reported:
 //   1. every implementation runs twice; a different second result (bytes, status code,
 //      message or payloads such as the error offset) is "nondeterministic:<impl>"; the
-//      optimized side declining is "optimized-declined:<impl>";
+//      optimized side declining is "optimized-declined:<impl>". In a fuzz binary the others
+//      run twice on a sample of the inputs (SetRerunOneIn below); the optimized side always;
 //   2. error class first: optimized and each reference must both accept or both reject
 //      ("error-class-mismatch:<ref>"); messages are never compared;
 //   3. then, when both accepted, the output bytes ("bytes-mismatch:<ref>");
@@ -304,10 +305,32 @@ struct ImplRun {
   absl::string_view name;  // the Impl's name in the TargetDef (lives as long as the target)
   Role role = Role::kReference;
   Output first;
-  Output second;                // the repeated run (non-determinism check)
+  Output second;                // the repeated run (non-determinism check), when `rerun`
+  bool rerun = true;            // false: ran once (SetRerunOneIn); rule 1 skips it
   int64_t peak_heap_bytes = 0;  // peak of the first run
   bool offset_exempt = false;   // reports no error offsets (TargetDef::offset_exemptions)
 };
+
+// How often the determinism check (rule 1) runs the implementations other than the optimized
+// one a second time, for inputs judged from bytes (Target::RunBytes): on the inputs whose
+// RerunHash is divisible by `one_in`. 1, the default, is every input: properties, corpus
+// replay, `serdiff check` and `serdiff repro` never change it. Fuzz binaries set
+// kFuzzRerunOneIn in LLVMFuzzerInitialize (fuzz/fuzz_main.cc; the environment variable
+// SERDIFF_RERUN_ONE_IN overrides it, 1 restoring every input), because under ASan each extra
+// run's allocations cost as much as the run itself (docs/fuzzing.md, "Throughput"). The choice
+// is a function of the input's bytes alone, so a crash input replays with the same runs.
+// Precondition: one_in >= 1 (0 is taken as 1). Not thread-safe: set it before judging.
+inline constexpr uint32_t kFuzzRerunOneIn = 8;
+void SetRerunOneIn(uint32_t one_in);
+uint32_t RerunOneIn();
+// FNV-1a (64-bit) of the bytes: the same on every machine and run (no per-process seed).
+uint64_t RerunHash(std::string_view data);
+// True when the input with these bytes reruns every implementation under the current setting.
+bool RerunsAll(std::string_view data);
+// Reads SERDIFF_RERUN_ONE_IN (a positive integer) if set, else kFuzzRerunOneIn, and sets it;
+// called by the fuzz binaries' LLVMFuzzerInitialize. An unreadable value is reported on stderr
+// and ignored (the default applies).
+void ConfigureFuzzRerun();
 
 // The verdict on one input (data), plus, when rendered, its report and corpus bytes.
 struct CaseResult {
@@ -461,10 +484,12 @@ class TypedTarget final : public Target {
   // nothing of its own but the extra checks' results (TargetDef::checks, when a target has
   // any): runs are inline, names are views, the divergence callback captures one pointer
   // (fits std::function's inline buffer).
-  CaseResult Check(const T& v, Render render = Render::kOnFailure) const {
+  // rerun_all false: the implementations other than the optimized one run once (rule 1 skips
+  // them; SetRerunOneIn).
+  CaseResult Check(const T& v, Render render = Render::kOnFailure, bool rerun_all = true) const {
     absl::InlinedVector<ImplRun, 4> runs;
-    runs.push_back(RunImpl(def_.optimized, Role::kOptimized, v));
-    for (const auto& r : def_.references) runs.push_back(RunImpl(r, r.role, v));
+    runs.push_back(RunImpl(def_.optimized, Role::kOptimized, v, true));
+    for (const auto& r : def_.references) runs.push_back(RunImpl(r, r.role, v, rerun_all));
     for (ImplRun& run : runs) {
       for (const auto& e : def_.offset_exemptions) {
         if (e.impl == run.name) run.offset_exempt = true;
@@ -507,7 +532,7 @@ class TypedTarget final : public Target {
   CaseResult RunBytes(std::string_view data, Render render = Render::kOnFailure) const override {
     FuzzedDataProvider fdp(reinterpret_cast<const uint8_t*>(data.data()), data.size());
     const T v = def_.domain.decode(fdp);
-    return Check(v, render);
+    return Check(v, render, RerunsAll(data));
   }
 
   std::string ShowBytes(std::string_view data) const override {
@@ -602,7 +627,7 @@ class TypedTarget final : public Target {
     return info;
   }
 
-  static ImplRun RunImpl(const Impl<T>& impl, Role role, const T& v) {
+  static ImplRun RunImpl(const Impl<T>& impl, Role role, const T& v, bool rerun) {
     ImplRun run;
     run.name = impl.name;
     run.role = role;
@@ -611,7 +636,8 @@ class TypedTarget final : public Target {
       run.first = impl.run(v);
       run.peak_heap_bytes = scope.PeakBytes();
     }
-    run.second = impl.run(v);
+    run.rerun = rerun;
+    if (rerun) run.second = impl.run(v);
     return run;
   }
 

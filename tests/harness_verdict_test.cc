@@ -5,6 +5,7 @@
 // second run) fails here.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -337,6 +338,67 @@ TEST(VerdictNondeterminism, SecondRunOfEachSideIsCompared) {
     TypedTarget<int64_t> t(std::move(def));
     EXPECT_EQ(t.Check(0).failure_class, "nondeterministic:optimized");
   }
+}
+
+// A fuzz binary's sample (SetRerunOneIn): the optimized side reruns on every input, the others
+// exactly on the inputs whose FNV-1a hash the divisor divides; the default reruns everything.
+TEST(VerdictNondeterminism, FuzzSampleRerunsOthersOnTheInputsItsHashPicks) {
+  // Known FNV-1a 64 values: the empty string is the offset basis; "a" from the published tables.
+  EXPECT_EQ(RerunHash(""), 0xcbf29ce484222325ULL);
+  EXPECT_EQ(RerunHash("a"), 0xaf63dc4c8601ec8cULL);
+  EXPECT_EQ(RerunHash("foobar"), 0x85944171f73967e8ULL);
+  auto alternating = [] {
+    auto calls = std::make_shared<int>(0);
+    return [calls](const int64_t&) -> Output {
+      return (*calls)++ % 2 == 0 ? Accept("a") : Accept("b");
+    };
+  };
+  // The reference answers "a" on its first call for an input and "b" on its second: the
+  // optimized side, which runs first, resets the count.
+  TargetDef<int64_t> other = Def(Accept("a"), Accept("a"), kRequired);
+  auto ref_calls = std::make_shared<int>(0);
+  other.optimized.run = [ref_calls](const int64_t&) -> Output {
+    *ref_calls = 0;
+    return Accept("a");
+  };
+  other.references[0].run = [ref_calls](const int64_t&) -> Output {
+    return (*ref_calls)++ == 0 ? Accept("a") : Accept("b");
+  };
+  TypedTarget<int64_t> other_t(std::move(other));
+  TargetDef<int64_t> opt = Def(Accept("a"), Accept("a"), kRequired);
+  opt.optimized.run = alternating();
+  TypedTarget<int64_t> opt_t(std::move(opt));
+
+  ASSERT_EQ(RerunOneIn(), 1u);  // the default: every input
+  EXPECT_EQ(other_t.RunBytes("x").failure_class, "nondeterministic:reference");
+  SetRerunOneIn(kFuzzRerunOneIn);
+  int picked = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const std::string bytes = absl::StrCat("input ", i);
+    const bool all = RerunHash(bytes) % kFuzzRerunOneIn == 0;
+    EXPECT_EQ(RerunsAll(bytes), all) << bytes;
+    picked += all;
+    EXPECT_EQ(other_t.RunBytes(bytes).failure_class, all ? "nondeterministic:reference" : "")
+        << bytes;
+    EXPECT_EQ(opt_t.RunBytes(bytes).failure_class, "nondeterministic:optimized") << bytes;
+  }
+  EXPECT_GT(picked, 4000 / 8 * 3 / 4);  // about one in eight
+  EXPECT_LT(picked, 4000 / 8 * 5 / 4);
+  SetRerunOneIn(0);  // 0 is taken as 1
+  EXPECT_EQ(RerunOneIn(), 1u);
+  EXPECT_TRUE(RerunsAll("input 1"));
+
+  // SERDIFF_RERUN_ONE_IN overrides the fuzz default; garbage leaves the default.
+  setenv("SERDIFF_RERUN_ONE_IN", "1", 1);
+  ConfigureFuzzRerun();
+  EXPECT_EQ(RerunOneIn(), 1u);
+  setenv("SERDIFF_RERUN_ONE_IN", "zero", 1);
+  ConfigureFuzzRerun();
+  EXPECT_EQ(RerunOneIn(), kFuzzRerunOneIn);
+  unsetenv("SERDIFF_RERUN_ONE_IN");
+  ConfigureFuzzRerun();
+  EXPECT_EQ(RerunOneIn(), kFuzzRerunOneIn);
+  SetRerunOneIn(1);
 }
 
 // ---- heap bounds on every outcome ---------------------------------------------------------
