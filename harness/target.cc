@@ -72,7 +72,6 @@ absl::Status Declined(std::string_view reason) {
   return s;
 }
 
-// The payload alone decides (an OK status carries none).
 namespace {
 uint32_t g_rerun_one_in = 1;
 }  // namespace
@@ -107,6 +106,7 @@ void ConfigureFuzzRerun() {
   SetRerunOneIn(one_in);
 }
 
+// The payload alone decides (an OK status carries none).
 bool IsDeclined(const absl::Status& status) {
   return !status.ok() &&
          status.GetPayload(absl::string_view(kDeclinedUrl.data(), kDeclinedUrl.size())).has_value();
