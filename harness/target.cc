@@ -11,6 +11,7 @@
 
 #include <fnmatch.h>
 
+#include <filesystem>
 #include "absl/strings/cord.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -127,6 +128,29 @@ std::string_view OffsetPolicyName(OffsetPolicy p) {
   return "unknown";
 }
 
+std::string_view ImplKindName(ImplKind k) {
+  switch (k) {
+    case ImplKind::kCompiled:
+      return "compiled";
+    case ImplKind::kModule:
+      return "module";
+    case ImplKind::kWorker:
+      return "worker";
+  }
+  return "unknown";
+}
+
+namespace {
+thread_local std::optional<int64_t> t_external_peak;
+}  // namespace
+
+void ReportExternalPeak(int64_t bytes) { t_external_peak = bytes; }
+std::optional<int64_t> TakeExternalPeak() {
+  std::optional<int64_t> p = t_external_peak;
+  t_external_peak.reset();
+  return p;
+}
+
 std::string_view RoleName(Role r) {
   switch (r) {
     case Role::kOptimized:
@@ -225,6 +249,18 @@ CaseResult JudgeCase(const JudgeInput& in) {
     return true;
   };
 
+  result.subject = std::string(opt.name);
+  // Rule 0. A worker that crashed, hung or broke the protocol (harness/external.h) is reported
+  // before anything its missing answer would make look different.
+  for (const ImplRun& run : runs) {
+    for (const Output* out : {&run.first, &run.second}) {
+      if (out == &run.second && !run.rerun) continue;
+      if (out->ok()) continue;
+      const std::string cls = WorkerFailureClass(out->status());
+      if (cls.empty()) continue;
+      fail(cls, run.name, [&] { return std::string(out->status().message()); });
+    }
+  }
   // Rule 1. Every implementation, the optimized one included, ran twice on the same input
   // (TypedTarget::RunImpl), except the others on inputs a fuzz binary's sample left out
   // (SetRerunOneIn: run.rerun false); SameOutput compares payloads too, so a second run with
@@ -241,7 +277,14 @@ CaseResult JudgeCase(const JudgeInput& in) {
   }
   // The optimized side must accept or reject every input; only the others may decline (target.h,
   // rule 1).
-  if (OutcomeOf(opt.first) == Outcome::kDeclined) {
+  // A subject other than the optimized implementation may decline (an input its language or
+  // API cannot take): the case is then not judged.
+  if (OutcomeOf(opt.first) == Outcome::kDeclined && opt.role != Role::kOptimized) {
+    if (result.passed) {
+      result.subject_declined = true;
+      return result;
+    }
+  } else if (OutcomeOf(opt.first) == Outcome::kDeclined) {
     fail("optimized-declined", opt.name, [&] {
       return absl::StrCat("the optimized implementation (", opt.name,
                           ") must not decline an input");
@@ -352,15 +395,21 @@ void RenderReport(const JudgeInput& in, CaseResult* result) {
   const ImplRun& opt = runs[0];
   std::string& r = result->report;
   r.clear();
+  if (opt.role != Role::kOptimized) absl::StrAppend(&r, "subject: ", opt.name, "\n");
   absl::StrAppend(&r, "target: ", in.target, "\n",
                   "input:  ", in.show_input ? in.show_input() : std::string("(no printer)"), "\n");
   for (const ImplRun& run : runs) {
     absl::StrAppendFormat(&r, "  %-10s %s\n", run.name, DescribeOutput(run.first, in.show_output));
   }
-  absl::StrAppendFormat(&r, "peak heap: %s %d bytes", opt.name, opt.peak_heap_bytes);
+  auto peak_text = [](const ImplRun& run) {
+    if (run.peak_heap_bytes < 0) return std::string("unknown");
+    return absl::StrCat(run.peak_heap_bytes, " bytes",
+                        run.kind == ImplKind::kWorker ? " (reported by the worker)" : "");
+  };
+  absl::StrAppendFormat(&r, "peak heap: %s %s", opt.name, peak_text(opt));
   if (in.heap_bound >= 0) absl::StrAppendFormat(&r, " (bound %d)", in.heap_bound);
   for (size_t i = 1; i < runs.size(); ++i) {
-    absl::StrAppendFormat(&r, ", %s %d bytes", runs[i].name, runs[i].peak_heap_bytes);
+    absl::StrAppendFormat(&r, ", %s %s", runs[i].name, peak_text(runs[i]));
   }
   r.push_back('\n');
   for (const auto& [name, status] : in.checks) {
@@ -474,6 +523,76 @@ std::unique_ptr<Registry> BuildRegistry(bool selftest) {
   // Back to the initial value: an Add after BuildRegistry belongs to no family.
   registry->family_ = "unregistered";
   return registry;
+}
+
+// Manifests first (the defaults in name order, then those named), then modules. Problems are
+// collected, not fatal: a process still judges with what could be attached.
+std::vector<std::string> AttachExternal(Registry& registry, const ExternalConfig& config) {
+  std::vector<std::string> problems;
+  std::vector<std::string> files;
+  const std::string& subject = Subject();
+  if (config.default_workers || !subject.empty()) {
+    std::error_code ec;
+    std::vector<std::string> found;
+    for (const auto& dir : std::filesystem::directory_iterator(OraclesDir(), ec)) {
+      for (const auto& f : std::filesystem::directory_iterator(dir.path(), ec)) {
+        const std::string name = f.path().filename().string();
+        if (absl::StartsWith(name, "worker") && absl::EndsWith(name, ".json")) {
+          found.push_back(f.path().string());
+        }
+      }
+    }
+    std::sort(found.begin(), found.end());
+    for (const std::string& f : found) {
+      absl::StatusOr<WorkerManifest> m = ReadWorkerManifest(f);
+      if (!m.ok()) {
+        problems.push_back(std::string(m.status().message()));
+        continue;
+      }
+      if (config.default_workers ? m->is_default : m->name == subject) files.push_back(f);
+    }
+  }
+  for (const std::string& f : config.worker_files) files.push_back(f);
+  for (const std::string& f : files) {
+    absl::StatusOr<WorkerManifest> m = ReadWorkerManifest(f);
+    if (!m.ok()) {
+      problems.push_back(std::string(m.status().message()));
+      continue;
+    }
+    bool duplicate = false;
+    for (const auto& w : registry.workers_) duplicate |= w->manifest().name == m->name;
+    if (duplicate) continue;  // named twice (a default and --worker): attached once
+    auto client = std::make_shared<WorkerClient>(*m);
+    for (const std::string& t : m->targets) {
+      Target* target = registry.FindMutable(t);
+      if (target == nullptr) {
+        problems.push_back(absl::StrCat(f, ": no target ", t));
+        continue;
+      }
+      if (absl::Status s = target->AttachWorker(client); !s.ok()) {
+        problems.push_back(absl::StrCat(f, ": ", s.message()));
+      }
+    }
+    registry.workers_.push_back(std::move(client));
+  }
+  for (const std::string& f : config.module_files) {
+    absl::StatusOr<const serdiff_module*> m = LoadModule(f);
+    if (!m.ok()) {
+      problems.push_back(std::string(m.status().message()));
+      continue;
+    }
+    int joined = 0;
+    for (size_t i = 0; i < (*m)->op_count; ++i) {
+      const serdiff_op* op = &(*m)->ops[i];
+      for (const auto& t : registry.targets_) {
+        if (t->info().interchange_op != op->op || !OpJoinsTarget(*op, t->name())) continue;
+        if (t->AttachModule(*m, op).ok()) ++joined;
+      }
+    }
+    if (joined == 0) problems.push_back(absl::StrCat(f, ": joins no target"));
+    registry.modules_.push_back(*m);
+  }
+  return problems;
 }
 
 }  // namespace serdiff::harness

@@ -57,6 +57,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "harness/alloc_tracker.h"
+#include "harness/external.h"
 #include "harness/fuzz_input.h"
 #include "harness/length_lies.h"
 #include "harness/text_parse.h"
@@ -134,6 +135,17 @@ enum class Render {
   kAlways,     // also when it passes (`serdiff repro`, `serdiff seed`, tests of the report)
 };
 
+// Where an implementation runs (docs/workers.md).
+enum class ImplKind { kCompiled, kModule, kWorker };
+std::string_view ImplKindName(ImplKind k);  // "compiled", "module", "worker"
+
+// A worker's implementation reports the peak its process measured for the call it just made;
+// TypedTarget::RunImpl takes it instead of the tracker's (which sees only serdiff's side of the
+// pipe). -1: the worker did not say (no heap bound applies to that run).
+void ReportExternalPeak(int64_t bytes);
+// The peak reported since the last call of TakeExternalPeak, or nullopt; clears it.
+std::optional<int64_t> TakeExternalPeak();
+
 template <typename T>
 struct Impl {
   Impl() = default;
@@ -158,6 +170,14 @@ struct Impl {
   // family (src/serdiff/<family>/ for the optimized side and its tiers, reference/<family>/).
   std::string origin;
   std::function<Output(const T&)> run;
+  // Where it runs (docs/workers.md): kCompiled in this binary, kModule a loaded shared library,
+  // kWorker another process (its peak is what the worker reports, ReportExternalPeak).
+  ImplKind kind = ImplKind::kCompiled;
+  // Added to the target's heap bound when this implementation is the subject: permille of the
+  // output's size plus bytes, with the reason (a worker runtime's own overhead).
+  int64_t slack_per_output_permille = 0;
+  int64_t slack_bytes = 0;
+  std::string slack_reason;
 };
 
 // A difference between the optimized side and reference `impl` that is known and accepted.
@@ -298,6 +318,9 @@ struct TargetDef {
   // The fuzz binary's limits; max_len 0: the first of the family's rules
   // (Registry::SetFuzzLimits) whose glob matches the name, else DefaultFuzzLimits().
   FuzzLimits fuzz_limits;
+  // How an input crosses to a worker or a module (harness/external.h); op empty: no outside
+  // implementation can join this target.
+  Interchange<T> interchange;
 };
 
 // One implementation's run, as judged.
@@ -309,6 +332,7 @@ struct ImplRun {
   bool rerun = true;            // false: ran once (SetRerunOneIn); rule 1 skips it
   int64_t peak_heap_bytes = 0;  // peak of the first run
   bool offset_exempt = false;   // reports no error offsets (TargetDef::offset_exemptions)
+  ImplKind kind = ImplKind::kCompiled;
 };
 
 // How often the determinism check (rule 1) runs the implementations other than the optimized
@@ -349,6 +373,20 @@ struct CaseResult {
   // registration order. The shrinker keeps only candidates that every implementation the
   // original was compared with still compares (harness/shrink.h).
   std::vector<std::string> declined;
+  // The subject (runs[0]) was not the optimized implementation and declined the input: the
+  // case was not judged (it passes, and `serdiff check` counts it as declined).
+  bool subject_declined = false;
+  // Name of runs[0]: "optimized" unless a subject is set (SetSubject).
+  std::string subject;
+  // Every module and worker run of the case: name, peak (-1 unknown), outcome. Empty for
+  // targets without outside implementations.
+  struct ExternalRun {
+    std::string name;
+    int64_t peak_bytes = -1;
+    Outcome outcome = Outcome::kAccepted;
+    bool is_subject = false;
+  };
+  std::vector<ExternalRun> external;
   // Rendered only for a failing case or under Render::kAlways (else empty, rendered false).
   bool rendered = false;
   std::string report;        // the full report, ending in "serdiff: <target>: <class>" on failure
@@ -381,6 +419,7 @@ struct ImplInfo {
   std::string name;
   Role role = Role::kReference;
   std::string origin;  // "src/serdiff/varint", "reference/varint", "oracles/protobuf: ..."
+  ImplKind kind = ImplKind::kCompiled;
 };
 struct TargetInfo {
   std::string name;
@@ -396,6 +435,7 @@ struct TargetInfo {
   std::vector<std::pair<std::string, std::string>> offset_exemptions;
   std::vector<LengthField> length_fields;  // TargetDef::length_fields
   FuzzLimits fuzz_limits;                  // TargetDef::fuzz_limits, resolved (never unset)
+  std::string interchange_op;              // TargetDef::interchange.op; empty: none
 };
 
 // Type-erased target, as the registry, the CLI, the test driver and the fuzzers see it: its
@@ -454,8 +494,22 @@ class Target {
   virtual void RcParseInvertsShowProperty() const = 0;
   const std::string& last_counterexample() const { return last_counterexample_; }
 
+  // Joins a worker (docs/workers.md) or one operation of a module to this target as an oracle.
+  // Errors: FailedPrecondition when the target has no interchange, or the module op's form does
+  // not fit it; AlreadyExists when an implementation has that name.
+  virtual absl::Status AttachWorker(std::shared_ptr<WorkerClient> client) = 0;
+  virtual absl::Status AttachModule(const serdiff_module* module, const serdiff_op* op) = 0;
+  // True when an implementation of this target has that name.
+  bool HasImpl(std::string_view name) const {
+    for (const ImplInfo& i : info_.impls) {
+      if (i.name == name) return true;
+    }
+    return false;
+  }
+
  protected:
   mutable std::string last_counterexample_;
+  TargetInfo& mutable_info() { return info_; }
 
  private:
   TargetInfo info_;
@@ -488,8 +542,18 @@ class TypedTarget final : public Target {
   // them; SetRerunOneIn).
   CaseResult Check(const T& v, Render render = Render::kOnFailure, bool rerun_all = true) const {
     absl::InlinedVector<ImplRun, 4> runs;
-    runs.push_back(RunImpl(def_.optimized, Role::kOptimized, v, true));
-    for (const auto& r : def_.references) runs.push_back(RunImpl(r, r.role, v, rerun_all));
+    // The subject (SetSubject) goes first, and the optimized implementation joins the others;
+    // without one (or when this target lacks it) the optimized implementation is runs[0].
+    const Impl<T>* subject = SubjectImpl();
+    if (subject == nullptr) {
+      runs.push_back(RunImpl(def_.optimized, Role::kOptimized, v, true));
+    } else {
+      runs.push_back(RunImpl(*subject, subject->role, v, true));
+      runs.push_back(RunImpl(def_.optimized, Role::kOptimized, v, rerun_all));
+    }
+    for (const auto& r : def_.references) {
+      if (&r != subject) runs.push_back(RunImpl(r, r.role, v, rerun_all));
+    }
     for (ImplRun& run : runs) {
       for (const auto& e : def_.offset_exemptions) {
         if (e.impl == run.name) run.offset_exempt = true;
@@ -517,9 +581,21 @@ class TypedTarget final : public Target {
     if (opt.ok()) {
       for (const auto& c : def_.checks) in.checks.emplace_back(c.name, c.check(v, *opt));
     }
-    if (def_.heap_bound) in.heap_bound = def_.heap_bound(v, opt);
+    if (def_.heap_bound) {
+      in.heap_bound = def_.heap_bound(v, opt);
+      if (subject != nullptr && (subject->slack_bytes || subject->slack_per_output_permille)) {
+        in.heap_bound +=
+            subject->slack_bytes + subject->slack_per_output_permille *
+                                       static_cast<int64_t>(opt.ok() ? opt->size() : 0) / 1000;
+      }
+    }
     in.offsets = def_.offsets;
     CaseResult result = JudgeCase(in);
+    for (const ImplRun& run : runs) {
+      if (run.kind == ImplKind::kCompiled) continue;
+      result.external.push_back(
+          {std::string(run.name), run.peak_heap_bytes, OutcomeOf(run.first), &run == &runs[0]});
+    }
     if (!result.passed || render == Render::kAlways) {
       in.show_input = [this, &v] { return def_.domain.show(v); };
       in.show_output = def_.show_output;
@@ -624,6 +700,7 @@ class TypedTarget final : public Target {
     for (const auto& e : d.offset_exemptions) info.offset_exemptions.emplace_back(e.impl, e.reason);
     info.length_fields = d.length_fields;
     info.fuzz_limits = d.fuzz_limits;
+    info.interchange_op = d.interchange.op;
     return info;
   }
 
@@ -631,16 +708,116 @@ class TypedTarget final : public Target {
     ImplRun run;
     run.name = impl.name;
     run.role = role;
+    run.kind = impl.kind;
     {
       PeakHeapScope scope;
       run.first = impl.run(v);
       run.peak_heap_bytes = scope.PeakBytes();
     }
+    // A worker's peak is its own process's (the tracker saw only the pipe's buffers).
+    if (impl.kind == ImplKind::kWorker) run.peak_heap_bytes = TakeExternalPeak().value_or(-1);
     run.rerun = rerun;
-    if (rerun) run.second = impl.run(v);
+    if (rerun) {
+      run.second = impl.run(v);
+      if (impl.kind == ImplKind::kWorker) TakeExternalPeak();
+    }
     return run;
   }
 
+  // The implementation named by Subject(), other than the optimized one; nullptr: none.
+  const Impl<T>* SubjectImpl() const {
+    const std::string& s = Subject();
+    if (s.empty() || s == def_.optimized.name) return nullptr;
+    for (const auto& r : def_.references) {
+      if (r.name == s) return &r;
+    }
+    return nullptr;
+  }
+
+ public:
+  absl::Status AttachWorker(std::shared_ptr<WorkerClient> client) override {
+    const WorkerManifest& m = client->manifest();
+    if (def_.interchange.op.empty()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(def_.name, " has no interchange: no worker can join it"));
+    }
+    if (HasImpl(m.name)) {
+      return absl::AlreadyExistsError(absl::StrCat(def_.name, " already has ", m.name));
+    }
+    Impl<T> impl;
+    impl.name = m.name;
+    impl.role = Role::kOracle;
+    impl.kind = ImplKind::kWorker;
+    impl.origin = absl::StrCat("worker ", m.path, ": ", m.origin);
+    impl.slack_per_output_permille = m.slack_per_output_permille;
+    impl.slack_bytes = m.slack_bytes;
+    impl.slack_reason = m.slack_reason;
+    const Interchange<T>* ic = &def_.interchange;  // def_ never moves: the target is on the heap
+    impl.run = [ic, client](const T& v) -> Output {
+      absl::StatusOr<std::string> in = ic->input_json(v);
+      if (!in.ok()) return in.status();
+      int64_t peak = -1;
+      absl::StatusOr<ExternalAnswer> ans = client->Call(ic->op, *in, &peak);
+      ReportExternalPeak(peak);
+      if (!ans.ok()) return ans.status();
+      if (ic->output) return ic->output(v, *ans);
+      return std::move(ans->bytes);
+    };
+    def_.references.push_back(std::move(impl));
+    mutable_info().impls.push_back(
+        {m.name, Role::kOracle, def_.references.back().origin, ImplKind::kWorker});
+    return absl::OkStatus();
+  }
+
+  absl::Status AttachModule(const serdiff_module* module, const serdiff_op* op) override {
+    const Interchange<T>* ic = &def_.interchange;
+    if (ic->op.empty() || ic->op != op->op) {
+      return absl::FailedPreconditionError(absl::StrCat(def_.name, " has no op ", op->op));
+    }
+    const bool fits =
+        (op->form == SERDIFF_FORM_JSON && ic->input_json) ||
+        ((op->form == SERDIFF_FORM_INT64 || op->form == SERDIFF_FORM_UINT64) && ic->as_int64) ||
+        (op->form == SERDIFF_FORM_INT32_LIST && ic->as_int32_list);
+    if (!fits) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(def_.name, " has no form ", op->form, " for ", op->op));
+    }
+    if (HasImpl(module->name)) {
+      return absl::AlreadyExistsError(absl::StrCat(def_.name, " already has ", module->name));
+    }
+    Impl<T> impl;
+    impl.name = module->name;
+    impl.role = Role::kOracle;
+    impl.kind = ImplKind::kModule;
+    impl.origin = absl::StrCat("module ", module->origin ? module->origin : "");
+    impl.run = [ic, op](const T& v) -> Output {
+      switch (op->form) {
+        case SERDIFF_FORM_INT64:
+        case SERDIFF_FORM_UINT64:
+          return CallModuleOp(*op, ic->as_int64(v), {}, nullptr);
+        case SERDIFF_FORM_INT32_LIST: {
+          absl::StatusOr<Int32List> l = ic->as_int32_list(v);
+          if (!l.ok()) return l.status();
+          return CallModuleOp(*op, 0, {}, &*l);
+        }
+        default:
+          break;
+      }
+      absl::StatusOr<std::string> in = ic->input_json(v);
+      if (!in.ok()) return in.status();
+      absl::StatusOr<std::string> out = CallModuleOp(*op, 0, *in, nullptr);
+      if (!out.ok() || !ic->output) return out;
+      ExternalAnswer a;
+      a.bytes = std::move(*out);
+      return ic->output(v, a);
+    };
+    def_.references.push_back(std::move(impl));
+    mutable_info().impls.push_back(
+        {module->name, Role::kOracle, def_.references.back().origin, ImplKind::kModule});
+    return absl::OkStatus();
+  }
+
+ private:
   TargetDef<T> def_;
 };
 
@@ -676,6 +853,12 @@ class Registry {
   const std::vector<WireEdgeTable>& wire_edges() const { return wire_edges_; }
   // nullptr when no target has that name.
   const Target* Find(std::string_view name) const;
+  Target* FindMutable(std::string_view name) {
+    return const_cast<Target*>(static_cast<const Registry*>(this)->Find(name));
+  }
+  // The workers and modules attached (AttachExternal), for the reports' tables.
+  const std::vector<std::shared_ptr<WorkerClient>>& workers() const { return workers_; }
+  const std::vector<const serdiff_module*>& modules() const { return modules_; }
 
  private:
   friend std::unique_ptr<Registry> BuildRegistry(bool selftest);
@@ -685,7 +868,17 @@ class Registry {
   std::vector<std::pair<std::string, FuzzLimits>> fuzz_limit_rules_;
   std::vector<std::unique_ptr<Target>> targets_;
   std::vector<WireEdgeTable> wire_edges_;
+  std::vector<std::shared_ptr<WorkerClient>> workers_;
+  std::vector<const serdiff_module*> modules_;
+  friend std::vector<std::string> AttachExternal(Registry& registry, const ExternalConfig& config);
 };
+
+// Joins the workers and modules of `config` to the targets they name (docs/workers.md): every
+// default manifest under OraclesDir() when config.default_workers (and, when a subject is set,
+// the manifest of that name in any case), each of config.worker_files and config.module_files.
+// Returns one line per problem (a manifest that cannot be read, a target it names that does not
+// exist or has no interchange, a module that does not load); what could be attached is.
+std::vector<std::string> AttachExternal(Registry& registry, const ExternalConfig& config);
 
 // ---- Families register themselves ------------------------------------------------------------
 //

@@ -24,6 +24,8 @@ foreach(_entry ${_top})
     file(GLOB_RECURSE _found LIST_DIRECTORIES false RELATIVE ${SERDIFF_SOURCE_DIR}
       ${SERDIFF_SOURCE_DIR}/${_entry}/*.cc ${SERDIFF_SOURCE_DIR}/${_entry}/*.h
       ${SERDIFF_SOURCE_DIR}/${_entry}/*.py ${SERDIFF_SOURCE_DIR}/${_entry}/*.sh)
+    # Installed npm packages (oracles/node/node_modules, scripts/bootstrap) are not ours.
+    list(FILTER _found EXCLUDE REGEX "(^|/)node_modules/")
     list(APPEND _files ${_found})
   elseif(_entry MATCHES "\\.(cc|h|py|sh)$")
     list(APPEND _files ${_entry})

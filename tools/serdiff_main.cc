@@ -32,6 +32,9 @@
 //                                     format tables (checked in as fuzz/<family>.dict)
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -70,12 +73,34 @@ std::vector<const Target*> Selected(const std::string& filter, bool selftest) {
   std::vector<const Target*> out;
   auto add = [&](const Registry& r) {
     for (const auto& t : r.targets()) {
-      if (filter.empty() || absl::StrContains(t->name(), filter)) out.push_back(t.get());
+      if (!filter.empty() && !absl::StrContains(t->name(), filter)) continue;
+      // With a subject, only the targets that have it.
+      const std::string& subject = serdiff::harness::Subject();
+      if (!subject.empty() && !t->HasImpl(subject)) continue;
+      out.push_back(t.get());
     }
   };
   add(serdiff::targets::AllTargets());
   if (selftest) add(serdiff::targets::SelfTestTargets());
   return out;
+}
+
+// The options a repro command needs to see the same implementations (--subject, --worker,
+// --module, --no-workers), as shell words; set once in main.
+std::string g_repro_args;
+std::string ReproArgs(const std::string& subject, const std::vector<std::string>& workers,
+                      const std::vector<std::string>& modules, bool no_workers) {
+  std::string a;
+  auto abs = [](const std::string& f) {
+    std::error_code ec;
+    const std::filesystem::path p = std::filesystem::absolute(f, ec);
+    return serdiff::harness::ShellWord(ec ? f : p.lexically_normal().string());
+  };
+  if (no_workers) a += " --no-workers";
+  for (const std::string& w : workers) a += " --worker " + abs(w);
+  for (const std::string& m : modules) a += " --module " + abs(m);
+  if (!subject.empty()) a += " --subject " + serdiff::harness::ShellWord(subject);
+  return a;
 }
 
 std::string JsonEscape(std::string_view s) {
@@ -113,7 +138,11 @@ std::string Bytes(int64_t n) {
 }
 
 int List(bool selftest) {
-  for (const Target* t : Selected("", selftest)) {
+  const std::vector<const Target*> targets = Selected("", selftest);
+  for (const std::string& p : serdiff::targets::AttachProblems()) {
+    std::cout << "not attached: " << p << "\n";
+  }
+  for (const Target* t : targets) {
     std::cout << t->name() << "\n  family:   " << t->family()
               << "\n  domain:   " << t->domain_name() << "\n  compares: ";
     const auto impls = t->impl_names();
@@ -125,6 +154,8 @@ int List(bool selftest) {
     std::cout << "\n  " << t->description() << "\n";
     for (const auto& impl : t->info().impls) {
       std::cout << "  implementation " << impl.name << " (" << serdiff::harness::RoleName(impl.role)
+                << ", " << serdiff::harness::ImplKindName(impl.kind)
+                << (impl.name == serdiff::harness::Subject() ? ", subject" : "")
                 << "): " << impl.origin << "\n";
     }
     if (!t->info().length_fields.empty()) {
@@ -249,7 +280,19 @@ struct Row {
   int64_t ref_peak = -1;  // first reference's peak in the same case as `peak`
   int64_t rej_peak = -1;  // largest optimized peak among rejected inputs (-1: none rejected)
   int64_t rej_bound = -1;
+  int subject_declined = 0;  // cases the subject declined (not judged)
   double seconds = 0;
+};
+
+// One outside implementation (module or worker) on one target, in `check`'s second table.
+struct ExternalRow {
+  std::string impl;
+  std::string target;
+  bool subject = false;
+  int64_t calls = 0;
+  int64_t declined = 0;
+  int64_t rejected = 0;
+  int64_t peak = -1;  // largest reported peak (-1: none reported)
 };
 
 // `serdiff check --json`'s schema (docs/fuzzing.md, "serdiff check --json"): raised when a field
@@ -259,6 +302,7 @@ constexpr int kCheckJsonSchemaVersion = 1;
 int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::string& json_path,
           const std::string& filter, const std::string& failures_dir, bool selftest) {
   std::vector<Row> rows;
+  std::vector<ExternalRow> external;
   std::vector<Failure> failures;
   std::error_code ec;
   if (!std::filesystem::is_directory(corpus_dir, ec)) {
@@ -293,7 +337,23 @@ int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::st
     row.target = t->name();
     show_progress(t->name());
     const auto start = std::chrono::steady_clock::now();
+    const size_t external_begin = external.size();
     auto note = [&](const CaseResult& r) {
+      if (r.subject_declined) ++row.subject_declined;
+      for (const CaseResult::ExternalRun& e : r.external) {
+        ExternalRow* er = nullptr;
+        for (size_t k = external_begin; k < external.size(); ++k) {
+          if (external[k].impl == e.name) er = &external[k];
+        }
+        if (er == nullptr) {
+          external.push_back({e.name, t->name(), e.is_subject});
+          er = &external.back();
+        }
+        ++er->calls;
+        if (e.outcome == serdiff::harness::Outcome::kDeclined) ++er->declined;
+        if (e.outcome == serdiff::harness::Outcome::kRejected) ++er->rejected;
+        er->peak = std::max(er->peak, e.peak_bytes);
+      }
       if (r.optimized_peak_bytes >= row.peak) {
         row.peak = r.optimized_peak_bytes;
         row.bound = r.heap_bound_bytes;
@@ -358,13 +418,46 @@ int Check(int cases, uint64_t seed, const std::string& corpus_dir, const std::st
                                  Bytes(r.ref_peak), Bytes(r.rej_peak), Bytes(r.rej_bound),
                                  r.seconds);
   }
+  if (!external.empty()) {
+    // The outside implementations: each one's calls (inputs it was given), declines, rejections
+    // and its largest peak (reported by the worker, or the tracker's for a module), beside the
+    // peaks of the table above.
+    size_t wi = 14;
+    for (const ExternalRow& e : external) wi = std::max(wi, e.impl.size());
+    std::cout << absl::StrFormat("\n%-*s %-*s %-7s %-6s %7s %8s %8s %12s\n", wi, "implementation",
+                                 w, "target", "role", "kind", "calls", "declined", "rejected",
+                                 "peak heap");
+    for (const ExternalRow& e : external) {
+      const serdiff::harness::Target* t = FindTarget(e.target, selftest);
+      std::string kind = "?";
+      for (const auto& i : t->info().impls) {
+        if (i.name == e.impl) kind = std::string(serdiff::harness::ImplKindName(i.kind));
+      }
+      std::cout << absl::StrFormat("%-*s %-*s %-7s %-6s %7d %8d %8d %12s\n", wi, e.impl, w,
+                                   e.target, e.subject ? "subject" : "peer", kind, e.calls,
+                                   e.declined, e.rejected, Bytes(e.peak));
+    }
+    for (const auto& wc : serdiff::targets::AllTargets().workers()) {
+      if (wc->calls() == 0) continue;
+      std::cout << "  " << wc->manifest().name << ": " << wc->calls() << " calls, " << wc->starts()
+                << (wc->starts() == 1 ? " start" : " starts")
+                << (wc->peak_text().empty() ? "" : "; peak: " + wc->peak_text()) << "\n";
+    }
+    std::cout << "\n";
+  }
+  int subject_declined = 0;
+  for (const Row& r : rows) subject_declined += r.subject_declined;
+  if (subject_declined > 0) {
+    std::cout << absl::StrFormat("%s declined %d cases (not judged)\n", serdiff::harness::Subject(),
+                                 subject_declined);
+  }
   std::cout << absl::StrFormat("%d targets, %d failures\n", rows.size(), total_failures);
   for (const Failure& f : failures) {
     std::error_code abs_ec;
     const std::filesystem::path abs = std::filesystem::absolute(f.path, abs_ec);
     std::cout << "FAIL " << f.target << ": " << f.failure_class << "\n  "
               << serdiff::harness::ShellWord(serdiff::harness::SelfPath())
-              << (f.selftest ? " --selftest" : "") << " repro " << f.target << " "
+              << (f.selftest ? " --selftest" : "") << g_repro_args << " repro " << f.target << " "
               << serdiff::harness::ShellWord(abs_ec ? f.path : abs.lexically_normal().string())
               << "\n";
   }
@@ -559,6 +652,22 @@ int main(int argc, char** argv) {
   app.add_flag("--selftest", selftest,
                "also include the test-only targets whose optimized side is deliberately wrong");
 
+  // Implementations from outside (docs/workers.md): global, so that every subcommand sees them.
+  std::string subject;
+  std::vector<std::string> worker_files, module_files;
+  bool no_workers = false;
+  app.add_option("--subject", subject,
+                 "the implementation placed first in every verdict, whose peak heap is bounded "
+                 "(default: optimized); check runs only the targets that have it");
+  app.add_option("--worker", worker_files,
+                 "also join the worker of this manifest (oracles/<name>/worker*.json form)")
+      ->allow_extra_args(false);
+  app.add_option("--module", module_files,
+                 "also join this module (a shared library with harness/serdiff_module.h's ABI)")
+      ->allow_extra_args(false);
+  app.add_flag("--no-workers", no_workers,
+               "do not join the shipped workers (oracles/*/worker.json) by default");
+
   auto* list = app.add_subcommand("list", "list every target");
   std::string emit;
   list->add_option(
@@ -645,6 +754,27 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // --help exits 0; every usage error exits 2, like an unreadable input.
     return app.exit(e) == 0 ? 0 : 2;
+  }
+  // Before the registry is first built (AllTargets reads these once).
+  serdiff::targets::SetDefaultWorkers(!no_workers);
+  auto join_env = [](const char* var, const std::vector<std::string>& files) {
+    if (files.empty()) return;
+    std::string v = std::getenv(var) ? std::getenv(var) : "";
+    for (const std::string& f : files) {
+      std::error_code abs_ec;
+      const std::filesystem::path abs = std::filesystem::absolute(f, abs_ec);
+      v += (v.empty() ? "" : ":") + (abs_ec ? f : abs.string());
+    }
+    setenv(var, v.c_str(), 1);
+  };
+  join_env("SERDIFF_WORKERS", worker_files);
+  join_env("SERDIFF_MODULES", module_files);
+  if (!subject.empty()) serdiff::harness::SetSubject(subject);
+  g_repro_args = ReproArgs(subject, worker_files, module_files, no_workers);
+  if (!subject.empty() && Selected(filter, selftest).empty()) {
+    std::cerr << "serdiff: no target has an implementation named " << subject
+              << " (see serdiff list)\n";
+    return 2;
   }
   if (*list) {
     if (emit == "limits-tsv") return EmitLimitsTsv();

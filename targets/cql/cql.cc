@@ -209,6 +209,8 @@ void RegisterCqlTargets(harness::Registry& registry) {
     def.checks.push_back({"size-prediction", CheckSize});
     def.checks.push_back({"round-trip", CheckRoundTrip});
     def.heap_bound = harness::HeapBound<EncodeInput>::Linear(1, kEncodeSlack);
+    def.interchange = CqlSerializeInterchange<EncodeInput>(
+        [](const EncodeInput& in) -> const EncodeInput& { return in; });
     return def;
   };
   registry.Add(encode_target(
@@ -234,6 +236,8 @@ void RegisterCqlTargets(harness::Registry& registry) {
                             return CheckSize(in.input, out);
                           }});
     def.heap_bound = harness::HeapBound<LargeInput>::Linear(1, kEncodeSlack);
+    def.interchange = CqlSerializeInterchange<LargeInput>(
+        [](const LargeInput& in) -> const EncodeInput& { return in.input; });
     def.show_output = [](const std::string& out) {
       return absl::StrCat(out.size(), " bytes, starting ", harness::Hex(out.substr(0, 32)));
     };

@@ -493,6 +493,8 @@ void RegisterTypedTargets(harness::Registry& registry) {
     def.show_output = [](const std::string& out) {
       return absl::StrCat(out.size(), " bytes, starting ", harness::Hex(out.substr(0, 32)));
     };
+    def.interchange = CqlSerializeInterchange<TypedInput>(
+        [](const TypedInput& in) -> const EncodeInput& { return in.built->tree; });
     registry.Add(std::move(def));
   }
 

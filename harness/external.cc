@@ -1,0 +1,536 @@
+// Workers over pipes and modules through dlopen (harness/external.h, docs/workers.md).
+#include "harness/external.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/cord.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "harness/target.h"
+#include "serdiff/common/error_offset.h"
+
+#ifndef SERDIFF_SOURCE_DIR
+#define SERDIFF_SOURCE_DIR ""
+#endif
+#ifndef SERDIFF_INSTALL_DATADIR
+#define SERDIFF_INSTALL_DATADIR ""
+#endif
+#ifndef SERDIFF_BIN_TO_DATADIR
+#define SERDIFF_BIN_TO_DATADIR "../share"
+#endif
+
+namespace serdiff::harness {
+
+using Json = nlohmann::json;
+
+absl::Status WorkerFailure(absl::string_view cls, absl::string_view message) {
+  absl::Status s =
+      absl::UnavailableError(absl::StrCat(absl::string_view(cls.data(), cls.size()), ": ",
+                                          absl::string_view(message.data(), message.size())));
+  s.SetPayload(absl::string_view(kWorkerFailureUrl.data(), kWorkerFailureUrl.size()),
+               absl::Cord(absl::string_view(cls.data(), cls.size())));
+  return s;
+}
+
+std::string WorkerFailureClass(const absl::Status& status) {
+  if (status.ok()) return "";
+  absl::optional<absl::Cord> p =
+      status.GetPayload(absl::string_view(kWorkerFailureUrl.data(), kWorkerFailureUrl.size()));
+  return p ? std::string(*p) : std::string();
+}
+
+// ---- manifests --------------------------------------------------------------------------------
+
+namespace {
+
+bool ValidName(absl::string_view n) {
+  if (n.empty()) return false;
+  for (char c : n) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+absl::StatusOr<WorkerManifest> ReadWorkerManifest(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot read the worker manifest"));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const Json j = Json::parse(ss.str(), nullptr, false);
+  auto bad = [&](absl::string_view what) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": ", what));
+  };
+  if (!j.is_object()) return bad("not a JSON object");
+  WorkerManifest m;
+  m.path = path;
+  m.dir = std::filesystem::absolute(std::filesystem::path(path)).parent_path().string();
+  if (!j.contains("name") || !j["name"].is_string()) return bad("no \"name\" string");
+  m.name = j["name"].get<std::string>();
+  if (!ValidName(m.name)) return bad("\"name\" must be [a-z0-9_]+");
+  if (!j.contains("command") || !j["command"].is_array() || j["command"].empty())
+    return bad("no \"command\" array");
+  for (const Json& c : j["command"]) {
+    if (!c.is_string()) return bad("\"command\" holds a non-string");
+    m.command.push_back(c.get<std::string>());
+  }
+  if (!j.contains("targets") || !j["targets"].is_array()) return bad("no \"targets\" array");
+  for (const Json& t : j["targets"]) {
+    if (!t.is_string()) return bad("\"targets\" holds a non-string");
+    m.targets.push_back(t.get<std::string>());
+  }
+  m.origin = j.value("origin", std::string("worker ") + path);
+  m.timeout_ms = j.value("timeout_ms", 10000);
+  m.is_default = j.value("default", true);
+  if (j.contains("heap_slack") && j["heap_slack"].is_object()) {
+    const Json& s = j["heap_slack"];
+    m.slack_per_output_permille = s.value("per_output_permille", int64_t{0});
+    m.slack_bytes = s.value("bytes", int64_t{0});
+    m.slack_reason = s.value("reason", std::string());
+  }
+  return m;
+}
+
+// ---- worker processes ---------------------------------------------------------------------------
+
+namespace {
+
+constexpr uint32_t kMaxFrame = 256u << 20;
+
+// An executable: absolute or relative to the manifest's folder when it holds a '/', else
+// found on PATH.
+bool FindExecutable(const std::string& cmd, const std::string& dir) {
+  if (cmd.find('/') != std::string::npos) {
+    const std::string p = cmd[0] == '/' ? cmd : dir + "/" + cmd;
+    return access(p.c_str(), X_OK) == 0;
+  }
+  const char* path = std::getenv("PATH");
+  for (absl::string_view d : absl::StrSplit(path ? path : "/usr/bin:/bin", ':')) {
+    if (access(absl::StrCat(d, "/", cmd).c_str(), X_OK) == 0) return true;
+  }
+  return false;
+}
+
+int TimeoutMs(const WorkerManifest& m) {
+  if (const char* e = std::getenv("SERDIFF_WORKER_TIMEOUT_MS")) {
+    int v = 0;
+    if (absl::SimpleAtoi(e, &v) && v > 0) return v;
+  }
+  return m.timeout_ms > 0 ? m.timeout_ms : 10000;
+}
+
+using Clock = std::chrono::steady_clock;
+
+// Writes all of `data` before `deadline`. Errors: the errno text, or "deadline".
+absl::Status WriteAll(int fd, absl::string_view data, Clock::time_point deadline) {
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = write(fd, data.data() + done, data.size() - done);
+    if (n > 0) {
+      done += static_cast<size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) {
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0) return absl::DeadlineExceededError("deadline");
+      pollfd p{fd, POLLOUT, 0};
+      poll(&p, 1, static_cast<int>(left));
+      continue;
+    }
+    return absl::UnavailableError(std::strerror(errno));
+  }
+  return absl::OkStatus();
+}
+
+// Reads exactly n bytes before `deadline`. Errors: Unavailable "end of stream" or the errno
+// text, DeadlineExceeded.
+absl::Status ReadAll(int fd, char* out, size_t n, Clock::time_point deadline) {
+  size_t done = 0;
+  while (done < n) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) return absl::DeadlineExceededError("deadline");
+    pollfd p{fd, POLLIN, 0};
+    const int r = poll(&p, 1, static_cast<int>(left));
+    if (r < 0 && errno == EINTR) continue;
+    if (r == 0) return absl::DeadlineExceededError("deadline");
+    const ssize_t got = read(fd, out + done, n - done);
+    if (got > 0) {
+      done += static_cast<size_t>(got);
+    } else if (got == 0) {
+      return absl::UnavailableError("end of stream");
+    } else if (errno != EINTR && errno != EAGAIN) {
+      return absl::UnavailableError(std::strerror(errno));
+    }
+  }
+  return absl::OkStatus();
+}
+
+std::string FrameOf(absl::string_view payload) {
+  const uint32_t n = static_cast<uint32_t>(payload.size());
+  std::string f(4 + payload.size(), '\0');
+  f[0] = static_cast<char>(n >> 24);
+  f[1] = static_cast<char>(n >> 16);
+  f[2] = static_cast<char>(n >> 8);
+  f[3] = static_cast<char>(n);
+  std::memcpy(f.data() + 4, payload.data(), payload.size());
+  return f;
+}
+
+}  // namespace
+
+WorkerClient::WorkerClient(WorkerManifest manifest) : manifest_(std::move(manifest)) {
+  // A worker that dies while serdiff writes to it must not kill serdiff.
+  signal(SIGPIPE, SIG_IGN);
+}
+
+WorkerClient::~WorkerClient() { Stop(false); }
+
+void WorkerClient::Stop(bool kill_it) {
+  if (to_fd_ >= 0) close(to_fd_);
+  if (from_fd_ >= 0) close(from_fd_);
+  to_fd_ = from_fd_ = -1;
+  if (pid_ > 0) {
+    if (kill_it) kill(pid_, SIGKILL);
+    // Closing its stdin ends a well-behaved worker; one that does not end is killed.
+    int status = 0;
+    for (int i = 0; i < 200; ++i) {
+      const pid_t r = waitpid(pid_, &status, WNOHANG);
+      if (r == pid_ || r < 0) {
+        pid_ = -1;
+        break;
+      }
+      usleep(5000);
+    }
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, &status, 0);
+      pid_ = -1;
+    }
+  }
+}
+
+absl::Status WorkerClient::Fail(absl::string_view cls, std::string message) {
+  Stop(true);
+  return WorkerFailure(cls, absl::StrCat(manifest_.name, ": ", message));
+}
+
+absl::Status WorkerClient::Start() {
+  if (!FindExecutable(manifest_.command[0], manifest_.dir)) {
+    declined_ = absl::StrCat("the worker's runtime ", manifest_.command[0], " is not installed (",
+                             manifest_.path, ")");
+    return Declined(*declined_);
+  }
+  int to[2], from[2];
+  if (pipe2(to, O_CLOEXEC) != 0) return absl::InternalError("pipe failed");
+  if (pipe2(from, O_CLOEXEC) != 0) {
+    close(to[0]);
+    close(to[1]);
+    return absl::InternalError("pipe failed");
+  }
+  std::vector<char*> argv;
+  for (std::string& a : manifest_.command) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) return absl::InternalError("fork failed");
+  if (pid == 0) {
+    dup2(to[0], 0);
+    dup2(from[1], 1);
+    if (chdir(manifest_.dir.c_str()) != 0) _exit(126);
+    signal(SIGPIPE, SIG_DFL);
+    execvp(argv[0], argv.data());
+    _exit(127);
+  }
+  close(to[0]);
+  close(from[1]);
+  pid_ = pid;
+  to_fd_ = to[1];
+  from_fd_ = from[0];
+  fcntl(to_fd_, F_SETFL, fcntl(to_fd_, F_GETFL) | O_NONBLOCK);
+  ++starts_;
+  next_id_ = 1;
+  // The hello, within the deadline (a runtime's start-up counts against it).
+  const auto deadline = Clock::now() + std::chrono::milliseconds(TimeoutMs(manifest_) + 20000);
+  char len[4];
+  if (absl::Status s = ReadAll(from_fd_, len, 4, deadline); !s.ok()) {
+    const bool timed_out = absl::IsDeadlineExceeded(s);
+    return Fail(timed_out ? "worker-timeout" : "worker-crashed",
+                absl::StrCat("no hello frame: ", s.message()));
+  }
+  const uint32_t n = (uint32_t{static_cast<unsigned char>(len[0])} << 24) |
+                     (uint32_t{static_cast<unsigned char>(len[1])} << 16) |
+                     (uint32_t{static_cast<unsigned char>(len[2])} << 8) |
+                     uint32_t{static_cast<unsigned char>(len[3])};
+  if (n > kMaxFrame) return Fail("worker-protocol", absl::StrCat("hello frame of ", n, " bytes"));
+  std::string body(n, '\0');
+  if (absl::Status s = ReadAll(from_fd_, body.data(), n, deadline); !s.ok()) {
+    return Fail("worker-crashed", absl::StrCat("hello frame cut short: ", s.message()));
+  }
+  const Json h = Json::parse(body, nullptr, false);
+  if (!h.is_object() || h.value("serdiff_worker", 0) != 1) {
+    return Fail("worker-protocol", "the first frame is not a version-1 hello");
+  }
+  if (h.contains("declined") && h["declined"].is_string()) {
+    declined_ = h["declined"].get<std::string>();
+    Stop(false);
+    return Declined(*declined_);
+  }
+  ops_.clear();
+  if (h.contains("ops") && h["ops"].is_array()) {
+    for (const Json& o : h["ops"]) {
+      if (o.is_string()) ops_.push_back(o.get<std::string>());
+    }
+  }
+  peak_text_ = h.value("peak", std::string());
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ExternalAnswer> WorkerClient::Call(absl::string_view op,
+                                                  absl::string_view input_json,
+                                                  int64_t* peak_bytes) {
+  *peak_bytes = -1;
+  if (declined_) return Declined(*declined_);
+  if (pid_ < 0) {
+    if (absl::Status s = Start(); !s.ok()) {
+      // A worker that cannot even start is declined for the rest of the process after two
+      // tries, so that a broken runtime does not make every input a failure.
+      if (!declined_ && ++failed_starts_ >= 2) {
+        declined_ = absl::StrCat("the worker failed to start twice: ", s.message());
+      }
+      return s;
+    }
+  }
+  if (std::find(ops_.begin(), ops_.end(), op) == ops_.end()) {
+    return Declined(absl::StrCat(manifest_.name, " does not answer ", op));
+  }
+  ++calls_;
+  const int64_t id = next_id_++;
+  std::string req = absl::StrCat("{\"id\":", id, ",\"op\":\"", op, "\",\"input\":");
+  req.append(input_json.data(), input_json.size());
+  req.push_back('}');
+  const auto deadline = Clock::now() + std::chrono::milliseconds(TimeoutMs(manifest_));
+  if (absl::Status s = WriteAll(to_fd_, FrameOf(req), deadline); !s.ok()) {
+    if (absl::IsDeadlineExceeded(s)) return Fail("worker-timeout", "request not taken in time");
+    return Fail("worker-crashed", absl::StrCat("writing the request: ", s.message()));
+  }
+  char len[4];
+  auto read_failure = [&](const absl::Status& s, absl::string_view what) {
+    if (absl::IsDeadlineExceeded(s)) {
+      return Fail("worker-timeout",
+                  absl::StrCat("no answer within ", TimeoutMs(manifest_), " ms (", what, ")"));
+    }
+    return Fail("worker-crashed", absl::StrCat("the worker ended (", what, ": ", s.message(), ")"));
+  };
+  if (absl::Status s = ReadAll(from_fd_, len, 4, deadline); !s.ok()) {
+    return read_failure(s, "answer length");
+  }
+  const uint32_t n = (uint32_t{static_cast<unsigned char>(len[0])} << 24) |
+                     (uint32_t{static_cast<unsigned char>(len[1])} << 16) |
+                     (uint32_t{static_cast<unsigned char>(len[2])} << 8) |
+                     uint32_t{static_cast<unsigned char>(len[3])};
+  if (n > kMaxFrame) {
+    return Fail("worker-protocol",
+                absl::StrCat("an answer frame of ", n, " bytes (limit ", kMaxFrame, ")"));
+  }
+  std::string body(n, '\0');
+  if (absl::Status s = ReadAll(from_fd_, body.data(), n, deadline); !s.ok()) {
+    return read_failure(s, "answer body");
+  }
+  const Json a = Json::parse(body, nullptr, false);
+  if (!a.is_object()) return Fail("worker-protocol", "the answer is not one JSON object");
+  if (!a.contains("id") || !a["id"].is_number_integer() || a["id"].get<int64_t>() != id) {
+    return Fail("worker-protocol", absl::StrCat("the answer does not echo id ", id));
+  }
+  if (a.contains("peak") && a["peak"].is_number_integer()) *peak_bytes = a["peak"].get<int64_t>();
+  if (!a.contains("ok") || !a["ok"].is_boolean()) {
+    return Fail("worker-protocol", "the answer has no boolean \"ok\"");
+  }
+  if (!a["ok"].get<bool>()) {
+    const std::string err = a.value("error", std::string());
+    const std::string msg = a.contains("message") && a["message"].is_string()
+                                ? a["message"].get<std::string>()
+                                : std::string();
+    if (err == "declined") return Declined(absl::StrCat(manifest_.name, ": ", msg));
+    if (err != "rejected") {
+      return Fail("worker-protocol", absl::StrCat("\"error\" is neither rejected nor declined"));
+    }
+    absl::Status st = absl::InvalidArgumentError(absl::StrCat(manifest_.name, ": ", msg));
+    if (a.contains("offset") && a["offset"].is_number_integer()) {
+      st = WithErrorOffset(std::move(st), a["offset"].get<int64_t>());
+    }
+    return st;
+  }
+  ExternalAnswer ans;
+  if (a.contains("hex")) {
+    if (!a["hex"].is_string()) return Fail("worker-protocol", "\"hex\" is not a string");
+    const std::string& hex = a["hex"].get_ref<const std::string&>();
+    if (hex.size() % 2 != 0) return Fail("worker-protocol", "\"hex\" has an odd length");
+    for (char c : hex) {
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
+        return Fail("worker-protocol", "\"hex\" holds a non-hex character");
+      }
+    }
+    ans.bytes = absl::HexStringToBytes(hex);
+  }
+  if (a.contains("value")) ans.value_json = a["value"].dump();
+  if (!a.contains("hex") && !a.contains("value")) {
+    return Fail("worker-protocol", "an accepted answer has neither \"hex\" nor \"value\"");
+  }
+  return ans;
+}
+
+// ---- modules ----------------------------------------------------------------------------------
+
+absl::StatusOr<const serdiff_module*> LoadModule(const std::string& path) {
+  void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (h == nullptr) {
+    const char* e = dlerror();
+    return absl::NotFoundError(absl::StrCat(path, ": cannot load the module: ", e ? e : "?"));
+  }
+  auto entry = reinterpret_cast<serdiff_module_v1_fn>(dlsym(h, SERDIFF_MODULE_ENTRY));
+  if (entry == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": exports no ", SERDIFF_MODULE_ENTRY, " (harness/serdiff_module.h)"));
+  }
+  const serdiff_module* m = entry();
+  if (m == nullptr || m->abi_version != SERDIFF_MODULE_ABI) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": module ABI version ",
+                                                   m ? m->abi_version : -1, ", serdiff speaks ",
+                                                   SERDIFF_MODULE_ABI));
+  }
+  if (m->name == nullptr || !ValidName(m->name)) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": module name must be [a-z0-9_]+"));
+  }
+  return m;
+}
+
+namespace {
+
+struct OutCtx {
+  std::string bytes;
+  int64_t offset = -1;
+  std::string message;
+};
+
+unsigned char* OutAppend(void* ctx, size_t n) {
+  auto* c = static_cast<OutCtx*>(ctx);
+  const size_t at = c->bytes.size();
+  c->bytes.resize(at + n);
+  return reinterpret_cast<unsigned char*>(c->bytes.data() + at);
+}
+
+void OutError(void* ctx, int64_t offset, const char* message) {
+  auto* c = static_cast<OutCtx*>(ctx);
+  c->offset = offset;
+  c->message = message ? message : "";
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> CallModuleOp(const serdiff_op& op, int64_t scalar,
+                                         absl::string_view json, const Int32List* list) {
+  OutCtx ctx;
+  serdiff_out out{&ctx, OutAppend, OutError};
+  int rc = SERDIFF_REJECTED;
+  switch (op.form) {
+    case SERDIFF_FORM_INT64:
+      rc = op.int64(scalar, &out);
+      break;
+    case SERDIFF_FORM_UINT64:
+      rc = op.uint64(static_cast<uint64_t>(scalar), &out);
+      break;
+    case SERDIFF_FORM_INT32_LIST: {
+      serdiff_int32_list l{list->values.data(), list->nulls.empty() ? nullptr : list->nulls.data(),
+                           list->values.size(), list->protocol_version};
+      rc = op.int32_list(&l, &out);
+      break;
+    }
+    default:
+      rc = op.json(json.data(), json.size(), &out);
+      break;
+  }
+  if (rc == SERDIFF_OK) return std::move(ctx.bytes);
+  if (rc == SERDIFF_DECLINED) return Declined(ctx.message);
+  absl::Status st = absl::InvalidArgumentError(ctx.message);
+  if (ctx.offset >= 0) st = WithErrorOffset(std::move(st), ctx.offset);
+  return st;
+}
+
+bool OpJoinsTarget(const serdiff_op& op, absl::string_view target) {
+  if (op.targets == nullptr) return true;
+  for (absl::string_view t : absl::StrSplit(op.targets, ',')) {
+    if (absl::StripAsciiWhitespace(t) == absl::string_view(target.data(), target.size())) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// ---- configuration ------------------------------------------------------------------------------
+
+std::string OraclesDir() {
+  if (const char* e = std::getenv("SERDIFF_ORACLES_DIR"); e != nullptr && *e) return e;
+  std::error_code ec;
+  // An installed binary, <prefix>/bin/serdiff: its own prefix's data, wherever the prefix was
+  // installed or moved, and whether or not the source tree it was built from is still there.
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec && exe.parent_path().filename() == "bin") {
+    const std::filesystem::path installed =
+        exe.parent_path() / SERDIFF_BIN_TO_DATADIR / "serdiff" / "oracles";
+    if (std::filesystem::is_directory(installed, ec)) return installed.lexically_normal().string();
+  }
+  const std::string src = std::string(SERDIFF_SOURCE_DIR) + "/oracles";
+  if (!std::string(SERDIFF_SOURCE_DIR).empty() && std::filesystem::is_directory(src, ec)) {
+    return src;
+  }
+  return std::string(SERDIFF_INSTALL_DATADIR) + "/serdiff/oracles";
+}
+
+ExternalConfig ExternalConfigFromEnvironment(bool default_workers) {
+  ExternalConfig c;
+  c.default_workers = default_workers;
+  if (const char* e = std::getenv("SERDIFF_DEFAULT_WORKERS"); e != nullptr && *e) {
+    c.default_workers = std::string(e) != "0";
+  }
+  auto split = [](const char* e, std::vector<std::string>* out) {
+    if (e == nullptr) return;
+    for (absl::string_view p : absl::StrSplit(e, ':', absl::SkipEmpty())) out->emplace_back(p);
+  };
+  split(std::getenv("SERDIFF_WORKERS"), &c.worker_files);
+  split(std::getenv("SERDIFF_MODULES"), &c.module_files);
+  return c;
+}
+
+namespace {
+std::string& SubjectName() {
+  static auto* s = new std::string;
+  return *s;
+}
+}  // namespace
+
+void SetSubject(std::string name) { SubjectName() = std::move(name); }
+const std::string& Subject() { return SubjectName(); }
+
+}  // namespace serdiff::harness

@@ -1,0 +1,105 @@
+/* serdiff module ABI, version 1: how a C or C++ library puts its own serializer into serdiff's
+ * targets in process, without editing serdiff (docs/workers.md, "Modules").
+ *
+ * A module is a shared library that exports one C function:
+ *
+ *     const serdiff_module* serdiff_module_v1(void);
+ *
+ * returning a static description: its name (the implementation's name in reports, e.g.
+ * "my_itoa"), where it comes from (shown by `serdiff list`), and a table of operations. Each
+ * operation names an interchange operation (docs/workers.md: "int64.to_decimal",
+ * "cql.serialize", ...) and the FORM in which it takes its input; serdiff joins it to every
+ * target whose interchange has that operation (or to the targets listed in `targets`), as an
+ * oracle beside serdiff's own implementations, and it can be made the subject of a run
+ * (`serdiff check --subject my_itoa`). Load it with `serdiff check --module ./libmine.so` or
+ * SERDIFF_MODULES=/path/a.so:/path/b.so (fuzz binaries and properties read the variable).
+ *
+ * Outputs go through serdiff_out: `append(ctx, n)` returns room for n more output bytes
+ * (valid until the next append; NULL when out of memory: return SERDIFF_REJECTED then), and
+ * `error(ctx, offset, message)` records why an input is rejected or declined (offset: byte
+ * offset into the input, or -1 when there is none; message: a NUL-terminated string, copied).
+ * An operation returns SERDIFF_OK (the appended bytes are its output), SERDIFF_REJECTED (the
+ * input is invalid for it: compared as an error class with serdiff's own) or SERDIFF_DECLINED
+ * (it cannot take this input, e.g. a type it lacks: not compared). Any other value is a
+ * rejection. Operations must be deterministic and may be called from one thread at a time.
+ *
+ * Peak heap: the module runs inside serdiff's allocation tracker (harness/alloc_tracker.h),
+ * so allocations through C++ operator new are counted in every build, and plain malloc in
+ * sanitizer builds only.
+ */
+#ifndef SERDIFF_MODULE_H_
+#define SERDIFF_MODULE_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SERDIFF_MODULE_ABI 1
+
+/* What an operation returns. */
+enum serdiff_status { SERDIFF_OK = 0, SERDIFF_REJECTED = 1, SERDIFF_DECLINED = 2 };
+
+/* The form in which an operation takes its input. */
+enum serdiff_form {
+  /* The interchange's "input" object as UTF-8 JSON text (docs/workers.md), for any op. */
+  SERDIFF_FORM_JSON = 0,
+  /* One int64 (op "int64.to_decimal"). */
+  SERDIFF_FORM_INT64 = 1,
+  /* One uint64 (op "uint64.to_decimal"). */
+  SERDIFF_FORM_UINT64 = 2,
+  /* A CQL list<int> (op "cql.serialize"): inputs of any other type are declined by serdiff
+   * before the call. Output: the payload (count, then each element as a [bytes]). */
+  SERDIFF_FORM_INT32_LIST = 3,
+};
+
+typedef struct serdiff_out {
+  void* ctx;
+  unsigned char* (*append)(void* ctx, size_t n);
+  void (*error)(void* ctx, int64_t offset, const char* message);
+} serdiff_out;
+
+/* A CQL list<int>: count elements; values[i] is ignored where nulls && nulls[i] != 0 (a null
+ * element, written as the [bytes] length -1). protocol_version: 1..5 (v1 and v2 collections
+ * use 2-byte counts and lengths, CQL native protocol v2 spec section 6). */
+typedef struct serdiff_int32_list {
+  const int32_t* values;
+  const unsigned char* nulls; /* NULL: no element is null */
+  size_t count;
+  int protocol_version;
+} serdiff_int32_list;
+
+typedef int (*serdiff_json_fn)(const char* input_json, size_t length, serdiff_out* out);
+typedef int (*serdiff_int64_fn)(int64_t value, serdiff_out* out);
+typedef int (*serdiff_uint64_fn)(uint64_t value, serdiff_out* out);
+typedef int (*serdiff_int32_list_fn)(const serdiff_int32_list* list, serdiff_out* out);
+
+typedef struct serdiff_op {
+  const char* op;      /* interchange operation: "int64.to_decimal", "cql.serialize", ... */
+  int form;            /* enum serdiff_form: which one of the functions below is set */
+  const char* targets; /* comma-separated target names it joins; NULL: every target with op */
+  serdiff_json_fn json;
+  serdiff_int64_fn int64;
+  serdiff_uint64_fn uint64;
+  serdiff_int32_list_fn int32_list;
+} serdiff_op;
+
+typedef struct serdiff_module {
+  int abi_version;    /* SERDIFF_MODULE_ABI */
+  const char* name;   /* the implementation's name: [a-z0-9_]+ */
+  const char* origin; /* where it comes from, one line */
+  const serdiff_op* ops;
+  size_t op_count;
+} serdiff_module;
+
+/* The one symbol a module exports. */
+typedef const serdiff_module* (*serdiff_module_v1_fn)(void);
+#define SERDIFF_MODULE_ENTRY "serdiff_module_v1"
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SERDIFF_MODULE_H_ */

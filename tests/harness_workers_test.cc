@@ -1,0 +1,170 @@
+// Workers and subjects (harness/external.h, docs/workers.md): a worker that crashes, hangs,
+// answers garbage, answers wrong bytes, declines, rejects or is missing gives its own verdict,
+// and the next input is judged normally; a subject's peak is bounded and a subject's decline
+// leaves the case unjudged. The worker is tests/workers/misbehaving_worker.py, whose input value
+// picks its misbehaviour.
+#include <charconv>
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "absl/strings/str_cat.h"
+#include "harness/domains.h"
+#include "harness/external.h"
+#include "harness/target.h"
+
+namespace serdiff::harness {
+namespace {
+
+const std::string kManifest =
+    std::string(SERDIFF_CORPUS_DIR) + "/../tests/workers/misbehaving.json";
+
+TargetDef<int64_t> Int64Target() {
+  TargetDef<int64_t> def;
+  def.name = "test_int64_to_decimal";
+  def.description = "int64 to decimal, with a worker";
+  def.domain = IntegerDomain<int64_t>("int64", rc::gen::arbitrary<int64_t>());
+  def.optimized = {"optimized", [](const int64_t& v) -> Output {
+                     char buf[24];
+                     auto r = std::to_chars(buf, buf + sizeof buf, v);
+                     return std::string(buf, r.ptr);
+                   }};
+  def.references.push_back(
+      {"reference", [](const int64_t& v) -> Output { return absl::StrCat(v); }});
+  def.interchange.op = "int64.to_decimal";
+  def.interchange.input_json = [](const int64_t& v) -> absl::StatusOr<std::string> {
+    return absl::StrCat("{\"value\":\"", v, "\"}");
+  };
+  return def;
+}
+
+WorkerManifest Manifest() {
+  absl::StatusOr<WorkerManifest> m = ReadWorkerManifest(kManifest);
+  EXPECT_TRUE(m.ok()) << m.status();
+  return *m;
+}
+
+struct WithWorker {
+  explicit WithWorker(WorkerManifest m, TargetDef<int64_t> def = Int64Target())
+      : client(std::make_shared<WorkerClient>(std::move(m))), target(std::move(def), "test") {
+    EXPECT_TRUE(target.AttachWorker(client).ok());
+  }
+  std::shared_ptr<WorkerClient> client;
+  TypedTarget<int64_t> target;
+};
+
+TEST(Workers, ManifestIsRead) {
+  const WorkerManifest m = Manifest();
+  EXPECT_EQ(m.name, "misbehaving");
+  EXPECT_EQ(m.timeout_ms, 2000);
+  EXPECT_FALSE(m.is_default);
+  ASSERT_EQ(m.command.size(), 2u);
+  EXPECT_EQ(m.command[0], "/usr/bin/python3");
+}
+
+TEST(Workers, AnswerIsComparedAndItsPeakReported) {
+  WithWorker w(Manifest());
+  const CaseResult r = w.target.Check(42);
+  EXPECT_TRUE(r.passed) << r.failure_class << r.details;
+  ASSERT_EQ(r.external.size(), 1u);
+  EXPECT_EQ(r.external[0].name, "misbehaving");
+  EXPECT_EQ(r.external[0].peak_bytes, 420);  // the worker's own report: value x 10
+  EXPECT_EQ(r.external[0].outcome, Outcome::kAccepted);
+  EXPECT_EQ(w.target.impl_names().back(), "misbehaving");
+  EXPECT_EQ(w.target.info().impls.back().kind, ImplKind::kWorker);
+}
+
+// Each failure is its verdict, and the next input (42) is judged normally by a new process.
+TEST(Workers, EachFailureIsAVerdictAndTheNextInputIsJudged) {
+  WithWorker w(Manifest());
+  const struct {
+    int64_t value;
+    const char* cls;
+  } kCases[] = {
+      {13, "worker-crashed:misbehaving"},  {21, "worker-crashed:misbehaving"},
+      {15, "worker-protocol:misbehaving"}, {16, "worker-protocol:misbehaving"},
+      {17, "worker-protocol:misbehaving"}, {14, "worker-timeout:misbehaving"},
+  };
+  int64_t starts = 0;
+  for (const auto& c : kCases) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const CaseResult bad = w.target.Check(c.value, Render::kAlways);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_FALSE(bad.passed) << c.value;
+    EXPECT_EQ(bad.failure_class, c.cls) << bad.report;
+    EXPECT_EQ(bad.failing_impl, "misbehaving");
+    EXPECT_NE(bad.report.find(absl::StrCat("serdiff: test_int64_to_decimal: ", c.cls)),
+              std::string::npos)
+        << bad.report;
+    EXPECT_LT(s, 10.0) << "judging " << c.value << " took " << s << " s";
+    const CaseResult good = w.target.Check(42);
+    EXPECT_TRUE(good.passed) << c.value << ": " << good.failure_class << " " << good.details;
+    EXPECT_GT(w.client->starts(), starts);
+    starts = w.client->starts();
+  }
+}
+
+TEST(Workers, WrongBytesFromAPeerAreABytesMismatch) {
+  WithWorker w(Manifest());
+  const CaseResult r = w.target.Check(18);
+  EXPECT_EQ(r.failure_class, "bytes-mismatch:misbehaving");
+  EXPECT_EQ(r.first_difference, 0);
+}
+
+TEST(Workers, ARejectionIsAnErrorClassAndADeclineIsNotCompared) {
+  WithWorker w(Manifest());
+  EXPECT_EQ(w.target.Check(20).failure_class, "error-class-mismatch:misbehaving");
+  const CaseResult d = w.target.Check(19);
+  EXPECT_TRUE(d.passed);
+  ASSERT_EQ(d.external.size(), 1u);
+  EXPECT_EQ(d.external[0].outcome, Outcome::kDeclined);
+}
+
+TEST(Workers, AMissingRuntimeIsDeclinedWithItsReason) {
+  WorkerManifest m = Manifest();
+  m.command = {"/nonexistent/python9", "misbehaving_worker.py"};
+  WithWorker w(m);
+  const CaseResult r = w.target.Check(42, Render::kAlways);
+  EXPECT_TRUE(r.passed) << r.failure_class;
+  ASSERT_EQ(r.external.size(), 1u);
+  EXPECT_EQ(r.external[0].outcome, Outcome::kDeclined);
+  EXPECT_NE(r.report.find("declined: the worker's runtime /nonexistent/python9 is not installed"),
+            std::string::npos)
+      << r.report;
+  EXPECT_TRUE(w.target.Check(7).passed);
+}
+
+TEST(Workers, AMissingPackageIsDeclinedWithTheWorkersReason) {
+  WorkerManifest m = Manifest();
+  m.command.push_back("--declined");
+  WithWorker w(m);
+  const CaseResult r = w.target.Check(42, Render::kAlways);
+  EXPECT_TRUE(r.passed);
+  EXPECT_NE(r.report.find("package frobnicate is not installed"), std::string::npos) << r.report;
+}
+
+// The subject goes first: its disagreement names the implementation it differs from, its
+// peak is held to the bound, and its decline leaves the case unjudged.
+TEST(Workers, TheSubjectIsFirstAndItsPeakIsBounded) {
+  TargetDef<int64_t> def = Int64Target();
+  def.heap_bound = HeapBound<int64_t>::Fixed(100);
+  WithWorker w(Manifest(), std::move(def));
+  EXPECT_TRUE(w.target.Check(42).passed);  // the optimized side is the subject: tiny peak
+  SetSubject("misbehaving");
+  const CaseResult heavy = w.target.Check(42, Render::kAlways);
+  EXPECT_EQ(heavy.subject, "misbehaving");
+  EXPECT_EQ(heavy.failure_class, "heap-bound:misbehaving");  // 420 > 100
+  EXPECT_EQ(heavy.optimized_peak_bytes, 420);
+  EXPECT_NE(heavy.report.find("subject: misbehaving"), std::string::npos) << heavy.report;
+  EXPECT_EQ(w.target.Check(18).failure_class, "bytes-mismatch:optimized");
+  const CaseResult declined = w.target.Check(19);
+  EXPECT_TRUE(declined.passed);
+  EXPECT_TRUE(declined.subject_declined);
+  EXPECT_TRUE(w.target.Check(5).passed);  // peak 50 <= 100
+  SetSubject("");
+}
+
+}  // namespace
+}  // namespace serdiff::harness

@@ -1,0 +1,83 @@
+#!/usr/bin/python3
+"""A worker for serdiff's own tests of failure isolation (tests/harness_workers_test.cc).
+
+It answers "int64.to_decimal" correctly (str of the value), except that the input value picks a
+misbehaviour, so that one test process can see each failure and then a normal answer:
+
+  value 13   the process exits without answering (worker-crashed)
+  value 14   it sleeps 60 s before answering (worker-timeout, under a short deadline)
+  value 15   it answers a frame that is not JSON (worker-protocol)
+  value 16   it answers a frame whose length is 2^31 (worker-protocol: over 256 MiB)
+  value 17   it answers with another id (worker-protocol)
+  value 18   it answers the wrong digits (bytes-mismatch: the harness must catch a wrong peer)
+  value 19   it declines the input
+  value 20   it rejects the input with offset 3
+  value 21   it kills itself with SIGKILL mid-call (worker-crashed)
+With --declined it says in its hello that its package is missing.
+Every answer reports a peak of value * 10 bytes.
+"""
+import json
+import os
+import signal
+import struct
+import sys
+import time
+
+
+def write(obj_or_bytes):
+    body = obj_or_bytes if isinstance(obj_or_bytes, bytes) else json.dumps(obj_or_bytes).encode()
+    sys.stdout.buffer.write(struct.pack('>I', len(body)) + body)
+    sys.stdout.buffer.flush()
+
+
+def read():
+    head = sys.stdin.buffer.read(4)
+    if len(head) < 4:
+        return None
+    (n,) = struct.unpack('>I', head)
+    return json.loads(sys.stdin.buffer.read(n))
+
+
+def main():
+    if '--declined' in sys.argv:
+        write({'serdiff_worker': 1, 'name': 'misbehaving', 'declined': 'package frobnicate is not installed'})
+        return
+    write({'serdiff_worker': 1, 'name': 'misbehaving', 'ops': ['int64.to_decimal'],
+           'peak': 'value x 10, made up for the tests'})
+    while True:
+        req = read()
+        if req is None:
+            return
+        v = int(req['input']['value'])
+        rid = req['id']
+        peak = abs(v) * 10
+        if v == 13:
+            sys.exit(3)
+        if v == 21:
+            os.kill(os.getpid(), signal.SIGKILL)
+        if v == 14:
+            time.sleep(60)
+        if v == 15:
+            write(b'this is not json')
+            continue
+        if v == 16:
+            sys.stdout.buffer.write(struct.pack('>I', 1 << 31))
+            sys.stdout.buffer.flush()
+            continue
+        if v == 17:
+            write({'id': rid + 100, 'ok': True, 'hex': b'17'.hex(), 'peak': peak})
+            continue
+        if v == 18:
+            write({'id': rid, 'ok': True, 'hex': b'81'.hex(), 'peak': peak})
+            continue
+        if v == 19:
+            write({'id': rid, 'ok': False, 'error': 'declined', 'message': 'not today'})
+            continue
+        if v == 20:
+            write({'id': rid, 'ok': False, 'error': 'rejected', 'message': 'no', 'offset': 3, 'peak': peak})
+            continue
+        write({'id': rid, 'ok': True, 'hex': str(v).encode().hex(), 'peak': peak})
+
+
+if __name__ == '__main__':
+    main()
