@@ -40,6 +40,12 @@ serdiff::harness::ReproTools Tools() {
 #ifdef SERDIFF_OSS_FUZZ_BUILD
   tools.oss_fuzz = true;
 #endif
+#ifdef SERDIFF_INSTALLED_CLI  // a fuzz binary built against an installed serdiff
+  std::error_code ec0;
+  if (tools.serdiff.empty() && std::filesystem::is_regular_file(SERDIFF_INSTALLED_CLI, ec0)) {
+    tools.serdiff = SERDIFF_INSTALLED_CLI;
+  }
+#endif
 #ifdef SERDIFF_SOURCE_DIR
   std::error_code ec;
   if (tools.serdiff.empty() &&
@@ -67,6 +73,11 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
     };
     if (arg.substr(0, 17) == "-artifact_prefix=") g_artifact_prefix = absolute(arg.substr(17));
     if (arg.substr(0, 21) == "-exact_artifact_path=") g_exact_artifact = absolute(arg.substr(21));
+  }
+  // Modules (SERDIFF_MODULES, docs/workers.md) are loaded now rather than at the first input,
+  // so that libFuzzer counts the coverage of a module built with -fsanitize=fuzzer-no-link.
+  if (const char* m = std::getenv("SERDIFF_MODULES"); m != nullptr && *m) {
+    serdiff::targets::AllTargets();
   }
   return 0;
 }

@@ -8,6 +8,10 @@
 // directory (arguments starting with '-', libFuzzer flags, are ignored). A failing input
 // prints the differential report and aborts, as under libFuzzer. Exit status: 0 when every
 // input passed, 2 on a usage error or an unreadable file.
+//
+// Compiled with SERDIFF_REPLAY_TARGET="<target>" (serdiff_add_fuzz_target of an installed
+// serdiff, cmake/serdiffFuzz.cmake, for a compiler without libFuzzer), the binary is that
+// target's alone and takes no target argument: `<binary> <file or directory>...`.
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -25,13 +29,19 @@ extern "C" const char* SerdiffFuzzInputPath() { return g_input.c_str(); }
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 int main(int argc, char** argv) {
+#ifdef SERDIFF_REPLAY_TARGET
+  g_target = SERDIFF_REPLAY_TARGET;
+  const int first = 1;
+#else
   if (argc < 2 || argv[1][0] == '-') {
     std::fprintf(stderr, "usage: %s <target> <file or directory>...\n", argv[0]);
     return 2;
   }
   g_target = argv[1];
+  const int first = 2;
+#endif
   size_t n = 0;
-  for (int i = 2; i < argc; ++i) {
+  for (int i = first; i < argc; ++i) {
     std::string arg = argv[i];
     if (!arg.empty() && arg[0] == '-') continue;  // libFuzzer flags are ignored here
     auto files = serdiff::harness::ListCorpusFiles(arg);

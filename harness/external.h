@@ -146,8 +146,9 @@ bool OpJoinsTarget(const serdiff_op& op, absl::string_view target);
 
 // ---- what a process attaches ----------------------------------------------------------------
 
-// Where the shipped worker manifests live: SERDIFF_ORACLES_DIR if set, else the source tree's
-// oracles/ (compiled in), else <prefix>/share/serdiff/oracles of an installed tree.
+// Where the shipped worker manifests live: SERDIFF_ORACLES_DIR if set; else, for a binary in
+// <prefix>/bin, <prefix>/share/serdiff/oracles when it exists; else the source tree's oracles/
+// (compiled in); else the configured install datadir's serdiff/oracles.
 std::string OraclesDir();
 
 // The worker manifests and modules a process attaches (AttachExternal in target.h).

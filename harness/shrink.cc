@@ -1,6 +1,7 @@
 #include "harness/shrink.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <string_view>
 #include <system_error>
@@ -26,14 +27,18 @@ bool Smaller(const Candidate& a, const Candidate& b) {
 }
 
 // The candidates of one round, from the current canonical bytes, in the order they are tried.
-std::vector<std::string> Neighbours(const std::string& b) {
-  std::vector<std::string> out;
+// Calls `try_candidate` with each neighbour of `b` in order (removals of halves, quarters, ...
+// single bytes, then the byte edits of shrink.h's comment) until it returns true; true when one
+// did. Each candidate is built when its turn comes: the whole list of a 64 KiB input would take
+// gigabytes (every candidate is nearly the input's size).
+template <typename F>
+bool ForEachNeighbour(const std::string& b, F try_candidate) {
   const size_t n = b.size();
   for (size_t k = n / 2; k >= 1; k /= 2) {
     for (size_t i = 0; i + k <= n; i += k) {
       std::string c = b;
       c.erase(i, k);
-      out.push_back(std::move(c));
+      if (try_candidate(std::move(c))) return true;
     }
     if (k == 1) break;
   }
@@ -45,10 +50,10 @@ std::vector<std::string> Neighbours(const std::string& b) {
       if (v == byte) continue;
       std::string c = b;
       c[i] = static_cast<char>(v);
-      out.push_back(std::move(c));
+      if (try_candidate(std::move(c))) return true;
     }
   }
-  return out;
+  return false;
 }
 
 }  // namespace
@@ -82,12 +87,13 @@ absl::StatusOr<ShrinkResult> Shrink(const Target& target, std::string_view input
   Candidate cur{first.corpus_bytes, out.before_value, first.report};
   bool improved = true;
   while (improved && out.runs < max_runs) {
-    improved = false;
-    for (const std::string& c : Neighbours(cur.bytes)) {
-      if (out.runs >= max_runs) break;
+    // A copy: the candidate that is kept replaces cur while its neighbours are being made.
+    const std::string from = cur.bytes;
+    improved = ForEachNeighbour(from, [&](std::string c) {
+      if (out.runs >= max_runs) return true;
       ++out.runs;
       const CaseResult r = target.RunBytes(c);
-      if (r.passed || r.failure_class != out.failure_class) continue;
+      if (r.passed || r.failure_class != out.failure_class) return false;
       Candidate next{r.corpus_bytes, ReportInputText(r.report), r.report};
       // Declined by an implementation that compared the original: not the same comparison.
       std::vector<std::string> lost;
@@ -106,15 +112,16 @@ absl::StatusOr<ShrinkResult> Shrink(const Target& target, std::string_view input
             }
           }
         }
-        continue;
+        return false;
       }
       if (Smaller(next, cur)) {
         cur = std::move(next);
         ++out.steps;
-        improved = true;
-        break;
+        return true;
       }
-    }
+      return false;
+    });
+    if (out.runs >= max_runs) break;
   }
   std::sort(out.declined_by.begin(), out.declined_by.end());
   out.after_bytes = std::move(cur.bytes);
@@ -174,9 +181,24 @@ std::string ReproCommands(const std::string& target, const std::string& file, bo
   std::filesystem::path abs = std::filesystem::absolute(file, ec);
   const std::string f = ShellWord(ec ? file : abs.lexically_normal().string());
   std::string out = "reproduce:\n";
+  // Outside implementations (docs/workers.md) reach every command below through the
+  // environment they are read from: the subject, the workers and modules named, and no
+  // default workers beyond those (so that each command judges with the same implementations).
+  std::string env;
+  const std::string& subject = Subject();
+  const char* workers = std::getenv("SERDIFF_WORKERS");
+  const char* modules = std::getenv("SERDIFF_MODULES");
+  const char* defaults = std::getenv("SERDIFF_DEFAULT_WORKERS");
+  if (!subject.empty() || (workers && *workers) || (modules && *modules)) {
+    if (defaults && *defaults)
+      absl::StrAppend(&env, "SERDIFF_DEFAULT_WORKERS=", ShellWord(defaults), " ");
+    if (!subject.empty()) absl::StrAppend(&env, "SERDIFF_SUBJECT=", ShellWord(subject), " ");
+    if (workers && *workers) absl::StrAppend(&env, "SERDIFF_WORKERS=", ShellWord(workers), " ");
+    if (modules && *modules) absl::StrAppend(&env, "SERDIFF_MODULES=", ShellWord(modules), " ");
+  }
   std::string cli;  // the CLI, or a command that builds it and then names it
   if (!tools.serdiff.empty()) {
-    cli = ShellWord(tools.serdiff);
+    cli = env + ShellWord(tools.serdiff);
   } else if (!tools.source_dir.empty()) {
     const std::string src = ShellWord(tools.source_dir);
     cli = absl::StrCat("(cd ", src, " && cmake --preset dev >/dev/null && cmake --build --preset ",
@@ -197,12 +219,12 @@ std::string ReproCommands(const std::string& target, const std::string& file, bo
   if (selftest) return out;
   if (!tools.ctest_tree.empty()) {
     const std::string tree = ShellWord(tools.ctest_tree);
-    absl::StrAppend(&out, "  cmake --build ", tree, " && ctest --test-dir ", tree,
+    absl::StrAppend(&out, "  cmake --build ", tree, " && ", env, "ctest --test-dir ", tree,
                     " --no-tests=error -R '^(", target, "\\.CorpusReplayPasses|fuzz_replay\\.",
                     target, ")$'   # ctest, once kept as a regression (rebuilds first)\n");
   }
   if (!tools.fuzz_binary.empty()) {
-    absl::StrAppend(&out, "  ", ShellWord(tools.fuzz_binary), " ",
+    absl::StrAppend(&out, "  ", env, ShellWord(tools.fuzz_binary), " ",
                     tools.fuzz_binary_replays ? target + " " : std::string(), f,
                     tools.fuzz_binary_replays ? "   # the fuzz entry point (replay binary)\n"
                                               : "   # the libFuzzer binary\n");

@@ -714,12 +714,16 @@ class TypedTarget final : public Target {
       run.first = impl.run(v);
       run.peak_heap_bytes = scope.PeakBytes();
     }
-    // A worker's peak is its own process's (the tracker saw only the pipe's buffers).
+    // A worker's peak is its own process's (the tracker saw only the pipe's buffers); a
+    // module's, that of its call without serdiff's copy of the input in the op's form.
     if (impl.kind == ImplKind::kWorker) run.peak_heap_bytes = TakeExternalPeak().value_or(-1);
+    if (impl.kind == ImplKind::kModule) {
+      run.peak_heap_bytes = TakeExternalPeak().value_or(run.peak_heap_bytes);
+    }
     run.rerun = rerun;
     if (rerun) {
       run.second = impl.run(v);
-      if (impl.kind == ImplKind::kWorker) TakeExternalPeak();
+      if (impl.kind != ImplKind::kCompiled) TakeExternalPeak();
     }
     return run;
   }
@@ -790,22 +794,30 @@ class TypedTarget final : public Target {
     impl.role = Role::kOracle;
     impl.kind = ImplKind::kModule;
     impl.origin = absl::StrCat("module ", module->origin ? module->origin : "");
+    // The module's peak is that of its call alone (ReportExternalPeak): serdiff's own copy of
+    // the input in the op's form is not the module's.
     impl.run = [ic, op](const T& v) -> Output {
+      auto call = [&](int64_t scalar, absl::string_view json, const Int32List* list) {
+        PeakHeapScope scope;
+        absl::StatusOr<std::string> out = CallModuleOp(*op, scalar, json, list);
+        ReportExternalPeak(scope.PeakBytes());
+        return out;
+      };
       switch (op->form) {
         case SERDIFF_FORM_INT64:
         case SERDIFF_FORM_UINT64:
-          return CallModuleOp(*op, ic->as_int64(v), {}, nullptr);
+          return call(ic->as_int64(v), {}, nullptr);
         case SERDIFF_FORM_INT32_LIST: {
           absl::StatusOr<Int32List> l = ic->as_int32_list(v);
           if (!l.ok()) return l.status();
-          return CallModuleOp(*op, 0, {}, &*l);
+          return call(0, {}, &*l);
         }
         default:
           break;
       }
       absl::StatusOr<std::string> in = ic->input_json(v);
       if (!in.ok()) return in.status();
-      absl::StatusOr<std::string> out = CallModuleOp(*op, 0, *in, nullptr);
+      absl::StatusOr<std::string> out = call(0, *in, nullptr);
       if (!out.ok() || !ic->output) return out;
       ExternalAnswer a;
       a.bytes = std::move(*out);

@@ -459,8 +459,8 @@ expect_eq "serdiff list" "tiny_be32_encode
   domain:   vector<uint32>
   compares: optimized vs reference (reference)
   batch of uint32 as big-endian 32-bit words: optimized byte-swap loop vs reference shifts
-  implementation optimized (optimized): src/serdiff/tiny
-  implementation reference (reference): reference/tiny
+  implementation optimized (optimized, compiled): src/serdiff/tiny
+  implementation reference (reference, compiled): reference/tiny
   length fields (custom mutator): 2-byte little-endian
   peak heap bound: output + 64
   fuzz limits: max_len 4002 B, bound at max_len 4064 B (malloc_limit_mb 1), timeout 25 s: count (2 bytes) + <= 1000 values (kMaxBatch) x 4 bytes: output <= 4000 bytes + 64

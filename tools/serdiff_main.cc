@@ -85,6 +85,19 @@ std::vector<const Target*> Selected(const std::string& filter, bool selftest) {
   return out;
 }
 
+// The shipped corpus: for an installed binary (<prefix>/bin/serdiff), <prefix>/share/serdiff/
+// corpus when it exists; else the source tree's corpus/ (compiled in).
+std::string DefaultCorpusDir() {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec && exe.parent_path().filename() == "bin") {
+    const std::filesystem::path installed =
+        exe.parent_path().parent_path() / "share" / "serdiff" / "corpus";
+    if (std::filesystem::is_directory(installed, ec)) return installed.string();
+  }
+  return SERDIFF_CORPUS_DIR;
+}
+
 // The options a repro command needs to see the same implementations (--subject, --worker,
 // --module, --no-workers), as shell words; set once in main.
 std::string g_repro_args;
@@ -648,6 +661,9 @@ int Show(const std::string& name, std::vector<std::string> files, bool tsv,
 int main(int argc, char** argv) {
   CLI::App app{"serdiff: differential testing of binary serializers (optimized vs reference)"};
   app.require_subcommand(1);
+  // The global options (--selftest, --subject, --worker, --module, --no-workers) may also come
+  // after the subcommand: `serdiff repro --subject x ...`.
+  app.fallthrough();
   bool selftest = false;
   app.add_flag("--selftest", selftest,
                "also include the test-only targets whose optimized side is deliberately wrong");
@@ -682,7 +698,7 @@ int main(int argc, char** argv) {
       app.add_subcommand("check", "replay corpora and run generated cases for every target");
   int cases = 200;
   uint64_t seed = 1;
-  std::string corpus_dir = SERDIFF_CORPUS_DIR, json_path, filter, failures_dir = "serdiff-failures";
+  std::string corpus_dir = DefaultCorpusDir(), json_path, filter, failures_dir = "serdiff-failures";
   check->add_option("--cases", cases, "generated cases per target")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
@@ -757,6 +773,7 @@ int main(int argc, char** argv) {
   }
   // Before the registry is first built (AllTargets reads these once).
   serdiff::targets::SetDefaultWorkers(!no_workers);
+  if (no_workers) setenv("SERDIFF_DEFAULT_WORKERS", "0", 1);  // and for the commands it prints
   auto join_env = [](const char* var, const std::vector<std::string>& files) {
     if (files.empty()) return;
     std::string v = std::getenv(var) ? std::getenv(var) : "";

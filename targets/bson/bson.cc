@@ -12,16 +12,19 @@
 //   bson_decode          bytes -> accept (output: the bytes) or reject: optimized Validate vs
 //                        optimized Decode vs reference vs libbson bson_validate
 //   bson_decode_offsets  bytes -> "accept" or "reject at <offset>": optimized vs reference,
+//                        so that the offsets themselves are compared
 //
 // Other files of the family: domain.cc (corpus form, generators), oracles/libbson/ (the
-// libbson oracle), divergences.cc (accepted divergences from libbson).
-//                        so that the offsets themselves are compared
+// libbson oracle), divergences.cc (accepted divergences from libbson), interchange.cc (how the
+// inputs cross to workers and modules: every target above but bson_decode_offsets has an
+// interchange, docs/workers.md).
 #include "targets/bson/domain.h"
 
 #include <charconv>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -120,6 +123,13 @@ void RegisterFormat(harness::Registry& registry, const std::string& name, const 
   // Formatting allocates nothing; the returned std::string is the only allocation.
   def.heap_bound = harness::HeapBound<T>::Linear(1, 64);
   def.show_output = [](const std::string& out) { return out; };
+  // Outside implementations answer the ASCII digits; modules may take the value itself (the
+  // uint64's bit pattern for SERDIFF_FORM_UINT64).
+  def.interchange.op = std::is_signed_v<T> ? "int64.to_decimal" : "uint64.to_decimal";
+  def.interchange.input_json = [](const T& v) -> absl::StatusOr<std::string> {
+    return bson::DecimalInputJson(v);
+  };
+  def.interchange.as_int64 = [](const T& v) { return static_cast<int64_t>(v); };
   registry.Add(std::move(def));
 }
 
@@ -155,7 +165,20 @@ void RegisterArrayKeys(harness::Registry& registry) {
                                                                   ", keys take ", out.size()));
                         }});
   def.heap_bound = harness::HeapBound<uint32_t>::Linear(1, 4096);
+  def.interchange.op = "bson.array_keys";
+  def.interchange.input_json = [](const uint32_t& n) -> absl::StatusOr<std::string> {
+    return bson::ArrayKeysInputJson(n);
+  };
   registry.Add(std::move(def));
+}
+
+// The encode targets' interchange: the document as canonical Extended JSON, or the reference
+// encoder's bytes where that is not exact (bson::EncodeInputJson); the answer is the bytes.
+harness::Interchange<Document> EncodeInterchange() {
+  harness::Interchange<Document> ic;
+  ic.op = "bson.encode";
+  ic.input_json = [](const Document& doc) { return bson::EncodeInputJson(doc); };
+  return ic;
 }
 
 // The encode targets' check: EncodedSize predicts the output's size exactly.
@@ -189,6 +212,7 @@ void RegisterEncode(harness::Registry& registry) {
                         }});
   def.divergences = bson::EncodeDivergences();
   def.heap_bound = harness::HeapBound<Document>::Linear(1, 4096);
+  def.interchange = EncodeInterchange();
   registry.Add(std::move(def));
 }
 
@@ -217,6 +241,8 @@ void RegisterEncodePacked(harness::Registry& registry) {
   def.divergences = bson::EncodeDivergences();
   // The packed loop allocates nothing but the output.
   def.heap_bound = harness::HeapBound<Document>::Linear(1, 4096);
+  // Packed arrays cross as the arrays they stand for (Unpack).
+  def.interchange = EncodeInterchange();
   registry.Add(std::move(def));
 }
 
@@ -253,6 +279,16 @@ void RegisterDecode(harness::Registry& registry) {
   def.offset_exemptions.push_back(
       {"libbson", "bson_validate's error offset follows libbson's own rules, not serdiff's"});
   def.heap_bound = harness::HeapBound<std::string>::Linear(1, 4096);
+  // An outside decoder answers accept (with bytes of its own: a re-encoding, say) or reject; an
+  // acceptance is this target's output for an accepted input, the input itself (Accepted).
+  def.interchange.op = "bson.decode";
+  def.interchange.input_json = [](const std::string& in) -> absl::StatusOr<std::string> {
+    return bson::BytesInputJson(in);
+  };
+  def.interchange.output = [](const std::string& in,
+                              const harness::ExternalAnswer&) -> absl::StatusOr<std::string> {
+    return in;
+  };
   registry.Add(std::move(def));
 }
 

@@ -507,23 +507,36 @@ harness::TargetDef<ts::CivilDateTime> DriverSerialize() {
                             [](const ts::CivilDateTime& c) -> Output {
                               return AsBe64(ts::DriverFloatTruncateMillis(c));
                             }});
-  def.divergences.push_back(
-      {"python_driver_3_25",
-       "before 1970, driver 3.25's int() truncates toward zero where integer drivers floor: a "
-       "sub-ms part gives floor + 1 (1969-12-31T23:59:59.999500 -> 0, not -1; "
-       "docs/timestamp.md)",
-       [](const ts::CivilDateTime& c, const Output& opt, const Output& other) {
-         return OneAboveFloor(c, opt, other) && ReadBe64(*opt) < 0;
-       }});
-  def.divergences.push_back(
-      {"python_driver_3_25",
-       "driver 3.25 adds seconds*1e3 and microsecond/1e3 in a double; when the ulp of the sum "
-       "is coarse (up to 1/32 ms near 9999) it rounds up to the next whole ms before int() "
-       "(9999-12-31T23:59:59.999999 -> 253402300800000, one past the last valid ms; "
-       "docs/timestamp.md)",
-       [](const ts::CivilDateTime& c, const Output& opt, const Output& other) {
-         return OneAboveFloor(c, opt, other) && ReadBe64(*opt) >= 0;
-       }});
+  // The same two divergences for the model of driver 3.25 above and for the live driver
+  // (the python_cassandra worker, oracles/python_cassandra/worker.json, which takes the civil
+  // fields through the interchange below): the live driver shows exactly what the model does.
+  for (const char* driver : {"python_driver_3_25", "python_cassandra"}) {
+    def.divergences.push_back(
+        {driver,
+         "before 1970, driver 3.25's int() truncates toward zero where integer drivers floor: a "
+         "sub-ms part gives floor + 1 (1969-12-31T23:59:59.999500 -> 0, not -1; "
+         "docs/timestamp.md)",
+         [](const ts::CivilDateTime& c, const Output& opt, const Output& other) {
+           return OneAboveFloor(c, opt, other) && ReadBe64(*opt) < 0;
+         }});
+    def.divergences.push_back(
+        {driver,
+         "driver 3.25 adds seconds*1e3 and microsecond/1e3 in a double; when the ulp of the sum "
+         "is coarse (up to 1/32 ms near 9999) it rounds up to the next whole ms before int() "
+         "(9999-12-31T23:59:59.999999 -> 253402300800000, one past the last valid ms; "
+         "docs/timestamp.md)",
+         [](const ts::CivilDateTime& c, const Output& opt, const Output& other) {
+           return OneAboveFloor(c, opt, other) && ReadBe64(*opt) >= 0;
+         }});
+  }
+  // docs/workers.md, op "timestamp.civil_to_cql": the civil fields, nanoseconds of the second;
+  // the answer is the 8-byte big-endian ms, the target's own output form.
+  def.interchange.op = "timestamp.civil_to_cql";
+  def.interchange.input_json = [](const ts::CivilDateTime& c) -> absl::StatusOr<std::string> {
+    return absl::StrCat("{\"year\":", c.year, ",\"month\":", c.month, ",\"day\":", c.day,
+                        ",\"hour\":", c.hour, ",\"minute\":", c.minute, ",\"second\":", c.second,
+                        ",\"nanos\":", int64_t{c.microsecond} * 1000, "}");
+  };
   return def;
 }
 

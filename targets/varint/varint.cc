@@ -11,7 +11,12 @@
 // guard bytes after an exactly sized span, the optimized single-value tier in a loop, and the
 // reference (plus protobuf for LEB128). Checks: the size predictor equals the output size,
 // and the output decodes back to the input.
+//
+// The Fory targets (varint_fory_encode, varint_fory_zigzag_encode, varint_fory_decode) take
+// outside implementations too, through the interchange of targets/varint/interchange.h
+// (docs/workers.md).
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -31,6 +36,7 @@
 #include "serdiff/common/error_offset.h"
 #include "serdiff/varint/varint.h"
 #include "targets/families.h"
+#include "targets/varint/interchange.h"
 
 namespace serdiff::targets {
 namespace {
@@ -63,14 +69,8 @@ std::string ShowDecoded(const std::string& out) {
                       harness::ShowVector(vals));
 }
 
-// Consumed byte count, then each value, all as 8 bytes LE.
-std::string DecodedOutput(size_t consumed, const std::vector<uint64_t>& values) {
-  std::string out;
-  out.reserve(8 * (values.size() + 1));
-  harness::AppendLe64(&out, consumed);
-  for (uint64_t v : values) harness::AppendLe64(&out, v);
-  return out;
-}
+// Consumed byte count, then each value, all as 8 bytes LE (targets/varint/interchange.h).
+using varint_interchange::DecodedOutput;
 
 // Runs a caller-buffer encoder on an exactly sized span followed by guard bytes; reports
 // any write past the span.
@@ -206,6 +206,13 @@ harness::TargetDef<std::vector<T>> EncodeTarget(Format f, std::vector<T> edges) 
   def.heap_bound = harness::HeapBound<Batch>::Linear(1, 4096);
   def.offsets = harness::OffsetPolicy::kNotApplicable;
   def.offsets_reason = "the input is a batch of integers, not bytes";
+  if (f == Format::kFory) {
+    // The values in decimal, zigzag for the int64 batches; the answer is the bytes.
+    def.interchange.op = "varint.fory_encode";
+    def.interchange.input_json = [](const Batch& v) -> absl::StatusOr<std::string> {
+      return varint_interchange::ForyEncodeInputJson(absl::MakeConstSpan(v));
+    };
+  }
   return def;
 }
 
@@ -388,6 +395,19 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
         return static_cast<int64_t>(in.bytes.size()) + 16 * slots + 8 + 4096;
       });
   def.show_output = ShowDecoded;
+  if (f == Format::kFory) {
+    // The bytes the decode of `count` values reads; the answer's values and consumed count
+    // become this target's output (targets/varint/interchange.h).
+    def.interchange.op = "varint.fory_decode";
+    def.interchange.input_json = [](const DecodeInput& in) -> absl::StatusOr<std::string> {
+      return varint_interchange::ForyDecodeInputJson(in.bytes,
+                                                     std::min<size_t>(in.count, kMaxBatch));
+    };
+    def.interchange.output = [](const DecodeInput& in,
+                                const harness::ExternalAnswer& a) -> absl::StatusOr<std::string> {
+      return varint_interchange::ForyDecodeOutput(std::min<size_t>(in.count, kMaxBatch), a);
+    };
+  }
   return def;
 }
 

@@ -1,0 +1,189 @@
+#!/usr/bin/python3
+"""serdiff worker: pymongo's bson package (docs/workers.md, protocol 1).
+
+Debian's python3-bson 3.11 with its C extension bson._cbson (python3-bson-ext), run with
+/usr/bin/python3. Started by serdiff from worker.json with this folder as its working directory;
+speaks frames on stdin/stdout through workers/python/serdiff_worker.py.
+
+Ops (the interchange forms are docs/workers.md's and oracles/interchange.json's):
+  bson.encode      {"document": <canonical Extended JSON v2>} -> bson.json_util.loads (canonical
+                   JSONOptions, document_class SON so key order is kept, $numberLong -> Int64,
+                   $numberInt -> int, uuid_representation UNSPECIFIED so $binary subtypes 3/4
+                   stay Binary), then bson.encode; or {"bson": "<hex>"} -> bson.decode with the
+                   same codec options, then bson.encode. hex: the bytes bson.encode wrote.
+  bson.decode      {"bson": "<hex>"} -> bson.decode (SON, strict UTF-8); accepted: hex = the
+                   re-encoding of what it read; bson.decode raising (or the re-encoding raising,
+                   e.g. the C extension's SystemError on Binary subtype 0xFF) is "rejected".
+  bson.array_keys  {"count": n} -> bson.encode({"a": [None] * n}); hex: the keys "0".."n-1" of
+                   the array, each with its NUL, cut out of the encoding.
+A document that json_util or bson.decode cannot bring into pymongo's values (for bson.encode) is
+declined with their message: pymongo is not compared on it.
+
+Peak: tracemalloc around bson.encode / bson.decode alone; the Extended JSON parsing, the
+hex conversion and (for bson.decode) the re-encoding are outside. The C extension builds its
+output in a buffer it takes with plain malloc, which tracemalloc does not see; the bytes object
+it returns and the Python objects it makes are seen.
+
+bson.json_util imports pymongo.errors.ConfigurationError, and Debian ships that in
+python3-pymongo, which serdiff does not install: when pymongo is missing, a stand-in module
+providing only that exception class (raised by JSONOptions for invalid options, never by the
+options used here) is registered before json_util is imported. Nothing else of pymongo is used.
+"""
+
+import json
+import os
+import sys
+import types
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
+                                'workers', 'python'))
+import serdiff_worker as sw  # noqa: E402
+
+NAME = 'pymongo'
+
+
+def _stand_in_pymongo_errors():
+    try:
+        import pymongo.errors  # noqa: F401
+        return False
+    except ImportError:
+        pass
+    package = types.ModuleType('pymongo')
+    errors = types.ModuleType('pymongo.errors')
+
+    class ConfigurationError(Exception):
+        """Stand-in for pymongo.errors.ConfigurationError (python3-pymongo not installed)."""
+
+    errors.ConfigurationError = ConfigurationError
+    package.errors = errors
+    package.__path__ = []
+    sys.modules['pymongo'] = package
+    sys.modules['pymongo.errors'] = errors
+    return True
+
+
+try:
+    import bson
+except ImportError:
+    sw.serve(NAME, {}, '', declined='python3-bson is not installed (apt-get install python3-bson '
+                                    'python3-bson-ext)')
+if not bson.has_c():
+    sw.serve(NAME, {}, '', declined="pymongo's C extension is not installed "
+                                    "(apt-get install python3-bson-ext)")
+STAND_IN = _stand_in_pymongo_errors()
+from bson import json_util  # noqa: E402
+from bson.binary import UuidRepresentation  # noqa: E402
+from bson.codec_options import CodecOptions  # noqa: E402
+from bson.son import SON  # noqa: E402
+
+JSON_OPTIONS = json_util.JSONOptions(json_mode=json_util.JSONMode.CANONICAL, document_class=SON,
+                                     uuid_representation=UuidRepresentation.UNSPECIFIED,
+                                     tz_aware=True)
+CODEC = CodecOptions(document_class=SON, tz_aware=False,
+                     uuid_representation=UuidRepresentation.UNSPECIFIED,
+                     unicode_decode_error_handler='strict')
+MAX_KEYS = 10000000  # bson.array_keys: [None] * n takes 8n bytes; the keys' hex stays < 256 MiB
+
+_encode = bson.encode
+_decode = bson.decode
+_dumps = json.dumps
+
+
+def _error_text(e):
+    text = str(e)
+    return '%s: %s' % (type(e).__name__, text) if text else type(e).__name__
+
+
+def _hex_input(inp):
+    data = inp['bson']
+    if type(data) is not str:
+        raise sw.DeclinedOp('"bson" is not a hex string')
+    return bytes.fromhex(data)
+
+
+# ---- bson.encode ---------------------------------------------------------------------------
+
+def _encode_prepare(inp):
+    if 'document' in inp:
+        try:
+            doc = json_util.loads(_dumps(inp['document']), json_options=JSON_OPTIONS)
+        except Exception as e:
+            raise sw.DeclinedOp('bson.json_util cannot read the document: %s'
+                                % _error_text(e)) from None
+        if not isinstance(doc, dict):
+            raise sw.DeclinedOp('"document" is not a document')
+        return doc
+    try:
+        return _decode(_hex_input(inp), codec_options=CODEC)
+    except sw.DeclinedOp:
+        raise
+    except Exception as e:
+        raise sw.DeclinedOp('bson.decode cannot read the document to encode: %s'
+                            % _error_text(e)) from None
+
+
+def _encode_run(doc):
+    return ('hex', _encode(doc, codec_options=CODEC))
+
+
+# ---- bson.decode ---------------------------------------------------------------------------
+
+def _decode_prepare(inp):
+    return _hex_input(inp)
+
+
+def _decode_run(data):
+    return _decode(data, codec_options=CODEC)
+
+
+def _decode_finish(doc):
+    try:
+        return ('hex', _encode(doc, codec_options=CODEC))
+    except Exception as e:
+        raise sw.Rejected('bson.decode read the document, re-encoding it failed: %s'
+                          % _error_text(e)) from None
+
+
+# ---- bson.array_keys -----------------------------------------------------------------------
+
+def _keys_prepare(inp):
+    n = inp['count']
+    if type(n) is str:
+        n = int(n)
+    if type(n) is not int or n < 0:
+        raise sw.DeclinedOp('count %r is not a non-negative integer' % (n,))
+    if n > MAX_KEYS:
+        raise sw.DeclinedOp('count %d over %d: the worker does not build lists that long'
+                            % (n, MAX_KEYS))
+    return n, {'a': [None] * n}
+
+
+def _keys_run(arg):
+    n, doc = arg
+    return n, _encode(doc, codec_options=CODEC)
+
+
+def _keys_finish(result):
+    n, out = result
+    # int32 size, 04 'a' 00, int32 array size, n x (0A key 00), 00 (array), 00 (document)
+    body = out[11:-2]
+    keys = body.replace(b'\x0a', b'')
+    if out[4:7] != b'\x04a\x00' or len(body) - len(keys) != n or keys.count(b'\x00') != n:
+        raise sw.DeclinedOp('unexpected encoding of {"a": [None] * %d}: %s...'
+                            % (n, out[:64].hex()))
+    return ('hex', keys)
+
+
+OPS = {
+    'bson.encode': sw.Op(_encode_run, _encode_prepare),
+    'bson.decode': sw.Op(_decode_run, _decode_prepare, _decode_finish),
+    'bson.array_keys': sw.Op(_keys_run, _keys_prepare, _keys_finish),
+}
+
+PEAK = ('tracemalloc peak of bson.encode / bson.decode alone (C extension _cbson), bytes of '
+        'Python objects incl. the returned bytes; the Extended JSON parsing and the re-encoding '
+        'of a decoded document are outside; the C extension\'s own malloc buffer is not seen')
+
+if __name__ == '__main__':
+    sw.serve(NAME, OPS, PEAK)

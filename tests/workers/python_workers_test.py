@@ -1,0 +1,317 @@
+#!/usr/bin/python3
+"""Tests of serdiff's Python workers (docs/workers.md) over their real pipes.
+
+    /usr/bin/python3 tests/workers/python_workers_test.py [-v]
+
+Starts each worker the way serdiff does (the manifest's command, the manifest's folder as the
+working directory, frames on stdin/stdout) and checks:
+  * the hello (protocol 1, the manifest's name, the ops, the peak text);
+  * every example of oracles/interchange.json whose op the worker's hello lists: the exact hex
+    or value, or the rejection (with its offset when the example names one); where the example
+    records a known difference for the worker, that answer instead;
+  * "peak" is an int >= 0 on every accepted or rejected answer; an unknown op is declined;
+  * the planted join variant (worker_join.json) writes the same bytes as the installed driver
+    for a 500,000-int list<int> (v4) with a peak more than 10x the driver's;
+  * a malformed frame (bad JSON, not an object, cut short, over 256 MiB, a request without its
+    fields) ends the worker with status 2, no traceback; closing stdin ends it with status 0;
+  * a worker whose package cannot be imported sends a declined hello and declines every call.
+Standard library only; exits non-zero on failure.
+"""
+
+import json
+import os
+import random
+import select
+import struct
+import subprocess
+import sys
+import time
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ORACLES = os.path.join(ROOT, 'oracles')
+INTERCHANGE = os.path.join(ORACLES, 'interchange.json')
+MANIFESTS = {
+    'python_cassandra': os.path.join(ORACLES, 'python_cassandra', 'worker.json'),
+    'python_cassandra_join': os.path.join(ORACLES, 'python_cassandra', 'worker_join.json'),
+    'pymongo': os.path.join(ORACLES, 'pymongo', 'worker.json'),
+}
+# A variant answers like the implementation it varies (only its peak differs).
+KNOWN_AS = {'python_cassandra_join': 'python_cassandra'}
+TIMEOUT = 20.0
+
+
+def load_json(path):
+    with open(path, encoding='utf-8') as f:
+        return json.load(f)
+
+
+class Worker:
+    """One worker process, spoken to in frames, every read bounded by a deadline."""
+
+    def __init__(self, manifest_path, extra_args=()):
+        self.manifest = load_json(manifest_path)
+        cmd = list(self.manifest['command'][:1]) + list(extra_args) + \
+            list(self.manifest['command'][1:])
+        self.proc = subprocess.Popen(cmd, cwd=os.path.dirname(manifest_path),
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE)
+        self.next_id = 1
+        self.hello = self.read_frame()
+
+    def _read_exact(self, n, deadline):
+        fd = self.proc.stdout.fileno()
+        chunks, got = [], 0
+        while got < n:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError('no frame from the worker in time')
+            r, _, _ = select.select([fd], [], [], left)
+            if not r:
+                continue
+            b = os.read(fd, min(n - got, 1 << 20))
+            if not b:
+                raise EOFError('the worker closed its stdout')
+            chunks.append(b)
+            got += len(b)
+        return b''.join(chunks)
+
+    def read_frame(self, timeout=TIMEOUT):
+        deadline = time.monotonic() + timeout
+        (n,) = struct.unpack('>I', self._read_exact(4, deadline))
+        return json.loads(self._read_exact(n, deadline).decode('utf-8'))
+
+    def send_raw(self, data):
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def send(self, obj):
+        body = json.dumps(obj, separators=(',', ':')).encode('utf-8')
+        self.send_raw(struct.pack('>I', len(body)) + body)
+
+    def call(self, op, inp):
+        rid = self.next_id
+        self.next_id += 1
+        self.send({'id': rid, 'op': op, 'input': inp})
+        answer = self.read_frame()
+        if answer.get('id') != rid:
+            raise AssertionError('answer %r does not echo id %d' % (answer, rid))
+        return answer
+
+    def finish(self, timeout=10.0):
+        """Closes stdin; returns (exit status, stderr text)."""
+        try:
+            self.proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise AssertionError('the worker did not exit within %.0f s' % timeout)
+        err = self.proc.stderr.read().decode('utf-8', 'replace')
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+        return self.proc.returncode, err
+
+
+def same_json(a, b):
+    """JSON equality that tells true from 1 and 1 from 1.0 apart."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+class WorkerCases:
+    """The checks every worker gets; mixed into one unittest.TestCase per worker."""
+
+    NAME = None
+    OPS = ()
+
+    @classmethod
+    def setUpClass(cls):
+        cls.interchange = load_json(INTERCHANGE)
+        cls.worker = Worker(MANIFESTS[cls.NAME])
+
+    @classmethod
+    def tearDownClass(cls):
+        status, err = cls.worker.finish()
+        if status != 0:
+            raise AssertionError('%s exited with %d: %s' % (cls.NAME, status, err))
+
+    def check_peak(self, answer):
+        self.assertIn('peak', answer, answer)
+        self.assertIs(type(answer['peak']), int, answer)
+        self.assertGreaterEqual(answer['peak'], 0, answer)
+
+    def test_hello(self):
+        h = self.worker.hello
+        self.assertEqual(h.get('serdiff_worker'), 1, h)
+        self.assertEqual(h.get('name'), self.worker.manifest['name'], h)
+        self.assertNotIn('declined', h)
+        self.assertEqual(sorted(h.get('ops', [])), sorted(self.OPS), h)
+        self.assertIsInstance(h.get('peak'), str)
+        self.assertTrue(h['peak'])
+
+    def test_manifest(self):
+        m = self.worker.manifest
+        self.assertRegex(m['name'], r'^[a-z0-9_]+$')
+        self.assertTrue(m['targets'])
+        self.assertTrue(m['origin'])
+        self.assertTrue(os.path.isabs(m['command'][0]), m['command'])
+        for op in self.worker.hello['ops']:
+            self.assertIn(op, self.interchange['ops'], 'op %s has no interchange entry' % op)
+
+    def test_interchange_examples(self):
+        who = KNOWN_AS.get(self.NAME, self.NAME)
+        ran = 0
+        for op in self.worker.hello['ops']:
+            for ex in self.interchange['ops'][op]['examples']:
+                want = (ex.get('known_differences') or {}).get(who, ex)
+                with self.subTest(op=op, example=ex['name']):
+                    got = self.worker.call(op, ex['input'])
+                    ran += 1
+                    self.assertEqual(got.get('ok'), want['ok'], got)
+                    if want['ok']:
+                        self.check_peak(got)
+                        if 'hex' in want:
+                            self.assertEqual(got.get('hex'), want['hex'])
+                        if 'value' in want:
+                            self.assertIn('value', got, got)
+                            self.assertTrue(same_json(got['value'], want['value']),
+                                            'value %r, want %r' % (got['value'], want['value']))
+                        if 'hex' not in want and 'value' not in want:
+                            self.assertTrue('hex' in got or 'value' in got, got)
+                    else:
+                        self.assertEqual(got.get('error'), want.get('error', 'rejected'), got)
+                        self.assertIsInstance(got.get('message'), str, got)
+                        if got['error'] == 'rejected':
+                            self.check_peak(got)
+                        if 'offset' in want:
+                            self.assertEqual(got.get('offset'), want['offset'], got)
+        self.assertGreater(ran, 0)
+
+    def test_unknown_op_declined(self):
+        got = self.worker.call('no.such_op', {})
+        self.assertEqual(got, {'id': got['id'], 'ok': False, 'error': 'declined',
+                               'message': 'op no.such_op not supported'})
+
+
+class PythonCassandraTest(WorkerCases, unittest.TestCase):
+    NAME = 'python_cassandra'
+    OPS = ('cql.serialize', 'cql.deserialize', 'timestamp.ms_to_cql', 'timestamp.civil_to_cql',
+           'int64.to_decimal')
+
+
+class PythonCassandraJoinTest(WorkerCases, unittest.TestCase):
+    NAME = 'python_cassandra_join'
+    OPS = PythonCassandraTest.OPS
+
+    def test_join_peak_vs_installed(self):
+        rng = random.Random(20240601)
+        values = [rng.randrange(-2 ** 31, 2 ** 31) for _ in range(500000)]
+        inp = {'type': 'list<int>', 'value': values, 'version': 4}
+        installed = Worker(MANIFESTS['python_cassandra'])
+        try:
+            base = installed.call('cql.serialize', inp)
+        finally:
+            installed.finish()
+        join = self.worker.call('cql.serialize', inp)
+        self.assertTrue(base['ok'] and join['ok'], (base.get('message'), join.get('message')))
+        self.assertEqual(len(base['hex']), 2 * (4 + 8 * 500000))
+        self.assertEqual(join['hex'], base['hex'])
+        self.assertGreater(join['peak'], 10 * base['peak'],
+                           'join peak %d, installed %d' % (join['peak'], base['peak']))
+        # the installed BytesIO serializer stays near its output (manifest heap_slack)
+        self.assertLess(base['peak'], 4000004 * 1.2, base['peak'])
+
+    def test_join_nested_sets_same_bytes(self):
+        inp = {'type': 'map<text, list<set<int>>>', 'value': [['k', [[3, 1], [], None]]],
+               'version': 4}
+        installed = Worker(MANIFESTS['python_cassandra'])
+        try:
+            base = installed.call('cql.serialize', inp)
+        finally:
+            installed.finish()
+        join = self.worker.call('cql.serialize', inp)
+        self.assertTrue(base['ok'], base)
+        self.assertEqual(join.get('hex'), base['hex'])
+
+
+class PymongoTest(WorkerCases, unittest.TestCase):
+    NAME = 'pymongo'
+    OPS = ('bson.encode', 'bson.decode', 'bson.array_keys')
+
+    def test_array_keys_large(self):
+        got = self.worker.call('bson.array_keys', {'count': 100001})
+        self.assertTrue(got['ok'], got)
+        keys = bytes.fromhex(got['hex'])
+        self.assertEqual(keys, b''.join(b'%d\x00' % i for i in range(100001)))
+
+
+class ProcessRulesTest(unittest.TestCase):
+    """How a worker ends: cleanly on EOF, with status 2 on a broken frame."""
+
+    def broken(self, name, data):
+        w = Worker(MANIFESTS[name])
+        self.assertEqual(w.hello.get('serdiff_worker'), 1)
+        try:
+            w.send_raw(data)
+        except BrokenPipeError:
+            pass
+        status, err = w.finish()
+        self.assertEqual(status, 2, err)
+        self.assertIn('protocol error', err)
+        self.assertNotIn('Traceback', err)
+
+    def test_malformed_frames(self):
+        def frame(body):
+            return struct.pack('>I', len(body)) + body
+        cases = {
+            'not JSON': frame(b'{"id": 1, "op": '),
+            'not an object': frame(b'[1, 2]'),
+            'not UTF-8': frame(b'{"id": 1, "op": "\xff"}'),
+            'no input': frame(b'{"id": 1, "op": "int64.to_decimal"}'),
+            'cut short': struct.pack('>I', 100) + b'{"id"',
+            'length cut short': b'\x00\x00',
+            'over 256 MiB': struct.pack('>I', (256 << 20) + 1),
+        }
+        for name in ('python_cassandra', 'pymongo'):
+            for what, data in cases.items():
+                with self.subTest(worker=name, case=what):
+                    self.broken(name, data)
+
+    def test_eof_ends_cleanly(self):
+        for name in ('python_cassandra', 'pymongo'):
+            with self.subTest(worker=name):
+                w = Worker(MANIFESTS[name])
+                status, err = w.finish()
+                self.assertEqual(status, 0, err)
+                self.assertEqual(err, '')
+        w = Worker(MANIFESTS['python_cassandra'])
+        self.assertTrue(w.call('int64.to_decimal', {'value': '7'})['ok'])
+        status, err = w.finish()
+        self.assertEqual((status, err), (0, ''))
+
+    def test_missing_package_declines(self):
+        # -S: no site-packages, so neither cassandra nor bson imports.
+        for name, reason in (('python_cassandra', 'python3-cassandra is not installed'),
+                             ('pymongo', 'python3-bson is not installed')):
+            with self.subTest(worker=name):
+                w = Worker(MANIFESTS[name], extra_args=('-S',))
+                self.assertEqual(w.hello.get('serdiff_worker'), 1)
+                self.assertIn(reason, w.hello.get('declined', ''))
+                self.assertNotIn('ops', w.hello)
+                got = w.call('int64.to_decimal', {'value': '1'})
+                self.assertEqual((got['ok'], got['error']), (False, 'declined'))
+                status, err = w.finish()
+                self.assertEqual(status, 0, err)
+
+
+if __name__ == '__main__':
+    unittest.main(verbosity=int('-v' in sys.argv) + 1, argv=[sys.argv[0]])
