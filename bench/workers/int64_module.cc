@@ -1,0 +1,33 @@
+// A module (harness/serdiff_module.h) for bench/workers_benchmark.cc: serdiff's own optimized
+// int64 formatter (serdiff/bson/int_format.h, inline) behind the module ABI, so that the
+// benchmark compares the same function compiled in and called through a module.
+#include <cstring>
+
+#include "harness/serdiff_module.h"
+#include "serdiff/bson/int_format.h"
+
+namespace {
+
+int FormatInt64(int64_t v, serdiff_out* out) {
+  char buf[24];
+  const size_t n = serdiff::bson::FormatInt64(v, buf);
+  unsigned char* p = out->append(out->ctx, n);
+  if (p == nullptr) return SERDIFF_REJECTED;
+  std::memcpy(p, buf, n);
+  return SERDIFF_OK;
+}
+
+const serdiff_op kOps[] = {
+    {"int64.to_decimal", SERDIFF_FORM_INT64, "bson_format_int64", nullptr, FormatInt64, nullptr,
+     nullptr},
+};
+const serdiff_module kModule = {SERDIFF_MODULE_ABI, "bench_int64",
+                                "bench/workers/int64_module.cc: serdiff::bson::FormatInt64 as a "
+                                "module",
+                                kOps, 1};
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) const serdiff_module* serdiff_module_v1() {
+  return &kModule;
+}

@@ -1,0 +1,182 @@
+// The cost of implementations from outside (docs/workers.md, docs/benchmarks.md "Workers and
+// modules"):
+//   * BM_PipeFloor: one frame through a pipe to /bin/cat and back (no JSON, no dispatch): the
+//     floor of any worker round trip;
+//   * BM_Worker/<worker>/<input>: WorkerClient::Call on the shipped workers (a worker whose
+//     runtime or package is missing is skipped with the reason);
+//   * BM_Int64Compiled / BM_Int64Module: bson_format_int64's optimized formatter as the target's
+//     compiled-in implementation and the same function as a module (bench/workers/
+//     int64_module.cc), each through its Impl's run, as the verdict calls them.
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "absl/strings/str_cat.h"
+#include "harness/external.h"
+#include "harness/target.h"
+#include "targets/families.h"
+
+namespace {
+
+using serdiff::harness::ExternalAnswer;
+using serdiff::harness::WorkerClient;
+
+// A frame of 4 + n bytes to /bin/cat and back.
+void BM_PipeFloor(benchmark::State& state) {
+  int to[2], from[2];
+  if (pipe(to) != 0 || pipe(from) != 0) {
+    state.SkipWithError("pipe");
+    return;
+  }
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(to[0], 0);
+    dup2(from[1], 1);
+    close(to[1]);
+    close(from[0]);
+    execl("/bin/cat", "cat", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(to[0]);
+  close(from[1]);
+  const std::string frame(4 + static_cast<size_t>(state.range(0)), 'x');
+  std::string back(frame.size(), '\0');
+  for (auto _ : state) {
+    if (write(to[1], frame.data(), frame.size()) != static_cast<ssize_t>(frame.size())) break;
+    size_t got = 0;
+    while (got < back.size()) {
+      const ssize_t n = read(from[0], back.data() + got, back.size() - got);
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+  }
+  close(to[1]);
+  close(from[0]);
+  waitpid(pid, nullptr, 0);
+}
+BENCHMARK(BM_PipeFloor)->Arg(40)->Arg(120);
+
+std::string OraclesManifest(const std::string& name) {
+  return absl::StrCat(serdiff::harness::OraclesDir(), "/", name, "/worker.json");
+}
+
+std::string IntList(int n) {
+  std::string v = "[";
+  std::mt19937 rng(1);
+  for (int i = 0; i < n; ++i) absl::StrAppend(&v, i ? "," : "", static_cast<int32_t>(rng()));
+  return absl::StrCat("{\"type\":\"list<int>\",\"value\":", v, "],\"version\":4}");
+}
+
+void BM_Worker(benchmark::State& state, const std::string& worker, const std::string& op,
+               const std::string& input) {
+  absl::StatusOr<serdiff::harness::WorkerManifest> m =
+      serdiff::harness::ReadWorkerManifest(OraclesManifest(worker));
+  if (!m.ok()) {
+    state.SkipWithError(std::string(m.status().message()).c_str());
+    return;
+  }
+  WorkerClient client(*m);
+  int64_t peak = 0;
+  absl::StatusOr<ExternalAnswer> first = client.Call(op, input, &peak);  // starts it
+  if (!first.ok()) {
+    state.SkipWithError(std::string(first.status().message()).c_str());
+    return;
+  }
+  for (auto _ : state) {
+    absl::StatusOr<ExternalAnswer> a = client.Call(op, input, &peak);
+    benchmark::DoNotOptimize(a);
+  }
+  state.counters["peak_bytes"] = static_cast<double>(peak);
+  state.counters["output_bytes"] = static_cast<double>(first->bytes.size());
+}
+
+const std::string kInt64 = "{\"value\":\"-9223372036854775808\"}";
+BENCHMARK_CAPTURE(BM_Worker, python_cassandra / int64, "python_cassandra", "int64.to_decimal",
+                  kInt64);
+BENCHMARK_CAPTURE(BM_Worker, python_cassandra / list_int_10, "python_cassandra", "cql.serialize",
+                  IntList(10));
+BENCHMARK_CAPTURE(BM_Worker, python_cassandra / list_int_500000, "python_cassandra",
+                  "cql.serialize", IntList(500000))
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(5);
+BENCHMARK_CAPTURE(BM_Worker, node_cassandra / int64, "node_cassandra", "int64.to_decimal", kInt64);
+BENCHMARK_CAPTURE(BM_Worker, node_cassandra / list_int_10, "node_cassandra", "cql.serialize",
+                  IntList(10));
+BENCHMARK_CAPTURE(BM_Worker, node_cassandra / list_int_500000, "node_cassandra", "cql.serialize",
+                  IntList(500000))
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(5);
+BENCHMARK_CAPTURE(BM_Worker, pymongo / doc_1_key, "pymongo", "bson.encode",
+                  std::string("{\"document\":{\"a\":{\"$numberLong\":\"-1\"}}}"));
+BENCHMARK_CAPTURE(BM_Worker, js_bson / doc_1_key, "js_bson", "bson.encode",
+                  std::string("{\"document\":{\"a\":{\"$numberLong\":\"-1\"}}}"));
+BENCHMARK_CAPTURE(BM_Worker, fury / encode_10, "fury", "varint.fory_encode",
+                  std::string("{\"values\":[\"1\",\"-1\",\"300\",\"-300\",\"9223372036854775807\","
+                              "\"-9223372036854775808\",\"0\",\"127\",\"128\",\"65536\"],"
+                              "\"zigzag\":true}"));
+
+// 2^16 random int64 values, the same for both.
+const std::vector<int64_t>& Values() {
+  static const std::vector<int64_t>* v = [] {
+    auto* out = new std::vector<int64_t>(1 << 16);
+    std::mt19937_64 rng(7);
+    for (int64_t& x : *out) x = static_cast<int64_t>(rng()) >> (rng() % 64);
+    return out;
+  }();
+  return *v;
+}
+
+const serdiff::harness::TypedTarget<int64_t>& FormatTarget() {
+  return dynamic_cast<const serdiff::harness::TypedTarget<int64_t>&>(
+      *serdiff::targets::AllTargets().Find("bson_format_int64"));
+}
+
+void BM_Int64Compiled(benchmark::State& state) {
+  const auto& run = FormatTarget().def().optimized.run;
+  const std::vector<int64_t>& v = Values();
+  size_t i = 0;
+  for (auto _ : state) {
+    auto out = run(v[i++ & 0xffff]);
+    benchmark::DoNotOptimize(out);
+  }
+}
+BENCHMARK(BM_Int64Compiled);
+
+void BM_Int64Module(benchmark::State& state) {
+  const auto& refs = FormatTarget().def().references;
+  const serdiff::harness::Impl<int64_t>* module = nullptr;
+  for (const auto& r : refs) {
+    if (r.name == "bench_int64") module = &r;
+  }
+  if (module == nullptr) {
+    state.SkipWithError("bench_int64 module not attached");
+    return;
+  }
+  const std::vector<int64_t>& v = Values();
+  size_t i = 0;
+  for (auto _ : state) {
+    auto out = module->run(v[i++ & 0xffff]);
+    benchmark::DoNotOptimize(out);
+  }
+  serdiff::harness::TakeExternalPeak();
+}
+BENCHMARK(BM_Int64Module);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // The module joins bson_format_int64 when the registry is built; no default workers.
+  setenv("SERDIFF_MODULES", SERDIFF_BENCH_INT64_MODULE, 1);
+  setenv("SERDIFF_DEFAULT_WORKERS", "0", 1);
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  return 0;
+}
