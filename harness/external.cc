@@ -451,6 +451,19 @@ void OutError(void* ctx, int64_t offset, const char* message) {
 
 absl::StatusOr<std::string> CallModuleOp(const serdiff_op& op, int64_t scalar,
                                          absl::string_view json, const Int32List* list) {
+  // The scalar forms first, without the switch: a module's int64 formatter costs about as much
+  // as the call itself (docs/benchmarks.md, "Workers and modules").
+  if (op.form == SERDIFF_FORM_INT64 || op.form == SERDIFF_FORM_UINT64) {
+    OutCtx ctx;
+    serdiff_out out{&ctx, OutAppend, OutError};
+    const int rc = op.form == SERDIFF_FORM_INT64 ? op.int64(scalar, &out)
+                                                 : op.uint64(static_cast<uint64_t>(scalar), &out);
+    if (rc == SERDIFF_OK) return std::move(ctx.bytes);
+    if (rc == SERDIFF_DECLINED) return Declined(ctx.message);
+    absl::Status st = absl::InvalidArgumentError(ctx.message);
+    if (ctx.offset >= 0) st = WithErrorOffset(std::move(st), ctx.offset);
+    return st;
+  }
   OutCtx ctx;
   serdiff_out out{&ctx, OutAppend, OutError};
   int rc = SERDIFF_REJECTED;

@@ -806,7 +806,8 @@ class TypedTarget final : public Target {
       switch (op->form) {
         case SERDIFF_FORM_INT64:
         case SERDIFF_FORM_UINT64:
-          return call(ic->as_int64(v), {}, nullptr);
+          // No copy of the input here: RunImpl's own scope measures the call.
+          return CallModuleOp(*op, ic->as_int64(v), {}, nullptr);
         case SERDIFF_FORM_INT32_LIST: {
           absl::StatusOr<Int32List> l = ic->as_int32_list(v);
           if (!l.ok()) return l.status();

@@ -162,7 +162,11 @@ TEST(TimestampEdgeSweep, EveryDriverDivergenceIsHitByTheEdgeValues) {
     const harness::Target* t = AllTargets().Find(name);
     ASSERT_NE(t, nullptr) << name;
     std::map<std::string, int> hits;
-    for (const auto& [impl, reason] : t->accepted_divergences()) hits[impl + ": " + reason] = 0;
+    // Only the implementations this process has: a worker's divergences (python_cassandra) are
+    // hit where the worker is attached (serdiff check), not here.
+    for (const auto& [impl, reason] : t->accepted_divergences()) {
+      if (t->HasImpl(impl)) hits[impl + ": " + reason] = 0;
+    }
     ASSERT_FALSE(hits.empty()) << name;
     for (const std::string& in : SweepFor(*t)) {
       const harness::CaseResult r = t->RunBytes(in);

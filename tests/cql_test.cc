@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "harness/alloc_tracker.h"
 #include "harness/report.h"
@@ -20,6 +21,7 @@
 #include "serdiff/cql/codec.h"
 #include "serdiff/cql/literal.h"
 #include "targets/cql/domain.h"
+#include "targets/families.h"
 
 namespace serdiff::cql {
 namespace {
@@ -775,6 +777,97 @@ TEST(CqlErrorOffsets, TextAndFramedValues) {
     absl::StatusOr<Value> got = c.deserialize(t, Unhex("00000001"), 6, {});
     ASSERT_FALSE(got.ok());
     EXPECT_EQ(ErrorOffset(got.status()), std::optional<int64_t>(0)) << c.name;
+  }
+}
+
+// ---- the CQL peers' accepted divergences (targets/cql/peer_divergences.cc, docs/peers.md) ----
+
+// The name (its reason's first word) of the first divergence of `impl` on `target` that accepts
+// `answer` (hex bytes, or "rejected: <message>") for the input printed as `text`; "" when none
+// does.
+std::string AcceptedBy(std::string_view target, std::string_view impl, std::string_view text,
+                       std::string_view answer) {
+  using In = targets::cql::EncodeInput;
+  const auto* t = dynamic_cast<const harness::TypedTarget<In>*>(targets::AllTargets().Find(target));
+  if (t == nullptr) return "no such target";
+  absl::StatusOr<In> in = t->def().domain.parse(text);
+  if (!in.ok()) return absl::StrCat("unparsed: ", in.status().ToString());
+  const harness::Output serdiff = Serialize(in->type, in->value, in->version);
+  const std::string a(answer);
+  harness::Output peer = absl::InvalidArgumentError(a.substr(a.find(' ') + 1));
+  if (!absl::StartsWith(a, "rejected:")) peer = Unhex(a);
+  for (const auto& d : t->def().divergences) {
+    if (d.impl == impl && d.applies(*in, serdiff, peer))
+      return d.reason.substr(0, d.reason.find_first_of(": "));
+  }
+  return "";
+}
+
+TEST(CqlPeerDivergences, AcceptExactlyTheDriversModelledAnswers) {
+  struct Row {
+    const char* target;
+    const char* impl;
+    const char* input;
+    const char* answer;
+    const char* accepted;  // the divergence's name, "" for none
+  };
+  constexpr const char* kPy = "python_cassandra";
+  constexpr const char* kNode = "node_cassandra";
+  constexpr const char* kN = "cql_encode_nested";
+  constexpr const char* kS = "cql_encode_scalar";
+  const Row rows[] = {
+      // python driver 3.25: a null collection element is written empty, ...
+      {kN, kPy, "v4 payload list<int> = [1, null, 3]",
+       "00000003 0000000400000001 00000000 0000000400000003", "none-element-as-empty"},
+      {kN, kPy, "v4 payload list<int> = [1, null, 3]",
+       "00000003 0000000400000001 00000000 0000000400000004", ""},
+      {kN, kPy, "v4 payload list<int> = [1, null, 3]",
+       "00000003 0000000400000001 fffffffe 0000000400000003", ""},
+      {kN, kPy, "v4 [value] map<int, text> = {1: null}",
+       "00000010 00000001 0000000400000001 00000000", "none-element-as-empty"},
+      {kN, kPy, "v4 payload list<time> = [-1, null]", "00000002 00000008ffffffffffffffff 00000000",
+       "none-element-as-empty"},
+      // ... only the fields given of a UDT have no driver form (the worker declines them).
+      {kN, kPy, "v4 payload udt<u, f0 int, f1 int> = {f0: 1}", "00000004 00000001 ffffffff", ""},
+      {kS, kPy, "v4 payload time = -1", "ffffffffffffffff", "time-range-unchecked"},
+      {kS, kPy, "v4 payload time = -1", "00000000ffffffff", ""},
+      {kS, kPy, "v4 payload duration = duration(1, -2, 3)", "020306", "duration-sign-unchecked"},
+      {kS, kPy, "v2 payload duration = duration(1, -2, 3)", "020306", ""},
+      {kS, kPy, "v4 payload timeuuid = 00000000-0000-4000-8000-000000000000",
+       "00000000000040008000000000000000", "timeuuid-version-unchecked"},
+      {kS, kPy, "v4 payload int = 1", "00000002", ""},
+      // Node.js driver 4.10.0.
+      {kN, kNode, "v4 payload list<int> = [1, null]",
+       "rejected: node_cassandra: Encoder.encode: A collection can't contain null or unset values",
+       "null-element-refused"},
+      {kN, kNode, "v4 payload list<int> = [1, null]", "rejected: node_cassandra: something else",
+       ""},
+      {kN, kNode, "v4 payload list<list<int>> = [[]]",
+       "rejected: Encoder.encode: Cannot read properties of null (reading 'length')",
+       "empty-list-in-list-crash"},
+      {kN, kNode, "v4 payload list<list<int>> = [[null], []]",
+       "rejected: Encoder.encode: Cannot read properties of null (reading 'length')", ""},
+      {kN, kNode, "v4 payload list<list<int>> = [[null], []]",
+       "rejected: Encoder.encode: A collection can't contain null or unset values",
+       "null-element-refused"},
+      {kN, kNode, "v4 payload tuple<list<int>> = ([])", "ffffffff", "empty-list-as-null"},
+      {kN, kNode, "v4 payload map<int, list<int>> = {1: []}", "00000001 0000000400000001 00000000",
+       "empty-list-as-null"},
+      {kN, kNode, "v4 payload udt<u, f0 text, f1 int> = {f0: 'Main St'}",
+       "000000074d61696e205374 ffffffff", "udt-fields-padded"},
+      {kN, kNode, "v4 payload udt<u, f0 text, f1 int> = {f0: 'Main St'}",
+       "000000074d61696e205374 00000000", ""},
+      {kN, kNode, "v2 payload list<list<int>> = [[1]]", "0001 0008 0001 0004 00000001",
+       "short-lengths-nested"},
+      {kN, kNode, "v3 payload list<list<int>> = [[1]]", "0001 0008 0001 0004 00000001", ""},
+      {kS, kNode, "v4 payload ascii = '\xc3\xa9\xe2\x82\xac'", "e9ac", "ascii-as-latin1"},
+      {kS, kNode, "v4 payload ascii = '\xc3\xa9'", "c3a9", ""},
+      {kS, kNode, "v4 payload timeuuid = 00000000-0000-4000-8000-000000000000",
+       "00000000000040008000000000000001", ""},
+  };
+  for (const Row& r : rows) {
+    SCOPED_TRACE(absl::StrCat(r.impl, " ", r.input, " -> ", r.answer));
+    EXPECT_EQ(AcceptedBy(r.target, r.impl, r.input, r.answer), r.accepted);
   }
 }
 

@@ -3,6 +3,7 @@
 // is derived by hand: the Extended JSON forms from mongodb/specifications
 // (source/extended-json/extended-json.md, the BSON corpus's canonical_extjson), the bytes from
 // the BSON 1.1 spec and Fory's varuint64 (docs/varint.md).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -11,12 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/escaping.h"
 #include "gtest/gtest.h"
 #include "harness/external.h"
 #include "harness/target.h"
 #include "reference/bson/bson_ref.h"
 #include "reference/varint/varint_ref.h"
+#include "serdiff/bson/codec.h"
 #include "serdiff/bson/document.h"
 #include "serdiff/common/error_offset.h"
 #include "serdiff/timestamp/civil.h"
@@ -400,6 +403,279 @@ TEST(Interchange, ForyDecodeValueThatIsNotTheFormIsAnInternalError) {
     absl::StatusOr<std::string> out = vi::ForyDecodeOutput(1, Answer(json));
     EXPECT_TRUE(absl::IsInternal(out.status())) << json << ": " << out.status();
   }
+}
+
+// ---- the peers' accepted divergences (docs/peers.md) -------------------------------------------
+// Each divergence covers its example, where the peer answers exactly what the predicate
+// recomputes, and not a nearby answer: another byte, another input, another error, a decline.
+
+// The reason of the divergence of `target` naming `impl` that covers this outcome, or nullopt.
+template <typename T>
+std::optional<std::string> CoveredBy(const std::string& target, const std::string& impl,
+                                     const T& in, const harness::Output& opt,
+                                     const harness::Output& other) {
+  const auto* typed = dynamic_cast<const harness::TypedTarget<T>*>(AllTargets().Find(target));
+  EXPECT_NE(typed, nullptr) << target;
+  if (typed == nullptr) return std::nullopt;
+  for (const auto& d : typed->def().divergences) {
+    if (d.impl == impl && d.applies(in, opt, other)) return d.reason;
+  }
+  return std::nullopt;
+}
+
+absl::Status PeerError(const std::string& text) { return absl::InvalidArgumentError(text); }
+
+Document Doc(std::vector<Element> elements) { return Document{std::move(elements)}; }
+
+// Covered by `impl` on bson_encode, the other side being `other`.
+bool EncodeCovered(const std::string& impl, const Document& doc, const harness::Output& other) {
+  return CoveredBy<Document>("bson_encode", impl, doc, sb::Encode(doc), other).has_value();
+}
+
+bool DecodeCovered(const std::string& impl, const std::string& in, const harness::Output& other) {
+  const absl::Status st = sb::Validate(in);
+  const harness::Output opt = st.ok() ? harness::Output(in) : harness::Output(st);
+  return CoveredBy<std::string>("bson_decode", impl, in, opt, other).has_value();
+}
+
+// {"d": {"d": ... {}}}, `levels` documents deep (the top-level one included), as raw bytes.
+std::string Chain(int levels, const std::string& innermost = Unhex("0500000000")) {
+  std::string doc = innermost;
+  for (int i = 1; i < levels; ++i) {
+    std::string outer = std::string(4, '\0') + "\x03" + std::string("d", 1) + '\0' + doc + '\0';
+    const auto n = static_cast<uint32_t>(outer.size());
+    std::memcpy(outer.data(), &n, 4);
+    doc = std::move(outer);
+  }
+  return doc;
+}
+
+TEST(InterchangePeers, PymongoEncodeModel) {
+  EXPECT_EQ(bson::PymongoEncodeModel(Doc({{"u", Typed(Type::kUndefined)}})),
+            Unhex("080000000a750000"));
+  EXPECT_EQ(bson::PymongoEncodeModel(Doc({{"s", Typed(Type::kSymbol, "sym")}})),
+            Unhex("100000000273000400000073796d0000"));
+  EXPECT_EQ(bson::PymongoEncodeModel(Doc({{"a", sb::Int32(1)}, {"_id", sb::Int32(2)}})),
+            Unhex("15000000105f696400020000001061000100000000"));
+  EXPECT_EQ(
+      bson::PymongoEncodeModel(
+          Doc({{"p", Typed(Type::kDbPointer, "c", Unhex("000102030405060708090a0b"))}})),
+      Unhex(
+          "2a000000037000220000000224726566000200000063000724696400000102030405060708090a0b0000"));
+  EXPECT_EQ(bson::PymongoEncodeModel(Doc({{"r", Typed(Type::kRegex, "abc", "xix")}})),
+            Unhex("0f0000000b72006162630069780000"));
+  // Only the top level's "_id" moves; a key twice is not modelled (the worker declines it).
+  EXPECT_EQ(
+      bson::PymongoEncodeModel(
+          Doc({{"d", sb::SubDocument({{"a", sb::Null()}, {"_id", sb::Null()}})}})),
+      sb::Encode(Doc({{"d", sb::SubDocument({{"a", sb::Null()}, {"_id", sb::Null()}})}})).value());
+  EXPECT_FALSE(bson::PymongoEncodeModel(Doc({{"a", sb::Null()}, {"a", sb::Null()}})).has_value());
+}
+
+TEST(InterchangePeers, PymongoEncodeDivergencesCoverExactlyWhatPymongoWrites) {
+  const Document undefined = Doc({{"u", Typed(Type::kUndefined)}, {"x", sb::Int32(1)}});
+  const std::string model = *bson::PymongoEncodeModel(undefined);
+  EXPECT_TRUE(EncodeCovered("pymongo", undefined, model));
+  std::string off_by_one = model;
+  off_by_one[off_by_one.size() - 2] ^= 1;  // the int32's last byte
+  EXPECT_FALSE(EncodeCovered("pymongo", undefined, off_by_one));
+  EXPECT_FALSE(EncodeCovered("js_bson", undefined, model));  // it names pymongo only
+  // Null written for a null: nothing to cover (and serdiff's own bytes are no divergence).
+  const Document null = Doc({{"u", sb::Null()}});
+  EXPECT_FALSE(EncodeCovered("pymongo", null, Unhex("080000000a750000")));
+  // _id first at the top level only.
+  const Document id = Doc({{"a", sb::Int32(1)}, {"_id", sb::Int32(2)}});
+  EXPECT_TRUE(EncodeCovered("pymongo", id, Unhex("15000000105f696400020000001061000100000000")));
+  const Document nested =
+      Doc({{"d", sb::SubDocument({{"a", sb::Int32(1)}, {"_id", sb::Int32(2)}})}});
+  EXPECT_FALSE(EncodeCovered("pymongo", nested,
+                             Unhex("1d00000003640015000000105f69640002000000106100010000000000")));
+  // Regex options: what pymongo writes ("ix") is covered, anything else ("i") is not.
+  const Document regex = Doc({{"r", Typed(Type::kRegex, "abc", "xix")}});
+  EXPECT_TRUE(EncodeCovered("pymongo", regex, Unhex("0f0000000b72006162630069780000")));
+  EXPECT_FALSE(EncodeCovered("pymongo", regex, Unhex("0e0000000b720061626300690000")));
+  // The SystemError of subtype 0xFF, and no other rejection.
+  Value ff = Typed(Type::kBinary, Unhex("010203"));
+  ff.subtype = 0xFF;
+  const absl::Status system_error = PeerError(
+      "pymongo: SystemError: <built-in function _dict_to_bson> returned NULL without setting an "
+      "exception");
+  EXPECT_TRUE(EncodeCovered("pymongo", Doc({{"b", ff}}), system_error));
+  Value user = ff;
+  user.subtype = 0x80;
+  EXPECT_FALSE(EncodeCovered("pymongo", Doc({{"b", user}}), system_error));
+  EXPECT_FALSE(EncodeCovered("pymongo", Doc({{"b", ff}}), PeerError("pymongo: TypeError: x")));
+  EXPECT_FALSE(EncodeCovered("pymongo", Doc({{"b", ff}}), harness::Declined("SystemError")));
+}
+
+TEST(InterchangePeers, JsBsonEncodeDivergences) {
+  const absl::Status option_q =
+      PeerError("js_bson: EJSON.parse: The regular expression option [q] is not supported");
+  EXPECT_TRUE(EncodeCovered("js_bson", Doc({{"r", Typed(Type::kRegex, "abc", "q")}}), option_q));
+  EXPECT_FALSE(EncodeCovered("js_bson", Doc({{"r", Typed(Type::kRegex, "abc", "im")}}), option_q));
+  EXPECT_FALSE(EncodeCovered("pymongo", Doc({{"r", Typed(Type::kRegex, "abc", "q")}}), option_q));
+  const absl::Status uuid = PeerError(
+      "js_bson: EJSON.parse: Argument passed in UUID constructor must be a UUID, a 16 byte Buffer "
+      "or a 32/36 character hex string");
+  Value short_uuid = Typed(Type::kBinary, Unhex("010203"));
+  short_uuid.subtype = 0x04;
+  EXPECT_TRUE(EncodeCovered("js_bson", Doc({{"a", short_uuid}}), uuid));
+  Value uuid16 = short_uuid;
+  uuid16.s = std::string(16, 'a');
+  EXPECT_FALSE(EncodeCovered("js_bson", Doc({{"a", uuid16}}), uuid));
+  Value old_uuid = short_uuid;
+  old_uuid.subtype = 0x03;  // EJSON.parse keeps subtype 3 a Binary
+  EXPECT_FALSE(EncodeCovered("js_bson", Doc({{"a", old_uuid}}), uuid));
+}
+
+TEST(InterchangePeers, BlankUncheckedUtf8FollowsTheLayout) {
+  // {"a": [null] with the array key ff, "s": string ff}: pymongo checks the string, not the key;
+  // js-bson the other way round for document keys (not array keys: js-bson skips those too).
+  const std::string in = Unhex("19000000046100080000000aff000002730002000000ff0000");
+  EXPECT_EQ(bson::BlankUncheckedUtf8(in, true),
+            Unhex("19000000046100080000000a61000002730002000000ff0000"));
+  EXPECT_EQ(bson::BlankUncheckedUtf8(in, false),
+            Unhex("19000000046100080000000a61000002730002000000ff0000"));
+  EXPECT_EQ(bson::BlankUncheckedUtf8(Unhex("080000000ae90000"), false), Unhex("080000000a610000"));
+  EXPECT_EQ(bson::BlankUncheckedUtf8(Unhex("080000000ae90000"), true), Unhex("080000000ae90000"));
+  // A layout it cannot follow: a string length past the end.
+  EXPECT_FALSE(bson::BlankUncheckedUtf8(Unhex("0c000000026100ff00000000"), true).has_value());
+}
+
+TEST(InterchangePeers, DecodeDivergencesOfUnCheckedUtf8AndDepth) {
+  // pymongo skips array keys: covered; a string value it checks: not.
+  const std::string array_key = Unhex("10000000046100080000000aff000000");
+  EXPECT_TRUE(DecodeCovered("pymongo", array_key, array_key));
+  const std::string string_value = Unhex("0e00000002730002000000ff0000");
+  EXPECT_FALSE(DecodeCovered("pymongo", string_value, string_value));
+  EXPECT_FALSE(DecodeCovered("js_bson", string_value, string_value));
+  // js-bson skips document keys: covered for js_bson, not for pymongo (which checks them).
+  const std::string key = Unhex("080000000ae90000");
+  EXPECT_TRUE(DecodeCovered("js_bson", key, key));
+  EXPECT_FALSE(DecodeCovered("pymongo", key, key));
+  // Nesting: 101 levels are covered, 101 levels with a bool 2 inside are not.
+  const std::string deep = Chain(101);
+  EXPECT_TRUE(DecodeCovered("pymongo", deep, deep));
+  EXPECT_TRUE(DecodeCovered("js_bson", deep, deep));
+  const std::string deep_bad = Chain(101, Unhex("090000000862000200"));  // {"b": bool 2}
+  EXPECT_FALSE(DecodeCovered("pymongo", deep_bad, deep_bad));
+  EXPECT_FALSE(DecodeCovered("js_bson", deep_bad, deep_bad));
+  // An acceptance that no unchecked byte explains is never covered.
+  const std::string bool2 = Unhex("090000000862000200");
+  EXPECT_FALSE(DecodeCovered("pymongo", bool2, bool2));
+  EXPECT_FALSE(DecodeCovered("js_bson", bool2, bool2));
+}
+
+TEST(InterchangePeers, PymongoDecodeOverrunAndRejections) {
+  // {"a": bool} whose value byte is the terminator; the same inside an array (pymongo checks an
+  // array's end, so an acceptance there is no known bug).
+  const std::string overrun = Unhex("0800000008610000");
+  EXPECT_TRUE(DecodeCovered("pymongo", overrun, overrun));
+  EXPECT_FALSE(DecodeCovered("js_bson", overrun, overrun));
+  const std::string in_array = Unhex("10000000046100080000000830000000");
+  EXPECT_FALSE(DecodeCovered("pymongo", in_array, in_array));
+  // A binary of 5 bytes of which 4 lie past the input.
+  const std::string binary = Unhex("0d000000056100050000000000");
+  EXPECT_TRUE(DecodeCovered("pymongo", binary, binary));
+  // UUIDs of other than 16 bytes, with pymongo's message.
+  const std::string uuid3 = Unhex("10000000056100030000000461626300");  // subtype 4
+  const absl::Status invalid = PeerError("pymongo: InvalidBSON: invalid length or type code");
+  EXPECT_TRUE(DecodeCovered("pymongo", uuid3, invalid));
+  EXPECT_FALSE(DecodeCovered("pymongo", uuid3, PeerError("pymongo: InvalidBSON: bad eoo")));
+  const std::string uuid16 = Unhex("1d00000005610010000000046161616161616161616161616161616100");
+  EXPECT_FALSE(DecodeCovered("pymongo", uuid16, invalid));
+  // Subtype 0xFF: the re-encoding's SystemError.
+  const std::string ff = Unhex("0e00000005620001000000ff0100");
+  const absl::Status system_error = PeerError(
+      "pymongo: bson.decode read the document, re-encoding it failed: SystemError: <built-in "
+      "function _dict_to_bson> returned NULL without setting an exception");
+  EXPECT_TRUE(DecodeCovered("pymongo", ff, system_error));
+  EXPECT_FALSE(DecodeCovered("pymongo", Unhex("0e00000005620001000000800100"), system_error));
+  // js-bson's regex options.
+  const std::string option_a = Unhex("0c0000000b72006100610000");
+  const absl::Status js_option =
+      PeerError("js_bson: The regular expression option [a] is not supported");
+  EXPECT_TRUE(DecodeCovered("js_bson", option_a, js_option));
+  EXPECT_FALSE(DecodeCovered("js_bson", Unhex("0c0000000b72006100690000"), js_option));
+}
+
+TEST(InterchangePeers, DecodeOffsetExemptions) {
+  const harness::Target* t = AllTargets().Find("bson_decode");
+  ASSERT_NE(t, nullptr);
+  std::vector<std::string> exempt;
+  for (const auto& [impl, reason] : t->offset_exemptions()) exempt.push_back(impl);
+  EXPECT_NE(std::find(exempt.begin(), exempt.end(), "pymongo"), exempt.end());
+  EXPECT_NE(std::find(exempt.begin(), exempt.end(), "js_bson"), exempt.end());
+}
+
+TEST(InterchangePeers, FuryWritesLeb128) {
+  EXPECT_EQ(vi::FuryWrites(std::vector<uint64_t>{300}), Unhex("ac02"));
+  EXPECT_EQ(vi::FuryWrites(std::vector<uint64_t>{uint64_t{1} << 63}),
+            Unhex("80808080808080808001"));
+  EXPECT_EQ(vi::FuryWrites(std::vector<uint64_t>{std::numeric_limits<uint64_t>::max()}),
+            Unhex("ffffffffffffffffff01"));
+}
+
+TEST(InterchangePeers, FuryEncodeDivergences) {
+  using U = std::vector<uint64_t>;
+  const U big = {1, uint64_t{1} << 63};
+  const std::string ours = serdiff::varint::EncodeBatch(serdiff::varint::Format::kFory, big);
+  EXPECT_TRUE(CoveredBy<U>("varint_fory_encode", "fury", big, ours, Unhex("0180808080808080808001"))
+                  .has_value());
+  // One byte more, or a value below 2^63 written otherwise: not covered.
+  EXPECT_FALSE(
+      CoveredBy<U>("varint_fory_encode", "fury", big, ours, Unhex("018080808080808080800100"))
+          .has_value());
+  const U small = {300};
+  EXPECT_FALSE(
+      CoveredBy<U>("varint_fory_encode", "fury", small, Unhex("ac02"), Unhex("ac82")).has_value());
+  using I = std::vector<int64_t>;
+  const I min = {std::numeric_limits<int64_t>::min()};
+  EXPECT_TRUE(CoveredBy<I>("varint_fory_zigzag_encode", "fury", min, Unhex("ffffffffffffffffff"),
+                           Unhex("ffffffffffffffffff01"))
+                  .has_value());
+  EXPECT_FALSE(CoveredBy<I>("varint_fory_zigzag_encode", "fury", I{-1}, Unhex("01"), Unhex("0100"))
+                   .has_value());
+}
+
+TEST(InterchangePeers, FuryDecodeModelAndDivergence) {
+  bool misread = false;
+  // 300 and six 0: the fast path reads ac as every byte of the first word: 93001260, 5 bytes.
+  const vi::DecodeInput example{7, Unhex("ac02000000000000")};
+  absl::StatusOr<std::string> fury = vi::FuryDecodeModel(example, 10000, &misread);
+  EXPECT_TRUE(misread);
+  ASSERT_FALSE(fury.ok());
+  EXPECT_EQ(ErrorOffset(fury.status()), 8);
+  const std::string ours = ReferenceDecode(example.bytes, 7).value();
+  EXPECT_TRUE(CoveredBy<vi::DecodeInput>("varint_fory_decode", "fury", example, ours,
+                                         harness::Output(InvalidAt(8, "x")))
+                  .has_value());
+  EXPECT_FALSE(CoveredBy<vi::DecodeInput>("varint_fory_decode", "fury", example, ours,
+                                          harness::Output(InvalidAt(5, "x")))
+                   .has_value());
+  EXPECT_FALSE(CoveredBy<vi::DecodeInput>("varint_fory_decode", "fury", example, ours,
+                                          harness::Output(harness::Declined("x")))
+                   .has_value());
+  // Fewer than 8 bytes: the slow path, Fory's form, no misread (nothing to cover).
+  const vi::DecodeInput short_input{2, Unhex("ac02ac02")};
+  EXPECT_EQ(vi::FuryDecodeModel(short_input, 10000, &misread).value(),
+            ReferenceDecode(short_input.bytes, 2).value());
+  EXPECT_FALSE(misread);
+  EXPECT_FALSE(CoveredBy<vi::DecodeInput>("varint_fory_decode", "fury", short_input,
+                                          ReferenceDecode(short_input.bytes, 2).value(),
+                                          harness::Output(InvalidAt(0, "x")))
+                   .has_value());
+  // Four times ac 02: the 1st and 5th byte have 0x80 set, so a 9th byte is read, past the end.
+  const vi::DecodeInput four{4, Unhex("ac02ac02ac02ac02")};
+  fury = vi::FuryDecodeModel(four, 10000, &misread);
+  EXPECT_TRUE(misread);
+  ASSERT_FALSE(fury.ok());
+  EXPECT_EQ(ErrorOffset(fury.status()), 0);
+  // One-byte values on the fast path read right.
+  const vi::DecodeInput ones{8, Unhex("0102030405060708")};
+  EXPECT_EQ(vi::FuryDecodeModel(ones, 10000, &misread).value(),
+            ReferenceDecode(ones.bytes, 8).value());
+  EXPECT_FALSE(misread);
 }
 
 }  // namespace

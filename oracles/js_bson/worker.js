@@ -14,8 +14,9 @@
 // A JavaScript object lists integer-like keys ("0", "1", ... below 2^32 - 1) first, in numeric
 // order, whatever order they were written in, and keeps one value per key. A document whose keys
 // would be reordered or merged is declined (js-bson cannot hold it as given), not compared; so is
-// one holding a type js-bson cannot write (undefined, DBPointer) or, given as bytes, a key or
-// regex with ill-formed UTF-8 (js-bson reads those as U+FFFD without complaint).
+// one holding a type js-bson cannot write (undefined, DBPointer), a UTC datetime beyond a JS
+// Date's +-8.64e15 ms (js-bson would write 0 ms for it) or, given as bytes, a key or regex with
+// ill-formed UTF-8 (js-bson reads those as U+FFFD without complaint).
 const path = require('path');
 const { serve, Rejected, DeclinedOp, loadPackage } = require('../../workers/node/serdiff_worker.js');
 
@@ -122,6 +123,18 @@ if (pkg.declined) {
     $dbPointer: 'js-bson cannot write a DBPointer (0x0C): it writes a DBRef document {$ref, $id} instead',
   };
 
+  // A JS Date holds -8.64e15..8.64e15 ms (ECMA-262, "Time Values and Time Range"); js-bson reads
+  // a datetime beyond that as an invalid Date, which serialize writes as 0 ms, silently.
+  const DATE_LIMIT = 8640000000000000n;
+  const dateProblem = (ms) => (ms > DATE_LIMIT || ms < -DATE_LIMIT
+    ? `js-bson holds a UTC datetime as a JS Date (+-8.64e15 ms): ${ms} ms is beyond it (serialize would write 0)`
+    : null);
+  // The ms of an EJSON {"$date": {"$numberLong": "<ms>"}} (as parseOrdered read it), or null.
+  function ejsonDateMs(v) {
+    const text = field(v, '$numberLong');
+    return typeof text === 'string' && /^-?[0-9]+$/.test(text) ? BigInt(text) : null;
+  }
+
   function firstProblemJson(node) {
     if (Array.isArray(node)) {
       for (const v of node) {
@@ -134,6 +147,8 @@ if (pkg.declined) {
       for (const k of node.keys) {
         if (Object.prototype.hasOwnProperty.call(NO_WRITER, k)) return NO_WRITER[k];
       }
+      const ms = ejsonDateMs(field(node, '$date'));
+      if (ms !== null && dateProblem(ms)) return dateProblem(ms);
       for (const v of node.values) {
         const q = firstProblemJson(v);
         if (q) return q;
@@ -173,7 +188,11 @@ if (pkg.declined) {
       i = cstringEnd;
       let p = null;
       switch (type) {
-        case 0x01: case 0x09: case 0x11: case 0x12: i += 8; break;
+        case 0x09:
+          p = dateProblem(buf.readBigInt64LE(i));
+          i += 8;
+          break;
+        case 0x01: case 0x11: case 0x12: i += 8; break;
         case 0x02: case 0x0d: case 0x0e: i += 4 + buf.readInt32LE(i); break;
         case 0x03: case 0x04:
           p = firstProblemBson(buf, i, type === 0x04);

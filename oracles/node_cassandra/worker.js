@@ -16,8 +16,9 @@
 // Errors thrown by the driver, including its value classes' constructors, are "rejected".
 // Declined: protocol versions the driver does not speak (it supports 1..4), a top-level null
 // (no payload) or a top-level empty list/set (the driver returns null for it: no payload
-// either), map pairs that a JS Map would merge, UDT values with more entries than fields, and
-// values not in the interchange form of their type.
+// either), map pairs that a JS Map would merge, a float/double map key -0 (a JS Map stores it
+// as +0), UDT values with more entries than fields, and values not in the interchange form of
+// their type.
 const path = require('path');
 const { serve, Rejected, DeclinedOp, loadPackage } = require('../../workers/node/serdiff_worker.js');
 
@@ -223,7 +224,11 @@ if (pkg.declined) {
         const m = new Map();
         for (const pair of v) {
           if (!Array.isArray(pair) || pair.length !== 2) throw notForm(t, v);
-          m.set(toJs(t.params[0], pair[0]), toJs(t.params[1], pair[1]));
+          const key = toJs(t.params[0], pair[0]);
+          if (Object.is(key, -0)) {
+            throw new DeclinedOp('map key -0: a JS Map stores the key -0 as +0 (SameValueZero), so the driver would write 0');
+          }
+          m.set(key, toJs(t.params[1], pair[1]));
         }
         if (m.size !== v.length) {
           throw new DeclinedOp('map with equal keys: the driver takes a map as a JS Map, which keeps one entry per key');

@@ -13,11 +13,14 @@ Ops (the interchange forms are docs/workers.md's and oracles/interchange.json's)
                    same codec options, then bson.encode. hex: the bytes bson.encode wrote.
   bson.decode      {"bson": "<hex>"} -> bson.decode (SON, strict UTF-8); accepted: hex = the
                    re-encoding of what it read; bson.decode raising (or the re-encoding raising,
-                   e.g. the C extension's SystemError on Binary subtype 0xFF) is "rejected".
+                   e.g. the C extension's SystemError on Binary subtype 0xFF) is "rejected",
+                   except a UTC datetime outside Python's years 1..9999 ("year N is out of
+                   range"): declined, pymongo 3.11 has no other value for it (an API limit).
   bson.array_keys  {"count": n} -> bson.encode({"a": [None] * n}); hex: the keys "0".."n-1" of
                    the array, each with its NUL, cut out of the encoding.
 A document that json_util or bson.decode cannot bring into pymongo's values (for bson.encode) is
-declined with their message: pymongo is not compared on it.
+declined with their message: pymongo is not compared on it. So is, given as bytes, a document
+holding a key twice: a Python mapping keeps one value per key (bson.decode would merge them).
 
 Peak: tracemalloc around bson.encode / bson.decode alone; the Extended JSON parsing, the
 hex conversion and (for bson.decode) the re-encoding are outside. The C extension builds its
@@ -32,6 +35,7 @@ options used here) is registered before json_util is imported. Nothing else of p
 
 import json
 import os
+import re
 import sys
 import types
 
@@ -83,6 +87,8 @@ JSON_OPTIONS = json_util.JSONOptions(json_mode=json_util.JSONMode.CANONICAL, doc
 CODEC = CodecOptions(document_class=SON, tz_aware=False,
                      uuid_representation=UuidRepresentation.UNSPECIFIED,
                      unicode_decode_error_handler='strict')
+# bson.decode's message for a UTC datetime outside datetime.datetime (years 1..9999).
+OUT_OF_RANGE = re.compile(r'year -?[0-9]+ is out of range')
 MAX_KEYS = 10000000  # bson.array_keys: [None] * n takes 8n bytes; the keys' hex stays < 256 MiB
 
 _encode = bson.encode
@@ -104,6 +110,21 @@ def _hex_input(inp):
 
 # ---- bson.encode ---------------------------------------------------------------------------
 
+class _NotesRepeatedKeys(SON):
+    """SON noting each key set twice (bson.decode keeps one entry per key: the first place, the
+    last value). It only notes: the C extension does not pass on an exception raised here."""
+
+    repeated = []
+
+    def __setitem__(self, key, value):
+        if key in self:
+            _NotesRepeatedKeys.repeated.append(key)
+        SON.__setitem__(self, key, value)
+
+
+CODEC_NOTING = CODEC.with_options(document_class=_NotesRepeatedKeys)
+
+
 def _encode_prepare(inp):
     if 'document' in inp:
         try:
@@ -114,13 +135,19 @@ def _encode_prepare(inp):
         if not isinstance(doc, dict):
             raise sw.DeclinedOp('"document" is not a document')
         return doc
+    del _NotesRepeatedKeys.repeated[:]
     try:
-        return _decode(_hex_input(inp), codec_options=CODEC)
+        doc = _decode(_hex_input(inp), codec_options=CODEC_NOTING)
     except sw.DeclinedOp:
         raise
     except Exception as e:
         raise sw.DeclinedOp('bson.decode cannot read the document to encode: %s'
                             % _error_text(e)) from None
+    if _NotesRepeatedKeys.repeated:
+        raise sw.DeclinedOp('the key %r occurs twice in one document: a Python mapping keeps one '
+                            'value per key (bson.decode merges them)'
+                            % (_NotesRepeatedKeys.repeated[0],))
+    return doc
 
 
 def _encode_run(doc):
@@ -134,7 +161,13 @@ def _decode_prepare(inp):
 
 
 def _decode_run(data):
-    return _decode(data, codec_options=CODEC)
+    try:
+        return _decode(data, codec_options=CODEC)
+    except bson.errors.InvalidBSON as e:
+        if OUT_OF_RANGE.fullmatch(str(e)):
+            raise sw.DeclinedOp('pymongo 3.11 reads a UTC datetime as a datetime.datetime, which '
+                                'holds the years 1..9999 only (%s)' % e) from None
+        raise
 
 
 def _decode_finish(doc):

@@ -17,7 +17,8 @@
 // Other files of the family: domain.cc (corpus form, generators), oracles/libbson/ (the
 // libbson oracle), divergences.cc (accepted divergences from libbson), interchange.cc (how the
 // inputs cross to workers and modules: every target above but bson_decode_offsets has an
-// interchange, docs/workers.md).
+// interchange, docs/workers.md), peer_divergences.cc (accepted divergences of the workers
+// pymongo and js_bson, docs/peers.md).
 #include "targets/bson/domain.h"
 
 #include <charconv>
@@ -211,6 +212,9 @@ void RegisterEncode(harness::Registry& registry) {
                           return sb::Validate(out, opt);
                         }});
   def.divergences = bson::EncodeDivergences();
+  // The workers pymongo and js_bson join this target (their manifests): what they write on
+  // purpose or by a bug, as docs/peers.md lists it.
+  for (auto& d : bson::PeerEncodeDivergences()) def.divergences.push_back(std::move(d));
   def.heap_bound = harness::HeapBound<Document>::Linear(1, 4096);
   def.interchange = EncodeInterchange();
   registry.Add(std::move(def));
@@ -273,11 +277,14 @@ void RegisterDecode(harness::Registry& registry) {
                               return Accepted(in, oracle::libbson::Validate(in));
                             }});
   def.divergences = bson::DecodeDivergences();
+  for (auto& d : bson::PeerDecodeDivergences()) def.divergences.push_back(std::move(d));
   // Every serdiff decoder reports where the first invalid field starts (docs/architecture.md,
-  // "Error offsets"); libbson's bson_validate reports an offset of its own convention only.
+  // "Error offsets"); libbson's bson_validate reports an offset of its own convention only, the
+  // workers pymongo and js_bson none.
   def.offsets = harness::OffsetPolicy::kRequired;
   def.offset_exemptions.push_back(
       {"libbson", "bson_validate's error offset follows libbson's own rules, not serdiff's"});
+  for (auto& e : bson::PeerDecodeOffsetExemptions()) def.offset_exemptions.push_back(std::move(e));
   def.heap_bound = harness::HeapBound<std::string>::Linear(1, 4096);
   // An outside decoder answers accept (with bytes of its own: a re-encoding, say) or reject; an
   // acceptance is this target's output for an accepted input, the input itself (Accepted).

@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <rapidcheck.h>
 
@@ -121,5 +122,30 @@ std::string DecimalInputJson(int64_t v);
 std::string DecimalInputJson(uint64_t v);
 std::string ArrayKeysInputJson(uint32_t count);
 std::string BytesInputJson(absl::string_view bytes);
+
+// ---- the outside implementations' accepted divergences (targets/bson/peer_divergences.cc) --
+// pymongo (oracles/pymongo) and js_bson (oracles/js_bson), as docs/peers.md lists them: what each
+// does on purpose or by a bug, covered only where the peer's answer is exactly what the
+// predicate recomputes from the input. What a peer cannot take at all, its worker declines.
+//   PeerEncodeDivergences       bson_encode (pymongo: undefined, DBPointer, symbol, top-level
+//                               "_id", regex options, the SystemError of subtype 0xFF; js_bson:
+//                               regex options outside "ilmsux")
+//   PeerDecodeDivergences       bson_decode (UTF-8 the peers do not check, nesting past 100,
+//                               pymongo's UUIDs of other than 16 bytes and subtype 0xFF, js_bson's
+//                               regex options)
+//   PeerDecodeOffsetExemptions  bson_decode: neither peer reports an error position
+std::vector<harness::Divergence<serdiff::bson::Document>> PeerEncodeDivergences();
+std::vector<harness::Divergence<std::string>> PeerDecodeDivergences();
+std::vector<harness::OffsetExemption> PeerDecodeOffsetExemptions();
+// The bytes pymongo's bson.encode writes for doc as the bson.encode interchange sends it: a
+// top-level "_id" first, undefined as null, a DBPointer as {"$ref": ns, "$id": id}, a symbol
+// as a string, regex options cut to the letters of "ilmsux" (once each, in that order).
+// nullopt: a document with a key twice (the worker declines it) or one the encoders reject.
+std::optional<std::string> PymongoEncodeModel(const serdiff::bson::Document& doc);
+// `bson` with every byte >= 0x80 turned into 'a' in the cstrings a peer's decoder leaves
+// unchecked (pymongo: array keys and regex options; js_bson (pymongo false): document and array
+// keys and regex patterns), the layout followed as BSON 1.1 lays it out; nullopt where the
+// layout cannot be followed (a length that does not fit, an unknown type, nesting past 1,000).
+std::optional<std::string> BlankUncheckedUtf8(std::string_view bson, bool pymongo);
 
 }  // namespace serdiff::targets::bson

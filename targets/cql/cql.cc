@@ -211,6 +211,9 @@ void RegisterCqlTargets(harness::Registry& registry) {
     def.heap_bound = harness::HeapBound<EncodeInput>::Linear(1, kEncodeSlack);
     def.interchange = CqlSerializeInterchange<EncodeInput>(
         [](const EncodeInput& in) -> const EncodeInput& { return in; });
+    // The peers that join (oracles/*/worker.json): their known differences (docs/peers.md).
+    AddPeerDivergences(def, [](const EncodeInput& in) -> const EncodeInput& { return in; },
+                       {"python_cassandra", "node_cassandra"});
     return def;
   };
   registry.Add(encode_target(
@@ -238,6 +241,8 @@ void RegisterCqlTargets(harness::Registry& registry) {
     def.heap_bound = harness::HeapBound<LargeInput>::Linear(1, kEncodeSlack);
     def.interchange = CqlSerializeInterchange<LargeInput>(
         [](const LargeInput& in) -> const EncodeInput& { return in.input; });
+    AddPeerDivergences(def, [](const LargeInput& in) -> const EncodeInput& { return in.input; },
+                       {"python_cassandra"});
     def.show_output = [](const std::string& out) {
       return absl::StrCat(out.size(), " bytes, starting ", harness::Hex(out.substr(0, 32)));
     };

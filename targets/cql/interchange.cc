@@ -123,8 +123,15 @@ absl::Status AppendValue(const Type& t, const Value& v, std::string* out) {
     case Kind::kTinyint:
     case Kind::kSmallint:
     case Kind::kInt:
-    case Kind::kDate:
       absl::StrAppend(out, v.as_int());
+      return absl::OkStatus();
+    case Kind::kDate:
+      // The interchange's date is the wire's unsigned day number (2^31 = 1970-01-01); the value
+      // model holds days since 1970-01-01 (serdiff/cql/value.h).
+      if (v.as_int() > std::numeric_limits<int64_t>::max() - kDateEpoch) {
+        return harness::Declined("a date this far out of range has no int64 day number");
+      }
+      absl::StrAppend(out, v.as_int() + kDateEpoch);
       return absl::OkStatus();
     case Kind::kBigint:
     case Kind::kCounter:

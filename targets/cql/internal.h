@@ -12,11 +12,15 @@
 //   typed.cc    the typed fast path targets (cql_typed_encode, cql_typed_decode)
 //   wire_edges.cc  the wire-edge table (harness/wire_edges.h)
 //   cql.cc          the codec runners, checks and the registration of every cql_* target
+//   peer_divergences.cc  the accepted divergences of the CQL peers (python_cassandra,
+//                        node_cassandra) and the driver models their predicates check
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -197,6 +201,29 @@ harness::Interchange<T> CqlSerializeInterchange(Get get) {
   };
   ic.as_int32_list = [get](const T& v) { return CqlInt32List(get(v)); };
   return ic;
+}
+
+// ---- peer_divergences.cc: what the outside CQL implementations are known to do otherwise ----
+// (docs/peers.md, "## CQL"). One known difference of python_cassandra or node_cassandra: the
+// predicate sees the encode input and the peer's answer (framed as the target's output).
+struct PeerDivergence {
+  std::string impl;
+  std::string reason;
+  bool (*applies)(const EncodeInput& in, const Output& other);
+};
+const std::vector<PeerDivergence>& PeerDivergences();
+// Adds to `def` the divergences of the peers named in `impls` (the workers whose manifests
+// name the target); `get` finds the EncodeInput in the target's input.
+template <typename T, typename Get>
+void AddPeerDivergences(harness::TargetDef<T>& def, Get get,
+                        std::initializer_list<std::string_view> impls) {
+  for (const PeerDivergence& d : PeerDivergences()) {
+    if (std::find(impls.begin(), impls.end(), d.impl) == impls.end()) continue;
+    def.divergences.push_back(
+        {d.impl, d.reason, [get, f = d.applies](const T& v, const Output&, const Output& other) {
+           return f(get(v), other);
+         }});
+  }
 }
 
 }  // namespace serdiff::targets::cql

@@ -495,6 +495,9 @@ void RegisterTypedTargets(harness::Registry& registry) {
     };
     def.interchange = CqlSerializeInterchange<TypedInput>(
         [](const TypedInput& in) -> const EncodeInput& { return in.built->tree; });
+    AddPeerDivergences(def,
+                       [](const TypedInput& in) -> const EncodeInput& { return in.built->tree; },
+                       {"python_cassandra", "node_cassandra"});
     registry.Add(std::move(def));
   }
 

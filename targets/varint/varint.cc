@@ -14,7 +14,8 @@
 //
 // The Fory targets (varint_fory_encode, varint_fory_zigzag_encode, varint_fory_decode) take
 // outside implementations too, through the interchange of targets/varint/interchange.h
-// (docs/workers.md).
+// (docs/workers.md); the accepted divergences of the worker "fury" are in
+// targets/varint/peer_divergences.cc (docs/peers.md).
 
 #include <algorithm>
 #include <cstring>
@@ -22,6 +23,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -212,18 +215,20 @@ harness::TargetDef<std::vector<T>> EncodeTarget(Format f, std::vector<T> edges) 
     def.interchange.input_json = [](const Batch& v) -> absl::StatusOr<std::string> {
       return varint_interchange::ForyEncodeInputJson(absl::MakeConstSpan(v));
     };
+    // The worker "fury" writes plain LEB128 (docs/peers.md).
+    if constexpr (std::is_signed_v<T>) {
+      def.divergences = varint_interchange::FuryZigZagEncodeDivergences();
+    } else {
+      def.divergences = varint_interchange::FuryEncodeDivergences();
+    }
   }
   return def;
 }
 
 // ---- decode targets --------------------------------------------------------------------
 
-// Raw bytes to decode `count` unsigned values from.
-struct DecodeInput {
-  uint32_t count = 0;
-  std::string bytes;
-  bool operator==(const DecodeInput&) const = default;
-};
+// Raw bytes to decode `count` unsigned values from (targets/varint/interchange.h).
+using varint_interchange::DecodeInput;
 
 // Valid encodings of generated values, then maybe damaged: truncated, a byte replaced,
 // junk appended, or a count larger than what is there; or arbitrary bytes.
@@ -407,6 +412,10 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
                                 const harness::ExternalAnswer& a) -> absl::StatusOr<std::string> {
       return varint_interchange::ForyDecodeOutput(std::min<size_t>(in.count, kMaxBatch), a);
     };
+    // The worker "fury" misreads on its reader's fast path (docs/peers.md).
+    for (auto& d : varint_interchange::FuryDecodeDivergences(kMaxBatch)) {
+      def.divergences.push_back(std::move(d));
+    }
   }
   return def;
 }

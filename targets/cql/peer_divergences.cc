@@ -1,0 +1,602 @@
+// CQL family: the accepted divergences of the outside implementations that join the encode
+// targets as peers (docs/workers.md; the findings in docs/peers.md, "## CQL"):
+//   python_cassandra  the DataStax python driver 3.25 (oracles/python_cassandra/worker.py)
+//   node_cassandra    the DataStax Node.js driver 4.10.0 (oracles/node_cassandra/worker.js)
+//
+// Each divergence is one known difference. Its predicate holds when the input shows that
+// difference AND the peer's answer is exactly what a model of the driver answers. The model
+// writes every native value with serdiff's own bytes (opt::Serialize of that value), except
+// the few the driver is known to write otherwise, and the collections, tuples and UDTs by the
+// driver's rules as its source reads (cassandra/cqltypes.py of 3.25; lib/encoder.js of
+// 4.10.0). So a divergence never covers an answer that differs anywhere else: a peer that also
+// wrote one other byte, or rejected for another reason, still fails the case. Where an input
+// shows several known differences at once, the model applies them all and the first matching
+// divergence below names the case.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "serdiff/cql/codec.h"
+#include "serdiff/varint/varint.h"
+#include "targets/cql/internal.h"
+
+namespace serdiff::targets::cql {
+
+namespace {
+
+// What a model says a driver answers.
+struct Answer {
+  enum class Is {
+    kBytes,       // accepted: `bytes` is the payload
+    kNull,        // the driver's encoder returned null (no payload; a null component)
+    kRejected,    // the driver throws; its message contains `error`
+    kUnmodelled,  // outside what the model knows (the worker declines it, or serdiff rejects
+                  // a native value the driver may take): no divergence applies
+  };
+  Is is = Is::kUnmodelled;
+  std::string bytes;
+  std::string_view error;
+
+  static Answer Bytes(std::string b) { return {Is::kBytes, std::move(b), {}}; }
+  static Answer Null() { return {Is::kNull, {}, {}}; }
+  static Answer Rejected(std::string_view e) { return {Is::kRejected, {}, e}; }
+  static Answer Unmodelled() { return {}; }
+};
+
+void Put32(uint32_t n, std::string* out) {
+  const char b[4] = {static_cast<char>(n >> 24), static_cast<char>(n >> 16),
+                     static_cast<char>(n >> 8), static_cast<char>(n)};
+  out->append(b, 4);
+}
+void Put16(uint32_t n, std::string* out) {
+  const char b[2] = {static_cast<char>(n >> 8), static_cast<char>(n)};
+  out->append(b, 2);
+}
+
+// ---- native values --------------------------------------------------------------------------
+
+// serdiff's payload of a native value, or nullopt where serdiff rejects it.
+std::optional<std::string> SerdiffNative(Kind k, const Value& v, int version) {
+  absl::StatusOr<std::string> s = opt::Serialize(Type::Native(k), v, version);
+  if (!s.ok()) return std::nullopt;
+  return *std::move(s);
+}
+
+// 8 bytes big-endian of any int64: a time as the drivers write it, with no range check.
+std::string RawInt64(int64_t x) {
+  std::string out;
+  Put32(static_cast<uint32_t>(static_cast<uint64_t>(x) >> 32), &out);
+  Put32(static_cast<uint32_t>(x), &out);
+  return out;
+}
+
+// The 16 bytes of any UUID: a timeuuid as the drivers write it, with no version check.
+std::string RawUuid(const Uuid& u) {
+  return std::string(reinterpret_cast<const char*>(u.data()), 16);
+}
+
+// Three zigzag vints (v5 spec 6.8) of any signs: a duration as the drivers write it.
+std::string RawDuration(const Duration& d) {
+  uint8_t buf[3 * varint::kMaxVIntBytes];
+  uint8_t* p = buf;
+  p = varint::WriteToArray(varint::Format::kVInt, varint::EncodeZigZag64(d.months), p);
+  p = varint::WriteToArray(varint::Format::kVInt, varint::EncodeZigZag64(d.days), p);
+  p = varint::WriteToArray(varint::Format::kVInt, varint::EncodeZigZag64(d.nanos), p);
+  return std::string(reinterpret_cast<const char*>(buf), static_cast<size_t>(p - buf));
+}
+
+// Node's Buffer.from(text, "ascii"), which is latin1: the low byte of every UTF-16 code unit
+// (a code point above U+FFFF is two units, a surrogate pair). nullopt for text that is not
+// UTF-8 (the interchange declines it).
+std::optional<std::string> NodeAsciiBytes(std::string_view s) {
+  std::string out;
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<uint8_t>(s[i]);
+    uint32_t cp;
+    size_t len;
+    if (c < 0x80) {
+      cp = c;
+      len = 1;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      cp = c & 0x1Fu;
+      len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      cp = c & 0x0Fu;
+      len = 3;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      cp = c & 0x07u;
+      len = 4;
+    } else {
+      return std::nullopt;
+    }
+    if (i + len > s.size()) return std::nullopt;
+    for (size_t k = 1; k < len; ++k) {
+      const auto cc = static_cast<uint8_t>(s[i + k]);
+      if ((cc & 0xC0) != 0x80) return std::nullopt;
+      cp = (cp << 6) | (cc & 0x3Fu);
+    }
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return std::nullopt;
+    if (cp < 0x10000) {
+      out.push_back(static_cast<char>(cp & 0xFF));
+    } else {
+      const uint32_t u = cp - 0x10000;
+      out.push_back(static_cast<char>((0xD800 + (u >> 10)) & 0xFF));
+      out.push_back(static_cast<char>((0xDC00 + (u & 0x3FF)) & 0xFF));
+    }
+    i += len;
+  }
+  return out;
+}
+
+bool MixedSigns(const Duration& d) {
+  const bool all_ge = d.months >= 0 && d.days >= 0 && d.nanos >= 0;
+  const bool all_le = d.months <= 0 && d.days <= 0 && d.nanos <= 0;
+  return !all_ge && !all_le;
+}
+
+// ---- the drivers' composite rules -------------------------------------------------------------
+
+constexpr std::string_view kNodeNullInList = "A collection can't contain null or unset values";
+constexpr std::string_view kNodeNullMapKey = "A map can't contain null or unset keys";
+constexpr std::string_view kNodeNullMapValue = "A map can't contain null or unset values";
+// What V8 says when Buffer.concat meets the null that encodeList returned for an empty list.
+constexpr std::string_view kNodeNullBuffer = "Cannot read properties of null (reading 'length')";
+// Buffer#writeUInt16BE of a length or count above 65535 (v1/v2).
+constexpr std::string_view kNodeOutOfRange = "is out of range";
+
+// cassandra-driver 4.10.0, Encoder#encode (lib/encoder.js) for `v` as `t`:
+//   list, set  encodeList: [] -> null; a null element throws; each element's length (0 for a
+//              null buffer, i.e. an inner empty list or set) then its bytes, a null buffer
+//              included, so that Buffer.concat throws after the loop;
+//   map        encodeMap: a null key or value throws; a null key buffer is pushed (concat
+//              throws after the loop), a null value buffer is written as length 0;
+//   tuple      encodeTuple: min(type, value) components, a null one as length -1;
+//   udt        encodeUdt: every field of the type, a missing or null one as length -1;
+//   counts and lengths of every list, set and map are [short] (2 bytes) in v1/v2 at every
+//   depth, [int] from v3; tuple and UDT components are [int] always;
+//   ascii      latin1 bytes (NodeAsciiBytes); timeuuid: any 16 bytes; duration: any signs;
+//   other natives serdiff's bytes.
+class NodeModel {
+ public:
+  explicit NodeModel(int version) : short_lengths_(version < 3), version_(version) {}
+
+  Answer Encode(const Type& t, const Value& v) const {
+    if (v.is_null()) return Answer::Null();
+    if (v.shape() != serdiff::cql::ShapeOfKind(t.kind)) return Answer::Unmodelled();
+    switch (t.kind) {
+      case Kind::kList:
+      case Kind::kSet:
+        return List(t.params[0], v.items());
+      case Kind::kMap:
+        return Map(t.params[0], t.params[1], v.items());
+      case Kind::kTuple:
+      case Kind::kUdt:
+        return Components(t, v.items());
+      case Kind::kAscii: {
+        std::optional<std::string> b = NodeAsciiBytes(v.bytes());
+        return b ? Answer::Bytes(*std::move(b)) : Answer::Unmodelled();
+      }
+      case Kind::kTimeuuid:
+        return Answer::Bytes(RawUuid(v.uuid()));
+      case Kind::kDuration:
+        return Answer::Bytes(RawDuration(v.duration()));
+      default: {
+        std::optional<std::string> b = SerdiffNative(t.kind, v, version_);
+        return b ? Answer::Bytes(*std::move(b)) : Answer::Unmodelled();
+      }
+    }
+  }
+
+ private:
+  // getLengthBuffer: false where writeUInt16BE throws (v1/v2, n > 65535).
+  bool Length(size_t n, std::string* out) const {
+    if (short_lengths_) {
+      if (n > 0xFFFF) return false;
+      Put16(static_cast<uint32_t>(n), out);
+    } else {
+      Put32(static_cast<uint32_t>(n), out);
+    }
+    return true;
+  }
+
+  Answer List(const Type& et, const std::vector<Value>& items) const {
+    if (items.empty()) return Answer::Null();
+    std::string out;
+    if (!Length(items.size(), &out)) return Answer::Rejected(kNodeOutOfRange);
+    bool null_buffer = false;
+    for (const Value& e : items) {
+      if (e.is_null()) return Answer::Rejected(kNodeNullInList);
+      Answer a = Encode(et, e);
+      if (a.is == Answer::Is::kNull) {
+        null_buffer = true;
+        Length(0, &out);
+        continue;
+      }
+      if (a.is != Answer::Is::kBytes) return a;
+      if (!Length(a.bytes.size(), &out)) return Answer::Rejected(kNodeOutOfRange);
+      out += a.bytes;
+    }
+    if (null_buffer) return Answer::Rejected(kNodeNullBuffer);
+    return Answer::Bytes(std::move(out));
+  }
+
+  Answer Map(const Type& kt, const Type& vt, const std::vector<Value>& kv) const {
+    std::string body;
+    bool null_buffer = false;
+    for (size_t i = 0; i + 1 < kv.size(); i += 2) {
+      if (kv[i].is_null()) return Answer::Rejected(kNodeNullMapKey);
+      if (kv[i + 1].is_null()) return Answer::Rejected(kNodeNullMapValue);
+      Answer k = Encode(kt, kv[i]);
+      if (k.is == Answer::Is::kNull) {
+        null_buffer = true;
+        Length(0, &body);
+      } else if (k.is != Answer::Is::kBytes) {
+        return k;
+      } else {
+        if (!Length(k.bytes.size(), &body)) return Answer::Rejected(kNodeOutOfRange);
+        body += k.bytes;
+      }
+      Answer x = Encode(vt, kv[i + 1]);
+      if (x.is == Answer::Is::kNull) {
+        Length(0, &body);  // the null value buffer is not pushed: an empty value
+      } else if (x.is != Answer::Is::kBytes) {
+        return x;
+      } else {
+        if (!Length(x.bytes.size(), &body)) return Answer::Rejected(kNodeOutOfRange);
+        body += x.bytes;
+      }
+    }
+    std::string out;
+    if (!Length(kv.size() / 2, &out)) return Answer::Rejected(kNodeOutOfRange);
+    if (null_buffer) return Answer::Rejected(kNodeNullBuffer);
+    return Answer::Bytes(out + body);
+  }
+
+  Answer Components(const Type& t, const std::vector<Value>& items) const {
+    const bool udt = t.kind == Kind::kUdt;
+    if (items.size() > t.params.size()) return Answer::Unmodelled();  // the interchange declines
+    const size_t n = udt ? t.params.size() : items.size();
+    std::string out;
+    for (size_t i = 0; i < n; ++i) {
+      Answer a = i < items.size() ? Encode(t.params[i], items[i]) : Answer::Null();
+      if (a.is == Answer::Is::kNull) {
+        Put32(0xFFFFFFFFu, &out);
+        continue;
+      }
+      if (a.is != Answer::Is::kBytes) return a;
+      Put32(static_cast<uint32_t>(a.bytes.size()), &out);
+      out += a.bytes;
+    }
+    return Answer::Bytes(std::move(out));
+  }
+
+  bool short_lengths_;
+  int version_;
+};
+
+// python driver 3.25, cqltypes <type>.serialize (protocol v3..v5; the worker declines v1/v2):
+//   list, set, map  [int] count, then each element as [int] length + bytes, where a None
+//                   element, key or value is to_binary(None) = b'': length 0, an empty value;
+//   tuple           zip(value, subtypes): the components given, None as length -1;
+//   udt             every field; a value with fewer is declined by the worker;
+//   time            any int64 (no range check); timeuuid: any 16 bytes; duration: any signs;
+//   other natives   serdiff's bytes.
+class PythonModel {
+ public:
+  explicit PythonModel(int version) : version_(version) {}
+
+  Answer Encode(const Type& t, const Value& v) const {
+    if (version_ < 3 || v.is_null()) return Answer::Unmodelled();
+    if (v.shape() != serdiff::cql::ShapeOfKind(t.kind)) return Answer::Unmodelled();
+    switch (t.kind) {
+      case Kind::kList:
+      case Kind::kSet:
+      case Kind::kMap: {
+        const std::vector<Value>& items = v.items();
+        const bool map = t.kind == Kind::kMap;
+        std::string out;
+        Put32(static_cast<uint32_t>(map ? items.size() / 2 : items.size()), &out);
+        for (size_t i = 0; i < items.size(); ++i) {
+          const Type& et = map ? t.params[i % 2] : t.params[0];
+          if (items[i].is_null()) {
+            Put32(0, &out);
+            continue;
+          }
+          Answer a = Encode(et, items[i]);
+          if (a.is != Answer::Is::kBytes) return a;
+          Put32(static_cast<uint32_t>(a.bytes.size()), &out);
+          out += a.bytes;
+        }
+        return Answer::Bytes(std::move(out));
+      }
+      case Kind::kTuple:
+      case Kind::kUdt: {
+        const std::vector<Value>& items = v.items();
+        if (items.size() > t.params.size()) return Answer::Unmodelled();
+        if (t.kind == Kind::kUdt && items.size() < t.params.size()) return Answer::Unmodelled();
+        std::string out;
+        for (size_t i = 0; i < items.size(); ++i) {
+          if (items[i].is_null()) {
+            Put32(0xFFFFFFFFu, &out);
+            continue;
+          }
+          Answer a = Encode(t.params[i], items[i]);
+          if (a.is != Answer::Is::kBytes) return a;
+          Put32(static_cast<uint32_t>(a.bytes.size()), &out);
+          out += a.bytes;
+        }
+        return Answer::Bytes(std::move(out));
+      }
+      case Kind::kTime:
+        return Answer::Bytes(RawInt64(v.as_int()));
+      case Kind::kTimeuuid:
+        return Answer::Bytes(RawUuid(v.uuid()));
+      case Kind::kDuration:
+        return Answer::Bytes(RawDuration(v.duration()));
+      default: {
+        std::optional<std::string> b = SerdiffNative(t.kind, v, version_);
+        return b ? Answer::Bytes(*std::move(b)) : Answer::Unmodelled();
+      }
+    }
+  }
+
+ private:
+  int version_;
+};
+
+// True when `other` is the model's answer (a [value] input: the payload behind its [int]
+// length, as targets/cql/interchange.cc frames a peer's answer).
+bool Matches(const Answer& a, const EncodeInput& in, const Output& other) {
+  switch (a.is) {
+    case Answer::Is::kBytes: {
+      if (!other.ok()) return false;
+      if (!in.framed) return *other == a.bytes;
+      std::string framed;
+      Put32(static_cast<uint32_t>(a.bytes.size()), &framed);
+      return *other == framed + a.bytes;
+    }
+    case Answer::Is::kRejected:
+      return !other.ok() && !harness::IsDeclined(other.status()) &&
+             absl::StrContains(other.status().message(),
+                               absl::string_view(a.error.data(), a.error.size()));
+    default:
+      return false;
+  }
+}
+
+bool PythonAnswers(const EncodeInput& in, const Output& other) {
+  return Matches(PythonModel(in.version).Encode(in.type, in.value), in, other);
+}
+bool NodeAnswers(const EncodeInput& in, const Output& other) {
+  return Matches(NodeModel(in.version).Encode(in.type, in.value), in, other);
+}
+
+// ---- what an input shows ------------------------------------------------------------------------
+
+// Where a value sits in its parent.
+enum class Where { kTop, kElement, kMapKey, kMapValue, kComponent };
+
+// True when pred(type, value, where) holds for `v` or for any value inside it (as far as the
+// shapes are their types').
+template <typename Pred>
+bool AnyValue(const Type& t, const Value& v, Where w, const Pred& pred) {
+  if (pred(t, v, w)) return true;
+  if (v.shape() != serdiff::cql::ShapeOfKind(t.kind)) return false;
+  switch (t.kind) {
+    case Kind::kList:
+    case Kind::kSet:
+      for (const Value& e : v.items()) {
+        if (AnyValue(t.params[0], e, Where::kElement, pred)) return true;
+      }
+      return false;
+    case Kind::kMap: {
+      const std::vector<Value>& kv = v.items();
+      for (size_t i = 0; i < kv.size(); ++i) {
+        if (AnyValue(t.params[i % 2], kv[i], i % 2 == 0 ? Where::kMapKey : Where::kMapValue,
+                     pred)) {
+          return true;
+        }
+      }
+      return false;
+    }
+    case Kind::kTuple:
+    case Kind::kUdt: {
+      const std::vector<Value>& items = v.items();
+      for (size_t i = 0; i < items.size() && i < t.params.size(); ++i) {
+        if (AnyValue(t.params[i], items[i], Where::kComponent, pred)) return true;
+      }
+      return false;
+    }
+    default:
+      return false;
+  }
+}
+
+template <typename Pred>
+bool Shows(const EncodeInput& in, const Pred& pred) {
+  return AnyValue(in.type, in.value, Where::kTop, pred);
+}
+
+bool Holds(const Value& v, Kind k, const Type& t) {
+  return t.kind == k && v.shape() == serdiff::cql::ShapeOfKind(k);
+}
+
+bool NullElement(const Type&, const Value& v, Where w) {
+  return v.is_null() && (w == Where::kElement || w == Where::kMapKey || w == Where::kMapValue);
+}
+bool TimeOutOfRange(const Type& t, const Value& v, Where) {
+  return Holds(v, Kind::kTime, t) && (v.as_int() < 0 || v.as_int() > kMaxTimeNanos);
+}
+bool MixedDuration(const Type& t, const Value& v, Where) {
+  return Holds(v, Kind::kDuration, t) && MixedSigns(v.duration());
+}
+bool TimeuuidNotV1(const Type& t, const Value& v, Where) {
+  return Holds(v, Kind::kTimeuuid, t) && (v.uuid()[6] >> 4) != 1;
+}
+bool AsciiAbove127(const Type& t, const Value& v, Where) {
+  if (!Holds(v, Kind::kAscii, t)) return false;
+  for (const char c : v.bytes()) {
+    if (static_cast<uint8_t>(c) > 127) return true;
+  }
+  return false;
+}
+bool UdtFieldsOmitted(const Type& t, const Value& v, Where) {
+  return Holds(v, Kind::kUdt, t) && v.items().size() < t.params.size();
+}
+bool EmptyListOrSet(const Type& t, const Value& v) {
+  return (Holds(v, Kind::kList, t) || Holds(v, Kind::kSet, t)) && v.items().empty();
+}
+bool EmptyListInComponentOrMapValue(const Type& t, const Value& v, Where w) {
+  return EmptyListOrSet(t, v) && (w == Where::kComponent || w == Where::kMapValue);
+}
+bool EmptyListInListOrMapKey(const Type& t, const Value& v, Where w) {
+  return EmptyListOrSet(t, v) && (w == Where::kElement || w == Where::kMapKey);
+}
+bool NestedCollection(const Type& t, const Value& v, Where w) {
+  return w != Where::kTop && serdiff::cql::IsCollection(t.kind) &&
+         v.shape() == serdiff::cql::ShapeOfKind(t.kind);
+}
+
+using Applies = bool (*)(const EncodeInput&, const Output&);
+
+std::vector<PeerDivergence> Build() {
+  std::vector<PeerDivergence> d;
+  auto add = [&d](const char* impl, std::string reason, Applies applies) {
+    d.push_back({impl, std::move(reason), applies});
+  };
+  constexpr const char* kPy = "python_cassandra";
+  constexpr const char* kNode = "node_cassandra";
+  constexpr const char* kPyModel =
+      " Accepted when the input holds one and the peer's bytes are exactly the driver model's "
+      "(targets/cql/peer_divergences.cc: serdiff's bytes for every native value, cqltypes' "
+      "rules for collections, the driver's other known departures applied).";
+  constexpr const char* kNodeModel =
+      " Accepted when the input holds one and the peer's answer is exactly the driver model's "
+      "(targets/cql/peer_divergences.cc: serdiff's bytes for every native value, encoder.js' "
+      "rules for collections, tuples and UDTs, the driver's other known departures applied).";
+
+  // python_cassandra (python3-cassandra 3.25.0).
+  add(kPy,
+      absl::StrCat("none-element-as-empty: the driver writes a null list/set element or map "
+                   "key/value as an empty value (to_binary(None) = b'', length 00000000), "
+                   "serdiff as null (length ffffffff): v4 list<int> [1, null, 3] -> "
+                   "00000003 0000000400000001 00000000 0000000400000003, serdiff's has "
+                   "ffffffff for the null.",
+                   kPyModel),
+      [](const EncodeInput& in, const Output& other) {
+        return Shows(in, NullElement) && PythonAnswers(in, other);
+      });
+  add(kPy,
+      absl::StrCat("time-range-unchecked: TimeType writes any int64 as 8 bytes, serdiff rejects a "
+                   "time outside 0..86399999999999 ns: v4 time -1 -> ffffffffffffffff.",
+                   kPyModel),
+      [](const EncodeInput& in, const Output& other) {
+        return Shows(in, TimeOutOfRange) && PythonAnswers(in, other);
+      });
+  add(kPy,
+      absl::StrCat("duration-sign-unchecked: DurationType writes months, days and nanoseconds of "
+                   "mixed signs, serdiff rejects them (v5 spec 6.8): v4 duration(1, -2, 3) -> "
+                   "020306.",
+                   kPyModel),
+      [](const EncodeInput& in, const Output& other) {
+        return Shows(in, MixedDuration) && PythonAnswers(in, other);
+      });
+  add(kPy,
+      absl::StrCat("timeuuid-version-unchecked: TimeUUIDType writes any UUID, serdiff rejects a "
+                   "timeuuid whose version nibble is not 1: v4 timeuuid "
+                   "00000000-0000-4000-8000-000000000000 -> 00000000000040008000000000000000.",
+                   kPyModel),
+      [](const EncodeInput& in, const Output& other) {
+        return Shows(in, TimeuuidNotV1) && PythonAnswers(in, other);
+      });
+
+  // node_cassandra (npm cassandra-driver 4.10.0).
+  add(kNode,
+      absl::StrCat("null-element-refused: encodeList / encodeMap throw \"A collection can't "
+                   "contain null or unset values\" (\"A map can't contain null or unset "
+                   "keys\" / \"values\") where serdiff writes length ffffffff: v4 list<int> "
+                   "[1, null] -> rejected, serdiff 00000002 0000000400000001 ffffffff.",
+                   kNodeModel),
+      [](const EncodeInput& in, const Output& other) {
+        return Shows(in, NullElement) && NodeAnswers(in, other);
+      });
+  add(kNode,
+      absl::StrCat("empty-list-in-list-crash (a driver bug): an empty list or set as a list/set "
+                   "element or map key: encodeList returns null for it and Buffer.concat then "
+                   "throws \"Cannot read properties of null (reading 'length')\": v4 "
+                   "list<list<int>> [[]] -> rejected, serdiff 00000001 00000004 00000000.",
+                   kNodeModel),
+      [](const EncodeInput& in, const Output& other) {
+        return Shows(in, EmptyListInListOrMapKey) && NodeAnswers(in, other);
+      });
+  add(kNode,
+      absl::StrCat("empty-list-as-null: encodeList returns null for an empty list or set, so a "
+                   "tuple component or UDT field holding one is written null (ffffffff) and a "
+                   "map value holding one as an empty value (00000000): v4 tuple<list<int>> "
+                   "[[]] -> ffffffff, serdiff 00000004 00000000; v4 map<int, list<int>> "
+                   "{1: []} -> 00000001 0000000400000001 00000000, serdiff ... 00000004 "
+                   "00000000.",
+                   kNodeModel),
+      [](const EncodeInput& in, const Output& other) {
+        return Shows(in, EmptyListInComponentOrMapValue) && NodeAnswers(in, other);
+      });
+  add(kNode,
+      absl::StrCat("udt-fields-padded: encodeUdt writes every field of the type, an omitted "
+                   "trailing field as null, where serdiff writes only the fields the value has "
+                   "(v4 spec 6.19): v4 udt<addr, street text, zip int> ['Main St'] -> "
+                   "000000074d61696e205374 ffffffff, serdiff 000000074d61696e205374.",
+                   kNodeModel),
+      [](const EncodeInput& in, const Output& other) {
+        return Shows(in, UdtFieldsOmitted) && NodeAnswers(in, other);
+      });
+  add(kNode,
+      absl::StrCat("short-lengths-nested (a driver bug): in v1/v2 the driver writes [short] "
+                   "counts and lengths in collections at every depth, Cassandra and serdiff "
+                   "[int] below the top (inside a collection, tuple or UDT): v2 list<list<int>> "
+                   "[[1]] -> 0001 0008 0001 0004 00000001, serdiff 0001 000c 00000001 00000004 "
+                   "00000001.",
+                   kNodeModel),
+      [](const EncodeInput& in, const Output& other) {
+        return in.version < 3 && Shows(in, NestedCollection) && NodeAnswers(in, other);
+      });
+  add(kNode,
+      absl::StrCat("ascii-as-latin1 (a driver bug): encodeAsciiString is Buffer.from(text, "
+                   "\"ascii\"), the low byte of each UTF-16 unit, where serdiff rejects a "
+                   "character above 127: v4 ascii 'é' -> e9; 'é€' -> e9ac.",
+                   kNodeModel),
+      [](const EncodeInput& in, const Output& other) {
+        return Shows(in, AsciiAbove127) && NodeAnswers(in, other);
+      });
+  add(kNode,
+      absl::StrCat("duration-sign-unchecked: types.Duration writes months, days and nanoseconds "
+                   "of mixed signs, serdiff rejects them (v5 spec 6.8): v4 duration(1, -2, 3) "
+                   "-> 020306.",
+                   kNodeModel),
+      [](const EncodeInput& in, const Output& other) {
+        return Shows(in, MixedDuration) && NodeAnswers(in, other);
+      });
+  add(kNode,
+      absl::StrCat("timeuuid-version-unchecked: TimeUuid.fromString and the encoder take any "
+                   "UUID, serdiff rejects a timeuuid whose version nibble is not 1: v4 timeuuid "
+                   "00000000-0000-4000-8000-000000000000 -> 00000000000040008000000000000000.",
+                   kNodeModel),
+      [](const EncodeInput& in, const Output& other) {
+        return Shows(in, TimeuuidNotV1) && NodeAnswers(in, other);
+      });
+  return d;
+}
+
+}  // namespace
+
+const std::vector<PeerDivergence>& PeerDivergences() {
+  static const std::vector<PeerDivergence>* const kAll = new std::vector<PeerDivergence>(Build());
+  return *kAll;
+}
+
+}  // namespace serdiff::targets::cql
