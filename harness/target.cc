@@ -525,11 +525,13 @@ std::unique_ptr<Registry> BuildRegistry(bool selftest) {
   return registry;
 }
 
-// Manifests first (the defaults in name order, then those named), then modules. Problems are
+// Manifests first (those named, then the defaults in name order), then modules. Problems are
 // collected, not fatal: a process still judges with what could be attached.
 std::vector<std::string> AttachExternal(Registry& registry, const ExternalConfig& config) {
   std::vector<std::string> problems;
-  std::vector<std::string> files;
+  // The manifests named (--worker, SERDIFF_WORKERS) first: a default one of the same name
+  // is then not attached again.
+  std::vector<std::string> files = config.worker_files;
   const std::string& subject = Subject();
   if (config.default_workers || !subject.empty()) {
     std::error_code ec;
@@ -552,7 +554,6 @@ std::vector<std::string> AttachExternal(Registry& registry, const ExternalConfig
       if (config.default_workers ? m->is_default : m->name == subject) files.push_back(f);
     }
   }
-  for (const std::string& f : config.worker_files) files.push_back(f);
   for (const std::string& f : files) {
     absl::StatusOr<WorkerManifest> m = ReadWorkerManifest(f);
     if (!m.ok()) {

@@ -27,7 +27,7 @@ fail() {
 spec='list<int> count=500000 nulls=0% text_len=0 seed=1 v4'
 input=$("$serdiff" --no-workers seed cql_encode_large --value "$spec" --corpus "$work/c") ||
   fail "seed --value '$spec'"
-installed=("$serdiff" --no-workers --worker "$root/oracles/python_cassandra/worker.json"
+installed=("$serdiff" --no-workers --worker "$root/oracles/python_cassandra/worker_large.json"
   --subject python_cassandra)
 join=("$serdiff" --no-workers --worker "$root/oracles/python_cassandra/worker_join.json"
   --subject python_cassandra_join)
