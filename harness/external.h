@@ -59,6 +59,11 @@ struct Interchange {
   std::function<absl::StatusOr<Int32List>(const T&)> as_int32_list;
 };
 
+// Appends `s` as a JSON string (RFC 8259 section 7): '"' and '\\' escaped, the control
+// characters as \b \f \n \r \t or \u00xx, everything else (UTF-8 included) as it is. For the
+// interchanges' input_json (the text must be UTF-8; callers decline what is not).
+void AppendJsonString(std::string* out, absl::string_view s);
+
 // ---- verdict classes of a worker's failures -------------------------------------------------
 
 // The payload that marks a status as a worker failure; its value is the class prefix

@@ -27,6 +27,7 @@
 #include "harness/target.h"
 #include "reference/bson/bson_ref.h"
 #include "reference/timestamp/timestamp_ref.h"
+#include "serdiff/common/utf8.h"
 #include "targets/bson/domain.h"
 
 namespace serdiff::targets::bson {
@@ -44,87 +45,10 @@ constexpr int kMaxDepth = 100;
 // The one NaN that EJSON's "NaN" reads back as in every parser (the quiet NaN, no payload).
 constexpr uint64_t kCanonicalNan = 0x7FF8000000000000;
 
-// Well-formed UTF-8 by the byte ranges of Table 3-7 of the Unicode Standard: no overlong forms,
-// no surrogates, nothing above U+10FFFF.
+// Well-formed UTF-8 (serdiff/common/utf8.h: RFC 3629 / Unicode table 3-7).
 bool IsWellFormedUtf8(absl::string_view s) {
-  const auto at = [&s](size_t k) { return static_cast<uint8_t>(s[k]); };
-  size_t i = 0;
-  while (i < s.size()) {
-    const uint8_t b = at(i);
-    if (b < 0x80) {
-      ++i;
-      continue;
-    }
-    size_t extra = 0;
-    uint8_t lo = 0x80;  // the range of the second byte
-    uint8_t hi = 0xBF;
-    if (b >= 0xC2 && b <= 0xDF) {
-      extra = 1;
-    } else if (b == 0xE0) {
-      extra = 2, lo = 0xA0;
-    } else if ((b >= 0xE1 && b <= 0xEC) || b == 0xEE || b == 0xEF) {
-      extra = 2;
-    } else if (b == 0xED) {
-      extra = 2, hi = 0x9F;
-    } else if (b == 0xF0) {
-      extra = 3, lo = 0x90;
-    } else if (b >= 0xF1 && b <= 0xF3) {
-      extra = 3;
-    } else if (b == 0xF4) {
-      extra = 3, hi = 0x8F;
-    } else {
-      return false;
-    }
-    if (s.size() - i <= extra) return false;
-    if (at(i + 1) < lo || at(i + 1) > hi) return false;
-    for (size_t k = 2; k <= extra; ++k) {
-      if ((at(i + k) & 0xC0) != 0x80) return false;
-    }
-    i += 1 + extra;
-  }
-  return true;
-}
-
-// A JSON string (RFC 8259 section 7): '"' and '\' escaped, the control characters as \b \f \n
-// \r \t or \u00xx, everything else (UTF-8 included) as it is.
-void AppendJsonString(std::string* out, absl::string_view s) {
-  out->push_back('"');
-  for (const char c : s) {
-    switch (c) {
-      case '"':
-        out->append("\\\"");
-        break;
-      case '\\':
-        out->append("\\\\");
-        break;
-      case '\b':
-        out->append("\\b");
-        break;
-      case '\f':
-        out->append("\\f");
-        break;
-      case '\n':
-        out->append("\\n");
-        break;
-      case '\r':
-        out->append("\\r");
-        break;
-      case '\t':
-        out->append("\\t");
-        break;
-      default:
-        if (static_cast<uint8_t>(c) < 0x20) {
-          constexpr char kHex[] = "0123456789abcdef";
-          const auto u = static_cast<uint8_t>(c);
-          out->append("\\u00");
-          out->push_back(kHex[u >> 4]);
-          out->push_back(kHex[u & 0xF]);
-        } else {
-          out->push_back(c);
-        }
-    }
-  }
-  out->push_back('"');
+  return serdiff::FirstInvalidUtf8(reinterpret_cast<const uint8_t*>(s.data()), s.size()) ==
+         s.size();
 }
 
 // The BSON 1.1 regex options as the encoders write them: every byte value from the smallest up,
@@ -168,7 +92,7 @@ class Writer {
                                     "\" occurs twice in one document (a JSON object keeps one)"));
       }
       if (i > 0) out_.push_back(',');
-      AppendJsonString(&out_, key);
+      harness::AppendJsonString(&out_, key);
       out_.push_back(':');
       if (absl::Status st = Val(elements[i].value, depth); !st.ok()) return st;
     }
@@ -183,7 +107,7 @@ class Writer {
       return Inexact(absl::StrCat("a ", what, " contains NUL"));
     }
     if (!IsWellFormedUtf8(s)) return Inexact(absl::StrCat("a ", what, " is not UTF-8"));
-    AppendJsonString(&out_, s);
+    harness::AppendJsonString(&out_, s);
     return absl::OkStatus();
   }
 

@@ -12,7 +12,6 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "serdiff/common/utf8.h"
 #include "targets/cql/internal.h"
 
@@ -21,22 +20,6 @@ namespace serdiff::targets::cql {
 namespace {
 
 using serdiff::cql::Duration;
-
-void AppendJsonString(std::string_view s, std::string* out) {
-  out->push_back('"');
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out->push_back('\\');
-      out->push_back(c);
-    } else if (u < 0x20) {
-      absl::StrAppendFormat(out, "\\u%04x", u);
-    } else {
-      out->push_back(c);
-    }
-  }
-  out->push_back('"');
-}
 
 std::string UuidText(const serdiff::cql::Uuid& u) {
   const std::string h =
@@ -156,7 +139,7 @@ absl::Status AppendValue(const Type& t, const Value& v, std::string* out) {
       if (serdiff::FirstInvalidUtf8(v.bytes()) != v.bytes().size()) {
         return harness::Declined("text that is not UTF-8 has no JSON string form");
       }
-      AppendJsonString(v.bytes(), out);
+      harness::AppendJsonString(out, v.bytes());
       return absl::OkStatus();
     case Kind::kBlob:
     case Kind::kInet:
@@ -204,7 +187,7 @@ absl::StatusOr<std::string> CqlSerializeRequest(const EncodeInput& in) {
   absl::StatusOr<std::string> value = CqlValueJson(in.type, in.value);
   if (!value.ok()) return value.status();
   std::string out = "{\"type\":";
-  AppendJsonString(serdiff::cql::TypeToString(in.type), &out);
+  harness::AppendJsonString(&out, serdiff::cql::TypeToString(in.type));
   absl::StrAppend(&out, ",\"value\":", *value, ",\"version\":", in.version, "}");
   return out;
 }
