@@ -2,8 +2,9 @@
 # file over 1,000 lines; split a longer one along its concerns). Run by ctest as
 # source_file_lengths; by hand:
 #   cmake -DSERDIFF_SOURCE_DIR=<checkout> [-DSERDIFF_MAX_LINES=1000] -P scripts/check_file_lengths.cmake
-# Counts the lines of every *.cc, *.h, *.py and *.sh file and of every extensionless script in
-# scripts/ (shell or Python by its #! line), outside build*/, corpus/ and hidden folders.
+# Counts the lines of every *.cc, *.h, *.py, *.js and *.sh file and of every extensionless script
+# in scripts/ (shell or Python by its #! line), outside build*/, corpus/, hidden folders and
+# node_modules/.
 cmake_minimum_required(VERSION 3.25)
 
 if(NOT SERDIFF_SOURCE_DIR)
@@ -23,11 +24,12 @@ foreach(_entry ${_top})
   if(IS_DIRECTORY ${SERDIFF_SOURCE_DIR}/${_entry})
     file(GLOB_RECURSE _found LIST_DIRECTORIES false RELATIVE ${SERDIFF_SOURCE_DIR}
       ${SERDIFF_SOURCE_DIR}/${_entry}/*.cc ${SERDIFF_SOURCE_DIR}/${_entry}/*.h
-      ${SERDIFF_SOURCE_DIR}/${_entry}/*.py ${SERDIFF_SOURCE_DIR}/${_entry}/*.sh)
+      ${SERDIFF_SOURCE_DIR}/${_entry}/*.py ${SERDIFF_SOURCE_DIR}/${_entry}/*.js
+      ${SERDIFF_SOURCE_DIR}/${_entry}/*.sh)
     # Installed npm packages (oracles/node/node_modules, scripts/bootstrap) are not ours.
     list(FILTER _found EXCLUDE REGEX "(^|/)node_modules/")
     list(APPEND _files ${_found})
-  elseif(_entry MATCHES "\\.(cc|h|py|sh)$")
+  elseif(_entry MATCHES "\\.(cc|h|py|js|sh)$")
     list(APPEND _files ${_entry})
   endif()
 endforeach()
