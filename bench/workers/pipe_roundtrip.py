@@ -59,7 +59,8 @@ def noop():
     sys.dont_write_bytecode = True
     sys.path.insert(0, os.path.join(ROOT, 'workers', 'python'))
     import serdiff_worker as sw
-    sw.serve('noop', {'noop': lambda inp: ('hex', b'')}, 'tracemalloc peak of the call')
+    sw.serve(name='noop', ops={'noop': lambda inp: ('hex', b'')},
+             peak='tracemalloc peak of the call')
 
 
 class Client:

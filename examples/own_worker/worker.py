@@ -32,5 +32,5 @@ def list_int(inp):
     return ('hex', bytes(out))
 
 
-sw.serve('my_worker', {'int64.to_decimal': to_decimal, 'cql.serialize': list_int},
-         'tracemalloc peak of the call (bytes of Python objects)')
+sw.serve(name='my_worker', ops={'int64.to_decimal': to_decimal, 'cql.serialize': list_int},
+         peak='tracemalloc peak of the call (bytes of Python objects)')

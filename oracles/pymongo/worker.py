@@ -70,11 +70,11 @@ def _stand_in_pymongo_errors():
 try:
     import bson
 except ImportError:
-    sw.serve(NAME, {}, '', declined='python3-bson is not installed (apt-get install python3-bson '
-                                    'python3-bson-ext)')
+    sw.serve(name=NAME, declined='python3-bson is not installed (apt-get install python3-bson '
+                                  'python3-bson-ext)')
 if not bson.has_c():
-    sw.serve(NAME, {}, '', declined="pymongo's C extension is not installed "
-                                    "(apt-get install python3-bson-ext)")
+    sw.serve(name=NAME, declined="pymongo's C extension is not installed "
+                                  "(apt-get install python3-bson-ext)")
 STAND_IN = _stand_in_pymongo_errors()
 from bson import json_util  # noqa: E402
 from bson.binary import UuidRepresentation  # noqa: E402
@@ -219,4 +219,4 @@ PEAK = ('tracemalloc peak of bson.encode / bson.decode alone (C extension _cbson
         'of a decoded document are outside; the C extension\'s own malloc buffer is not seen')
 
 if __name__ == '__main__':
-    sw.serve(NAME, OPS, PEAK)
+    sw.serve(name=NAME, ops=OPS, peak=PEAK)

@@ -69,8 +69,8 @@ try:
     from cassandra import cqltypes as ct
     from cassandra import util as cutil
 except ImportError:
-    sw.serve(NAME, {}, '', declined='python3-cassandra is not installed '
-                                    '(apt-get install python3-cassandra)')
+    sw.serve(name=NAME, declined='python3-cassandra is not installed '
+                                  '(apt-get install python3-cassandra)')
 
 # UDT names that are no Python identifier make the driver log a warning; keep stderr quiet.
 logging.getLogger('cassandra').addHandler(logging.NullHandler())
@@ -505,4 +505,4 @@ PEAK = ('tracemalloc peak of the driver call alone (cassandra.cqltypes serialize
         'takes with plain malloc is not seen')
 
 if __name__ == '__main__':
-    sw.serve(NAME, OPS, PEAK)
+    sw.serve(name=NAME, ops=OPS, peak=PEAK)

@@ -390,14 +390,15 @@ for (const name of WORKERS) {
       assert.strictEqual(unknown.ok, false);
       assert.strictEqual(unknown.error, 'declined');
 
-      // A malformed frame (a body that is not JSON) ends the worker with status 3.
+      // A malformed frame (a body that is not JSON) ends the worker with status 2
+      // (docs/workers.md, "The worker library contract").
       const bad = Buffer.from('{"id": 99, "op": ');
       const head = Buffer.alloc(4);
       head.writeUInt32BE(bad.length, 0);
       w.sendRaw(Buffer.concat([head, bad]));
       const { code } = await w.exited;
-      assert.strictEqual(code, 3, `exit status after a malformed frame (stderr: ${w.stderr})`);
-      assert.match(w.stderr, /malformed frame/);
+      assert.strictEqual(code, 2, `exit status after a malformed frame (stderr: ${w.stderr})`);
+      assert.match(w.stderr, /protocol error/);
       t.diagnostic(`${pool.length} examples (${examples ? 'with' : 'without'} oracles/interchange.json), ` +
         `${usedDivergences.size} known divergences`);
     } finally {
@@ -406,7 +407,7 @@ for (const name of WORKERS) {
   });
 }
 
-test('protocol edges: stdin end exits 0, an oversized frame exits 3', { skip: installed ? false : 'not installed' }, async () => {
+test('protocol edges: stdin end exits 0, an oversized frame exits 2', { skip: installed ? false : 'not installed' }, async () => {
   const dir = path.join(ROOT, 'oracles', 'fury');
   const w1 = new Worker(dir);
   await w1.frame();
@@ -419,10 +420,10 @@ test('protocol edges: stdin end exits 0, an oversized frame exits 3', { skip: in
   const head = Buffer.alloc(4);
   head.writeUInt32BE(268435457, 0);
   w2.sendRaw(head);
-  assert.strictEqual((await w2.exited).code, 3);
-  assert.match(w2.stderr, /256 MiB/);
+  assert.strictEqual((await w2.exited).code, 2);
+  assert.match(w2.stderr, /limit 268435456/);
 
-  // Two requests in one write, then a frame cut short by the end of stdin: both answered, exit 3.
+  // Two requests in one write, then a frame cut short by the end of stdin: both answered, exit 2.
   const w3 = new Worker(dir);
   await w3.frame();
   const frames = [];
@@ -437,7 +438,7 @@ test('protocol edges: stdin end exits 0, an oversized frame exits 3', { skip: in
   w3.proc.stdin.end();
   assert.deepStrictEqual((await w3.frame()).value, { values: ['127'], consumed: 1 });
   assert.strictEqual((await w3.frame()).id, 2);
-  assert.strictEqual((await w3.exited).code, 3);
+  assert.strictEqual((await w3.exited).code, 2);
 });
 
 test('fury varint64 against serdiff\'s Fory format (docs/varint.md) on the edge values', { skip: installed ? false : 'not installed' }, async (t) => {

@@ -199,7 +199,8 @@ class WorkerCases:
     def test_unknown_op_declined(self):
         got = self.worker.call('no.such_op', {})
         self.assertEqual(got, {'id': got['id'], 'ok': False, 'error': 'declined',
-                               'message': 'op no.such_op not supported'})
+                               'message': '%s does not answer op "no.such_op"'
+                                          % self.worker.hello['name']})
 
 
 class PythonCassandraTest(WorkerCases, unittest.TestCase):

@@ -2,7 +2,7 @@
 // serdiff_worker.js: serdiff's small library for writing a worker in Node.js (CommonJS, no
 // dependencies). It speaks the worker protocol, version 1, of docs/workers.md over stdin/stdout:
 // frames of a 4-byte big-endian length and one UTF-8 JSON object; the hello first; then one
-// answer per request {"id", "op", "input"}, in order. stderr is left to the worker.
+// answer per request {"id", "op", "input"}, in order.
 //
 // Usage (a worker is one file; its manifest's command is ["node", "--expose-gc", "worker.js"]):
 //
@@ -23,13 +23,22 @@
 // implementation refused the input) or DeclinedOp(message) (it cannot take this input; not
 // compared). An op may instead be {prepare(input, request), run(prepared, request),
 // finish(result, request)} (prepare and finish optional): only run is measured, so that turning
-// the interchange form into the package's values and back stays out of the peak; a Rejected
-// thrown by prepare is answered without a peak. Any other exception is a bug of the worker: the
-// stack goes to stderr and the worker exits with status 4 (serdiff reports worker-crashed and
-// restarts it). An op not in `ops` is answered declined. The end of stdin ends the worker with
-// status 0; a malformed frame (longer than 256 MiB, not UTF-8, not one JSON object, no integer
-// "id" or no string "op", cut short by the end of stdin) with status 3 and a message on stderr.
-// Ops may return promises; requests are still answered one at a time, in order.
+// the interchange form into the package's values and back stays out of the peak.
+//
+// What each situation gives is docs/workers.md's "The worker library contract", the same for every
+// language's library and checked by tests/worker_conformance/. In short: any other exception the
+// op throws is answered rejected, the message being the error's class name and text
+// ("TypeError: ..."): a package throwing on an input is how it says no. One thrown by prepare is
+// answered declined ("input not taken: ..."), one thrown by finish declined ("result not
+// presentable: ..."), as is a value JSON cannot carry (NaN, a BigInt, undefined). A result of
+// another shape is a bug of the worker: one line on stderr, exit status 4. An op not in `ops` is
+// answered declined. The end of stdin ends the worker with status 0; a malformed frame (longer
+// than the frame limit, cut short by the end of stdin, not UTF-8, not one JSON object, an "id"
+// that is not an integer in 0..2^53-1, an "op" that is not a string, an "input" that is not an
+// object) with status 2 and one line on stderr, after the requests before it were answered. An op
+// that calls process.exit, or a runtime that dies, ends the process with its own status.
+// process.stdout is kept for the frames: what the worker's code writes there (console.log) goes
+// to stderr. Ops may return promises; requests are still answered one at a time, in order.
 //
 // Peak: V8 offers no per-call peak. Before each call the worker runs two minor garbage collections
 // when global.gc exists (node --expose-gc; gc({type: 'minor'}): a full gc() costs milliseconds)
@@ -44,6 +53,10 @@
 
 const PROTOCOL_VERSION = 1;
 const MAX_FRAME = 268435456; // 256 MiB, docs/workers.md
+const MAX_ID = 9007199254740991; // 2^53 - 1: the largest integer every JSON reader holds exactly
+const EXIT_EOF = 0; // stdin ended at a frame boundary
+const EXIT_PROTOCOL = 2; // a malformed frame or request
+const EXIT_WORKER_BUG = 4; // the worker's own code broke the contract (a result of no known shape)
 
 class Rejected extends Error {
   constructor(message, offset) {
@@ -101,47 +114,58 @@ function usedBytes() {
   return m.heapUsed + m.external;
 }
 
-function writeFrame(obj) {
-  let body = Buffer.from(JSON.stringify(obj), 'utf8');
-  if (body.length > MAX_FRAME && obj.id !== undefined) {
-    body = Buffer.from(JSON.stringify({ id: obj.id, ok: false, error: 'declined',
-      message: `the answer takes ${body.length} bytes, over the protocol's 256 MiB frame`,
-    }), 'utf8');
+const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+
+// A frame or request that breaks the protocol: the worker ends with status 2.
+class ProtocolError extends Error {}
+// The worker's own code broke the contract (a result of no known shape): status 4.
+class WorkerBug extends Error {}
+
+// The contract's text for a thrown value: the error's class name, then ": " and its message when
+// it has one. A thrown value that is not an object (throw 'text') gives its text alone.
+function errorText(e) {
+  if (e === null || (typeof e !== 'object' && typeof e !== 'function')) return String(e);
+  let cls = '';
+  try {
+    if (e.constructor && typeof e.constructor.name === 'string') cls = e.constructor.name;
+    if (!cls && typeof e.name === 'string') cls = e.name;
+  } catch (x) {
+    cls = '';
   }
-  const frame = Buffer.allocUnsafe(4 + body.length);
-  frame.writeUInt32BE(body.length, 0);
-  body.copy(frame, 4);
-  // Pipes are written synchronously by Node on Linux; the answer is out before the next read.
-  process.stdout.write(frame);
+  const text = e.message === undefined || e.message === null ? '' : String(e.message);
+  cls = cls || 'Error';
+  return text ? `${cls}: ${text}` : cls;
 }
 
-function die(status, message) {
-  process.stderr.write(`serdiff_worker: ${message}\n`);
-  process.exit(status);
-}
+const declinedAnswer = (id, message) => ({ id, ok: false, error: 'declined', message });
 
-const HEX_RE = /^(?:[0-9a-f]{2})*$/;
-
-function toHex(h) {
-  if (typeof h === 'string') {
-    if (!HEX_RE.test(h)) throw new Error(`op returned a "hex" string that is not lower-case hex`);
-    return h;
-  }
-  if (h instanceof Uint8Array) {
-    return Buffer.from(h.buffer, h.byteOffset, h.byteLength).toString('hex');
-  }
-  throw new Error(`op returned "hex" of type ${typeof h}, not a Buffer or string`);
-}
-
+// The answer for a Rejected or a DeclinedOp; null for anything else.
 function failureAnswer(id, e, peak) {
-  if (e instanceof DeclinedOp) return { id, ok: false, error: 'declined', message: e.message };
+  if (e instanceof DeclinedOp) return declinedAnswer(id, e.message);
   if (e instanceof Rejected) {
     const a = { id, ok: false, error: 'rejected', message: e.message };
-    if (Number.isInteger(e.offset)) a.offset = e.offset;
+    if (Number.isInteger(e.offset) && e.offset >= 0) a.offset = e.offset;
     if (peak !== undefined) a.peak = peak;
     return a;
   }
   return null;
+}
+
+const HEX_RE = /^(?:[0-9a-f]{2})*$/;
+
+// The lower-case hex of an op's "hex", or null when it is not bytes.
+function toHex(h) {
+  if (typeof h === 'string') return HEX_RE.test(h) ? h : null;
+  if (h instanceof Uint8Array) {
+    return Buffer.from(h.buffer, h.byteOffset, h.byteLength).toString('hex');
+  }
+  return null;
+}
+
+function describe(x) {
+  if (x === null || typeof x !== 'object') return x === null ? 'null' : typeof x;
+  const keys = Object.keys(x).slice(0, 4);
+  return `an object with keys [${keys.join(', ')}]`;
 }
 
 async function settle(x) {
@@ -149,92 +173,172 @@ async function settle(x) {
 }
 
 async function answer(spec, req) {
-  const entry = Object.prototype.hasOwnProperty.call(spec.ops, req.op) ? spec.ops[req.op] : null;
-  if (!entry) {
-    const message = `${spec.name} does not answer op "${req.op}"`;
-    return { id: req.id, ok: false, error: 'declined', message };
-  }
+  const { id } = req;
+  const entry = hasOwn(spec.ops, req.op) ? spec.ops[req.op] : null;
+  if (!entry) return declinedAnswer(id, `${spec.name} does not answer op "${req.op}"`);
   const op = typeof entry === 'function' ? { run: entry } : entry;
   let arg = req.input;
   if (op.prepare) {
     try {
       arg = await settle(op.prepare(req.input, req));
-    } catch (e) {
-      const a = failureAnswer(req.id, e, undefined);
-      if (a) return a;
-      throw e;
+    } catch (e) { // the input has no form the package takes
+      return failureAnswer(id, e, undefined) ||
+        declinedAnswer(id, `input not taken: ${errorText(e)}`);
     }
   }
   if (collect) collect();
   const before = usedBytes();
   let result;
   let failure;
+  let threw = false;
   try {
     result = await settle(op.run(arg, req));
   } catch (e) {
     failure = e;
+    threw = true;
   }
   const peak = Math.max(0, usedBytes() - before);
-  if (failure !== undefined) {
-    const a = failureAnswer(req.id, failure, peak);
-    if (a) return a;
-    throw failure;
+  if (threw) { // the package threw on the input: its way of saying no
+    return failureAnswer(id, failure, peak) ||
+      { id, ok: false, error: 'rejected', message: errorText(failure), peak };
   }
   if (op.finish) {
     try {
       result = await settle(op.finish(result, req));
-    } catch (e) {
-      const a = failureAnswer(req.id, e, peak);
-      if (a) return a;
-      throw e;
+    } catch (e) { // an accepted result the worker cannot present
+      return failureAnswer(id, e, peak) ||
+        declinedAnswer(id, `result not presentable: ${errorText(e)}`);
     }
   }
-  if (!result || typeof result !== 'object') {
-    throw new Error(`op "${req.op}" returned ${typeof result}`);
+  if (result !== null && typeof result === 'object') {
+    if (hasOwn(result, 'hex')) {
+      const hex = toHex(result.hex);
+      if (hex !== null) return { id, ok: true, hex, peak };
+    } else if (hasOwn(result, 'value')) {
+      return { id, ok: true, value: result.value, peak };
+    }
   }
-  if (Object.prototype.hasOwnProperty.call(result, 'hex')) {
-    return { id: req.id, ok: true, hex: toHex(result.hex), peak };
-  }
-  if (Object.prototype.hasOwnProperty.call(result, 'value')) {
-    return { id: req.id, ok: true, value: result.value, peak };
-  }
-  throw new Error(`op "${req.op}" returned neither "hex" nor "value"`);
+  throw new WorkerBug(`op "${req.op}" (id ${id}) returned ${describe(result)}, not {hex: bytes ` +
+    'or lower-case hex} or {value: a JSON value}');
 }
 
+// JSON.stringify writes NaN and the infinities as null and drops undefined: a value holding one
+// would reach serdiff changed. Refused instead, as Python's encoder refuses them.
+function strictJson(key, v) {
+  const t = typeof v;
+  if (t === 'number' && !Number.isFinite(v)) throw new TypeError(`${v} is not a JSON number`);
+  if (t === 'bigint') throw new TypeError('a BigInt has no JSON form (send a decimal string)');
+  if (t === 'undefined' || t === 'function' || t === 'symbol') {
+    throw new TypeError(`${t} has no JSON form`);
+  }
+  return v;
+}
+
+// The answer's frame body; a declined answer instead when it cannot be written or is too long.
+function answerBody(a, limit) {
+  let text;
+  try {
+    text = a.ok && hasOwn(a, 'value') ? JSON.stringify(a, strictJson) : JSON.stringify(a);
+  } catch (e) {
+    text = JSON.stringify(declinedAnswer(a.id, `result not presentable: ${errorText(e)}`));
+  }
+  let body = Buffer.from(text, 'utf8');
+  if (body.length > limit) { // serdiff would take it for a protocol error
+    const why = `the answer of ${body.length} bytes is over the frame limit of ${limit} bytes`;
+    body = Buffer.from(JSON.stringify(declinedAnswer(a.id, why)), 'utf8');
+  }
+  return body;
+}
+
+// BOMs are kept (ignoreBOM), so that a frame starting with one is not JSON, as in every library.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+// {id, op, input, raw} of a frame's body, or a ProtocolError naming what is wrong with it.
 function parseRequest(body) {
   let text;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+    text = UTF8.decode(body);
   } catch (e) {
-    die(3, 'malformed frame: not UTF-8');
+    throw new ProtocolError('a frame that is not UTF-8');
   }
   let req;
   try {
     req = JSON.parse(text);
   } catch (e) {
-    die(3, `malformed frame: not JSON (${e.message})`);
+    throw new ProtocolError(`a frame that is not UTF-8 JSON: ${e.message}`);
   }
   if (req === null || typeof req !== 'object' || Array.isArray(req)) {
-    die(3, 'malformed frame: not a JSON object');
+    throw new ProtocolError('a frame that is not one JSON object');
   }
-  if (!Number.isInteger(req.id)) die(3, 'malformed frame: no integer "id"');
-  if (typeof req.op !== 'string') die(3, 'malformed frame: no string "op"');
-  if (req.input === undefined) req.input = {};
-  req.raw = text;
-  return req;
+  if (!Number.isInteger(req.id) || req.id < 0 || req.id > MAX_ID) {
+    throw new ProtocolError(hasOwn(req, 'id')
+      ? 'a request whose "id" is not an integer in 0..2^53-1' : 'a request without "id"');
+  }
+  if (typeof req.op !== 'string') {
+    throw new ProtocolError(hasOwn(req, 'op')
+      ? 'a request whose "op" is not a string' : 'a request without "op"');
+  }
+  const { input } = req;
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    throw new ProtocolError(hasOwn(req, 'input') ? 'a request whose "input" is not a JSON object'
+      : 'a request without "input"');
+  }
+  return { id: req.id, op: req.op, input, raw: text };
 }
 
-// serve({name, ops: {op: fn}, declined?: string}) — sends the hello and answers requests until
-// stdin ends. `peak` (optional) replaces the hello's peak sentence.
+function checkSpec(spec) {
+  if (!spec || typeof spec !== 'object') {
+    throw new TypeError('serve: takes one object {name, ops, ...}');
+  }
+  if (typeof spec.name !== 'string' || !spec.name) {
+    throw new TypeError('serve: name must be a non-empty string');
+  }
+  const ops = spec.declined !== undefined && spec.declined !== null ? {} : (spec.ops || {});
+  for (const [k, op] of Object.entries(ops)) {
+    if (typeof op !== 'function' && !(op && typeof op.run === 'function')) {
+      throw new TypeError(`serve: op "${k}" is neither a function nor {prepare?, run, finish?}`);
+    }
+  }
+  const limit = spec.frameLimit === undefined ? MAX_FRAME : spec.frameLimit;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_FRAME) {
+    throw new TypeError(`serve: frameLimit must be in 1..${MAX_FRAME}`);
+  }
+  return { ops, limit };
+}
+
+// serve({name, ops: {op: fn or {prepare?, run, finish?}}, peak?, declined?, frameLimit?}) — sends
+// the hello and answers requests until stdin ends, as Python's serve(name=, ops=, peak=,
+// declined=, frame_limit=). peak: the hello's sentence on how the peak is measured (the
+// library's own by default). declined: a reason, when the worker cannot run (its package is
+// missing); ops are then ignored. frameLimit: the longest frame taken or sent, 256 MiB; lower
+// only in tests.
 function serve(spec) {
-  if (!spec || typeof spec.name !== 'string') throw new Error('serve: a name is required');
-  const ops = spec.declined ? {} : (spec.ops || {});
-  const s = { name: spec.name, ops, declined: spec.declined };
+  const { ops, limit } = checkSpec(spec);
+  const declined = spec.declined !== undefined && spec.declined !== null
+    ? String(spec.declined) : null;
+  const s = { name: spec.name, ops };
+
+  function die(status, message) {
+    process.stderr.write(`${spec.name} worker: ${message}\n`);
+    process.exit(status);
+  }
+
+  // Frames go to the real stdout; what the worker's code writes there goes to stderr.
+  const stdoutWrite = process.stdout.write.bind(process.stdout);
+  process.stdout.write = (chunk, encoding, cb) => process.stderr.write(chunk, encoding, cb);
+  function writeFrame(body) {
+    const frame = Buffer.allocUnsafe(4 + body.length);
+    frame.writeUInt32BE(body.length, 0);
+    body.copy(frame, 4);
+    // Pipes are written synchronously by Node on Linux; the answer is out before the next read.
+    stdoutWrite(frame);
+  }
   process.stdout.on('error', (e) => {
-    // serdiff went away (EPIPE): nothing to answer to.
-    process.exit(e && e.code === 'EPIPE' ? 0 : 3);
+    if (e && e.code === 'EPIPE') process.exit(EXIT_EOF); // serdiff went away: nothing to answer
+    die(EXIT_WORKER_BUG, `cannot write its answers: ${e && e.message}`);
   });
-  if (HAS_GC && !spec.declined) {
+
+  if (HAS_GC && declined === null) {
     // The first few forced collections of a process are followed by some 100-250 KB of heap
     // growth that no code asked for (V8 settling its spaces); let that happen before the hello.
     for (let k = 0; k < 8; k++) {
@@ -243,14 +347,11 @@ function serve(spec) {
       usedBytes();
     }
   }
-  if (spec.declined) {
-    writeFrame({
-      serdiff_worker: PROTOCOL_VERSION, name: spec.name, declined: String(spec.declined),
-    });
-  } else {
-    writeFrame({ serdiff_worker: PROTOCOL_VERSION, name: spec.name, ops: Object.keys(ops),
-      peak: spec.peak || peakText() });
-  }
+  const hello = declined !== null
+    ? { serdiff_worker: PROTOCOL_VERSION, name: spec.name, declined }
+    : { serdiff_worker: PROTOCOL_VERSION, name: spec.name, ops: Object.keys(ops),
+      peak: spec.peak === undefined || spec.peak === null ? peakText() : String(spec.peak) };
+  writeFrame(Buffer.from(JSON.stringify(hello), 'utf8'));
 
   const chunks = [];
   let buffered = 0;
@@ -272,20 +373,26 @@ function serve(spec) {
     busy = true;
     while (queue.length) {
       const item = queue.shift();
-      if (item.malformed) die(3, item.malformed);
-      const req = parseRequest(item.body);
+      if (item.malformed) die(EXIT_PROTOCOL, `protocol error: ${item.malformed}`);
+      let req;
+      try {
+        req = parseRequest(item.body);
+      } catch (e) {
+        die(EXIT_PROTOCOL, `protocol error: ${e.message}`);
+      }
       let a;
-      if (s.declined) {
-        a = { id: req.id, ok: false, error: 'declined', message: s.declined };
+      if (declined !== null) {
+        a = declinedAnswer(req.id, declined);
       } else {
         try {
           a = await answer(s, req);
         } catch (e) {
-          const what = e && e.stack ? e.stack : e;
-          die(4, `op "${req.op}" (id ${req.id}) failed in the worker itself: ${what}`);
+          const what = e instanceof WorkerBug ? e.message
+            : `op "${req.op}" (id ${req.id}): ${e && e.stack ? e.stack : e}`;
+          die(EXIT_WORKER_BUG, `bug in the worker: ${what}`);
         }
       }
-      writeFrame(a);
+      writeFrame(answerBody(a, limit));
     }
     busy = false;
   }
@@ -299,9 +406,9 @@ function serve(spec) {
         if (buffered < 4) break;
         const head = take(4);
         need = head.readUInt32BE(0);
-        if (need > MAX_FRAME) {
+        if (need > limit) {
           // Answer what came before it, then stop.
-          queue.push({ malformed: `malformed frame: ${need} bytes, over the 256 MiB limit` });
+          queue.push({ malformed: `a frame of ${need} bytes (limit ${limit})` });
           process.stdin.pause();
           stopped = true;
           chunks.length = 0;
@@ -318,8 +425,12 @@ function serve(spec) {
   });
   process.stdin.on('end', () => {
     const finish = () => {
-      if (need >= 0 || buffered > 0) die(3, 'malformed frame: cut short by the end of stdin');
-      process.exit(0);
+      if (need >= 0 || buffered > 0) {
+        die(EXIT_PROTOCOL, need >= 0
+          ? `protocol error: the stream ended inside a frame (${buffered} of ${need} bytes)`
+          : 'protocol error: the stream ended inside a frame length');
+      }
+      process.exit(EXIT_EOF);
     };
     if (!busy) finish();
     else {

@@ -13,19 +13,23 @@ the frames, the hello, the dispatch and the peak; a worker only writes its opera
     def to_decimal(inp):                  # the op's "input" object -> an answer
         return ('hex', str(int(inp['value'])).encode('ascii'))
 
-    sw.serve('my_impl', {'int64.to_decimal': to_decimal},
-             peak_text='tracemalloc peak of the call (bytes of Python objects)')
+    sw.serve(name='my_impl', ops={'int64.to_decimal': to_decimal},
+             peak='tracemalloc peak of the call (bytes of Python objects)')
 
-An op returns ('hex', bytes) or ('value', <JSON-able object>), raises Rejected(message,
-offset=None) when the implementation rejects the input, or DeclinedOp(message) when it cannot
-take it (not compared). Any other exception an op raises is answered as rejected with its type
-and text (an implementation raising on an input is how a Python library says no).
+What each situation gives is docs/workers.md's "The worker library contract", the same for every
+language's library and checked by tests/worker_conformance/. In short: an op returns ('hex',
+bytes-like) or ('value', <JSON-able object>), raises Rejected(message, offset=None) when the
+implementation rejects the input, or DeclinedOp(message) when it cannot take it (not compared).
+Any other exception the op raises is answered as rejected, the message being the exception's
+class name and text ("TypeError: ..."): an implementation raising on an input is how a library
+says no. A result of another shape is a bug of the worker: one line on stderr, exit status 4.
 
 An op may instead be Op(run, prepare=None, finish=None) to keep the conversion between the
 interchange form and the library's own values out of the measured peak: prepare(input) ->
-what run takes (not measured; its exceptions other than Rejected/DeclinedOp are answered as
-declined: the input had no form the library takes); run(prepared) -> result (measured);
-finish(result) -> ('hex', bytes) or ('value', obj) (not measured).
+what run takes (not measured; its exceptions other than Rejected/DeclinedOp are answered
+declined, "input not taken: ...": the input had no form the library takes); run(prepared) ->
+result (measured); finish(result) -> ('hex', bytes) or ('value', obj) (not measured; its other
+exceptions are answered declined, "result not presentable: ...").
 
 Peak: tracemalloc traces the op alone. By default it is started right before the op runs
 (after the request was read and parsed, and after prepare) and stopped right after, so peak =
@@ -42,12 +46,16 @@ same figure for an op that frees nothing it did not allocate. tracemalloc sees w
 allocators hand out (objects, bytes, bytearray, BytesIO buffers); memory a C extension takes
 with plain malloc is not seen.
 
-Process rules: EOF on stdin at a frame boundary ends the worker with status 0; a cut-short or
-oversized frame, a body that is not one JSON object, or a request without "id"/"op"/"input"
-ends it with status 2 and one line on stderr (serdiff restarts it). File descriptor 1 is kept
-for the frames only: anything else the process writes to its stdout (print, a C library) goes
-to stderr. A worker whose package is missing calls serve(name, {}, '', declined=reason): the
-hello says declined, and every request is answered declined with that reason.
+Process rules (the contract's): EOF on stdin at a frame boundary ends the worker with status 0;
+a malformed frame (a length over the frame limit, a stream ending inside a frame, a body that
+is not one UTF-8 JSON object, a request whose "id" is not an integer in 0..2^53-1, whose "op"
+is not a string or whose "input" is not an object) ends it with status 2 and one line on stderr,
+after the requests before it were answered (serdiff restarts it). File descriptor 1 is kept for
+the frames only: anything else the process writes to its stdout (print, a C library) goes to
+stderr. An op that ends the process itself (sys.exit, os._exit, a signal) ends it with that
+status: SystemExit and KeyboardInterrupt are not caught. A worker whose package is missing
+calls serve(name=..., declined=reason): the hello says declined, and every request is answered
+declined with that reason.
 
 Run with Debian's /usr/bin/python3 (3.9 or later: tracemalloc.reset_peak).
 """
@@ -60,6 +68,10 @@ import tracemalloc
 
 PROTOCOL_VERSION = 1
 MAX_FRAME = 256 << 20  # 268,435,456 bytes: a longer frame is a protocol error
+MAX_ID = (1 << 53) - 1  # the largest integer every JSON reader (JavaScript's too) holds exactly
+EXIT_EOF = 0            # stdin ended at a frame boundary
+EXIT_PROTOCOL = 2       # a malformed frame or request
+EXIT_WORKER_BUG = 4     # the worker's own code broke the contract (a result of no known shape)
 
 __all__ = ['PROTOCOL_VERSION', 'MAX_FRAME', 'Rejected', 'DeclinedOp', 'Op', 'serve',
            'read_frame', 'write_frame', 'ProtocolError']
@@ -86,6 +98,10 @@ class ProtocolError(Exception):
     """A frame that breaks the protocol: the worker ends with status 2."""
 
 
+class _WorkerBug(Exception):
+    """The worker's own code broke the contract: the worker ends with status 4."""
+
+
 class Op:
     """An op in three steps, so that only run() is inside the measured peak."""
 
@@ -100,22 +116,29 @@ class Op:
 _pack_len = struct.Struct('>I').pack
 _unpack_len = struct.Struct('>I').unpack
 _dumps = json.JSONEncoder(separators=(',', ':'), allow_nan=False).encode
-_loads = json.loads
 
 
-def read_frame(stream):
+def _no_constant(word):
+    raise ValueError('%s is not JSON' % word)
+
+
+_loads = json.JSONDecoder(parse_constant=_no_constant).decode  # NaN, Infinity: not JSON
+_BYTES = (bytes, bytearray, memoryview)
+
+
+def read_frame(stream, limit=MAX_FRAME):
     """One frame's JSON object from a binary stream; None at EOF on a frame boundary."""
     head = stream.read(4)
     if not head:
         return None
     if len(head) < 4:
-        raise ProtocolError('stream ended inside a frame length')
+        raise ProtocolError('the stream ended inside a frame length')
     (n,) = _unpack_len(head)
-    if n > MAX_FRAME:
-        raise ProtocolError('a frame of %d bytes (limit %d)' % (n, MAX_FRAME))
+    if n > limit:
+        raise ProtocolError('a frame of %d bytes (limit %d)' % (n, limit))
     body = stream.read(n)
     if len(body) < n:
-        raise ProtocolError('stream ended inside a frame (%d of %d bytes)' % (len(body), n))
+        raise ProtocolError('the stream ended inside a frame (%d of %d bytes)' % (len(body), n))
     try:
         obj = _loads(body.decode('utf-8'))
     except (ValueError, UnicodeDecodeError) as e:
@@ -142,11 +165,33 @@ def _frames_out():
 
 
 def _error_text(e):
+    """The contract's text for an exception: its class name, and ": " and its text if any."""
     text = str(e)
     return '%s: %s' % (type(e).__name__, text) if text else type(e).__name__
 
 
-def _serve(name, ops, peak_text, declined, stdin, out, continuous=False):
+def _request(req):
+    """(id, op, input) of a request, or ProtocolError naming what is wrong with it."""
+    rid = req.get('id')
+    if type(rid) is not int or not 0 <= rid <= MAX_ID:
+        raise ProtocolError('a request whose "id" is not an integer in 0..2^53-1' if 'id' in req
+                            else 'a request without "id"')
+    op_name = req.get('op')
+    if type(op_name) is not str:
+        raise ProtocolError('a request whose "op" is not a string' if 'op' in req
+                            else 'a request without "op"')
+    inp = req.get('input')
+    if type(inp) is not dict:
+        raise ProtocolError('a request whose "input" is not a JSON object' if 'input' in req
+                            else 'a request without "input"')
+    return rid, op_name, inp
+
+
+def _declined(rid, message):
+    return {'id': rid, 'ok': False, 'error': 'declined', 'message': message}
+
+
+def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False):
     if declined is not None:
         write_frame(out, {'serdiff_worker': PROTOCOL_VERSION, 'name': name,
                           'declined': declined})
@@ -178,24 +223,24 @@ def _serve(name, ops, peak_text, declined, stdin, out, continuous=False):
             return peak
     lookup = ops.get
     while True:
-        req = read_frame(stdin)
+        req = read_frame(stdin, limit)
         if req is None:
             return
-        try:
-            rid = req['id']
-            op_name = req['op']
-            inp = req['input']
-        except KeyError as e:
-            raise ProtocolError('a request without %s' % e) from None
+        rid = req.get('id')
+        op_name = req.get('op')
+        inp = req.get('input')
+        if (type(rid) is not int or not 0 <= rid <= MAX_ID or type(op_name) is not str
+                or type(inp) is not dict):
+            _request(req)  # raises ProtocolError naming what is wrong
         if declined is not None:
-            write_frame(out, {'id': rid, 'ok': False, 'error': 'declined', 'message': declined})
+            write_frame(out, _declined(rid, declined))
             continue
-        op = lookup(op_name) if type(op_name) is str else None
+        op = lookup(op_name)
         if op is None:
-            write_frame(out, {'id': rid, 'ok': False, 'error': 'declined',
-                              'message': 'op %s not supported' % (op_name,)})
+            write_frame(out, _declined(rid, '%s does not answer op "%s"' % (name, op_name)))
             continue
         peak = None
+        answer = None
         try:
             if type(op) is Op:
                 if op.prepare is not None:
@@ -211,7 +256,7 @@ def _serve(name, ops, peak_text, declined, stdin, out, continuous=False):
                 try:
                     result = op.run(arg)
                 finally:
-                    peak = end(base)
+                    peak = max(end(base), 0)
                 if op.finish is not None:
                     try:
                         result = op.finish(result)
@@ -224,63 +269,94 @@ def _serve(name, ops, peak_text, declined, stdin, out, continuous=False):
                 try:
                     result = op(inp)
                 finally:
-                    peak = end(base)
-            kind, data = result
-            if peak < 0:
-                peak = 0
-            if kind == 'hex':
-                answer = {'id': rid, 'ok': True, 'hex': bytes(data).hex(), 'peak': peak}
+                    peak = max(end(base), 0)
+        except DeclinedOp as e:
+            answer = _declined(rid, e.message)
+        except Rejected as e:
+            answer = {'id': rid, 'ok': False, 'error': 'rejected', 'message': e.message}
+            offset = e.offset
+            if type(offset) is int and offset >= 0:
+                answer['offset'] = offset
+            if peak is not None:
+                answer['peak'] = peak
+        except Exception as e:  # the implementation raised on the input: its way of saying no
+            answer = {'id': rid, 'ok': False, 'error': 'rejected', 'message': _error_text(e)}
+            if peak is not None:
+                answer['peak'] = peak
+        if answer is None:
+            kind = data = None
+            if type(result) in (tuple, list) and len(result) == 2:
+                kind, data = result
+            if kind == 'hex' and isinstance(data, _BYTES):
+                answer = {'id': rid, 'ok': True, 'hex': data.hex(), 'peak': peak}
             elif kind == 'value':
                 answer = {'id': rid, 'ok': True, 'value': data, 'peak': peak}
             else:
-                raise TypeError('an op returned %r, not hex or value' % (kind,))
-        except DeclinedOp as e:
-            answer = {'id': rid, 'ok': False, 'error': 'declined', 'message': e.message}
-        except Rejected as e:
-            answer = {'id': rid, 'ok': False, 'error': 'rejected', 'message': e.message}
-            if e.offset is not None:
-                answer['offset'] = int(e.offset)
-            if peak is not None:
-                answer['peak'] = max(peak, 0)
-        except Exception as e:
-            answer = {'id': rid, 'ok': False, 'error': 'rejected', 'message': _error_text(e)}
-            if peak is not None:
-                answer['peak'] = max(peak, 0)
+                raise _WorkerBug('op "%s" (id %d) returned %s, not (\'hex\', bytes) or '
+                                 '(\'value\', a JSON value)' % (op_name, rid, _shape(result)))
         try:
             body = _dumps(answer).encode('utf-8')
-        except (TypeError, ValueError, UnicodeError) as e:  # a value JSON cannot carry
-            body = _dumps({'id': rid, 'ok': False, 'error': 'declined',
-                           'message': 'result not presentable: %s' % _error_text(e)}
+        except (TypeError, ValueError, UnicodeError, RecursionError) as e:  # JSON cannot carry it
+            body = _dumps(_declined(rid, 'result not presentable: %s' % _error_text(e))
                           ).encode('utf-8')
-        if len(body) > MAX_FRAME:  # serdiff would take it for a protocol error
-            body = _dumps({'id': rid, 'ok': False, 'error': 'declined',
-                           'message': 'an answer of %d bytes is over the frame limit of %d'
-                                      % (len(body), MAX_FRAME)}).encode('utf-8')
+        if len(body) > limit:  # serdiff would take it for a protocol error
+            body = _dumps(_declined(rid, 'the answer of %d bytes is over the frame limit of %d '
+                                         'bytes' % (len(body), limit))).encode('utf-8')
         out.write(_pack_len(len(body)) + body)
         out.flush()
 
 
-def serve(name, ops, peak_text, declined=None):
+def _shape(result):
+    if type(result) in (tuple, list) and len(result) == 2:
+        return "(%r, %s)" % (result[0], type(result[1]).__name__)
+    return type(result).__name__
+
+
+DEFAULT_PEAK = ('tracemalloc peak of the call, bytes of Python objects; memory a C extension '
+                'takes with plain malloc is not seen')
+
+
+def serve(*, name, ops=None, peak=None, declined=None, frame_limit=MAX_FRAME):
     """Sends the hello and answers requests until stdin ends; never returns.
 
-    name: the implementation's name ([a-z0-9_]+, as in the manifest). ops: {op name: callable
-    or Op}. peak_text: one sentence saying how the peak is measured (the hello's "peak").
-    declined: a reason, when the worker cannot run (its package is missing).
+    Keyword arguments only, as the Node library's serve({name, ops, peak, declined,
+    frameLimit}). name: the implementation's name ([a-z0-9_]+, as in the manifest). ops: {op
+    name: callable or Op}. peak: one sentence saying how the peak is measured (the hello's
+    "peak"; DEFAULT_PEAK when not given). declined: a reason, when the worker cannot run (its
+    package is missing); ops are then ignored. frame_limit: the longest frame taken or sent,
+    256 MiB; lower only in tests.
     """
+    if type(name) is not str or not name:
+        raise TypeError('serve: name must be a non-empty string')
+    ops = {} if declined is not None or ops is None else dict(ops)
+    for op_name, op in ops.items():
+        if type(op_name) is not str or not (type(op) is Op or callable(op)):
+            raise TypeError('serve: op %r is neither a callable nor an Op' % (op_name,))
+    if type(frame_limit) is not int or not 0 < frame_limit <= MAX_FRAME:
+        raise ValueError('serve: frame_limit must be in 1..%d' % MAX_FRAME)
+    if declined is not None:
+        declined = str(declined)
     stdin = sys.stdin.buffer
     try:
         out = _frames_out()
     except OSError:
         out = sys.stdout.buffer
     continuous = os.environ.get('SERDIFF_WORKER_TRACEMALLOC') == 'continuous'
-    status = 0
+    status = EXIT_EOF
     try:
-        _serve(name, ops, peak_text, declined, stdin, out, continuous)
+        _serve(name, ops, DEFAULT_PEAK if peak is None else str(peak), declined, stdin, out,
+               frame_limit, continuous)
     except ProtocolError as e:
         sys.stderr.write('%s worker: protocol error: %s\n' % (name, e))
-        status = 2
+        status = EXIT_PROTOCOL
+    except _WorkerBug as e:
+        sys.stderr.write('%s worker: bug in the worker: %s\n' % (name, e))
+        status = EXIT_WORKER_BUG
     except BrokenPipeError:
-        status = 0  # serdiff closed our stdout: it no longer listens
+        status = EXIT_EOF  # serdiff closed our stdout: it no longer listens
+    except OSError as e:
+        sys.stderr.write('%s worker: cannot write its answers: %s\n' % (name, e))
+        status = EXIT_WORKER_BUG
     except KeyboardInterrupt:
         status = 130
     try:
