@@ -1,0 +1,135 @@
+#!/usr/bin/python3
+"""Shows that the worker conformance suite fails when a library departs from the contract.
+
+    broken_library_test.py [--node NODE]
+
+For each mutant below: copies one worker library into a temporary folder with exactly one rule
+of docs/workers.md's "The worker library contract" changed (one text replaced, which must occur
+exactly once in the library), runs conformance.py against that copy (through the conformance
+worker's SERDIFF_CONFORMANCE_LIBRARY) and asserts that the suite fails, that the broken rule is
+among the failing checks and that every failing check belongs to that rule. Before the mutants,
+an unchanged copy of each library must pass: the copying alone breaks nothing. The Node mutants
+run when NODE (default: node on PATH) is installed, and are reported skipped otherwise.
+
+Prints one line per run and then "N passed, N failed"; exits 1 when one failed. Standard
+library only.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, '..', '..'))
+SUITE = os.path.join(HERE, 'conformance.py')
+LIBRARIES = {
+    'python': os.path.join(ROOT, 'workers', 'python', 'serdiff_worker.py'),
+    'node': os.path.join(ROOT, 'workers', 'node', 'serdiff_worker.js'),
+}
+
+# (language, what the change breaks, text in the library, its replacement, the check that must
+# fail, the prefixes every failing check must have)
+MUTANTS = [
+    ('python', 'a malformed frame exits 3 instead of 2',
+     'EXIT_PROTOCOL = 2', 'EXIT_PROTOCOL = 3',
+     'malformed.not-json', ('malformed.', 'request.', 'declined.malformed', 'frame-limit.request')),
+    ('python', 'an exception the op does not classify is declined instead of rejected',
+     "answer = {'id': rid, 'ok': False, 'error': 'rejected', 'message': _error_text(e)}",
+     "answer = {'id': rid, 'ok': False, 'error': 'declined', 'message': _error_text(e)}",
+     'throw.rejected', ('throw.',)),
+    ('python', 'a request without "input" runs the op on {}',
+     "        inp = req.get('input')\n", "        inp = req.get('input', {})\n",
+     'request.no-input', ('request.no-input', 'declined.malformed')),
+    ('node', 'a malformed frame exits 3 instead of 2',
+     'const EXIT_PROTOCOL = 2;', 'const EXIT_PROTOCOL = 3;',
+     'malformed.not-json', ('malformed.', 'request.', 'declined.malformed', 'frame-limit.request')),
+    ('node', 'a failing prepare ends the worker instead of declining',
+     "declinedAnswer(id, `input not taken: ${errorText(e)}`);",
+     '(() => { throw e; })();',
+     'prepare.throw', ('prepare.throw',)),
+]
+
+
+def worker_command(language, node):
+    if language == 'python':
+        return [sys.executable, os.path.join(HERE, 'conformance_worker.py')]
+    return [node, '--expose-gc', os.path.join(HERE, 'conformance_worker.js')]
+
+
+def run_suite(language, node, library):
+    """(exit status, failing check names, closing line) of the suite against library."""
+    env = dict(os.environ, SERDIFF_CONFORMANCE_LIBRARY=library)
+    p = subprocess.run([sys.executable, SUITE] + worker_command(language, node), env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
+    text = p.stdout.decode('utf-8', 'replace')
+    failing = re.findall(r'^FAIL ([^:\s]+):', text, re.M)
+    lines = text.strip().splitlines()
+    return p.returncode, failing, lines[-1] if lines else ''
+
+
+def copy_with(language, tmp, old=None, new=None):
+    """The library copied into tmp, with old replaced by new; None when old is not there once."""
+    with open(LIBRARIES[language], encoding='utf-8') as f:
+        text = f.read()
+    if old is not None:
+        if text.count(old) != 1:
+            return None
+        text = text.replace(old, new)
+    path = os.path.join(tmp, os.path.basename(LIBRARIES[language]))
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(text)
+    return path
+
+
+def main(argv):
+    node = 'node'
+    if argv[:1] == ['--node'] and len(argv) == 2:
+        node = argv[1]
+    elif argv:
+        sys.stderr.write('usage: broken_library_test.py [--node NODE]\n')
+        return 2
+    have_node = shutil.which(node) is not None
+    passed = failed = 0
+
+    def report(ok, what):
+        nonlocal passed, failed
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+        print('%s %s' % ('pass' if ok else 'FAIL', what), flush=True)
+
+    with tempfile.TemporaryDirectory(prefix='serdiff-broken-library-') as tmp:
+        for language in ('python', 'node'):
+            if language == 'node' and not have_node:
+                print('skipped: the Node library (%s is not installed)' % node)
+                continue
+            where = os.path.join(tmp, language + '-unchanged')
+            os.mkdir(where)
+            status, failing, last = run_suite(language, node, copy_with(language, where))
+            report(status == 0 and not failing,
+                   '%s: an unchanged copy passes (%s)' % (language, last))
+        for k, (language, what, old, new, must_fail, allowed) in enumerate(MUTANTS):
+            if language == 'node' and not have_node:
+                continue
+            where = os.path.join(tmp, 'mutant%d' % k)
+            os.mkdir(where)
+            library = copy_with(language, where, old, new)
+            if library is None:
+                report(False, '%s mutant "%s": its text is not in the library exactly once: %r'
+                       % (language, what, old))
+                continue
+            status, failing, last = run_suite(language, node, library)
+            stray = [c for c in failing if not c.startswith(allowed)]
+            ok = status == 1 and must_fail in failing and not stray
+            report(ok, '%s mutant "%s": the suite fails (%s; failing: %s%s)'
+                   % (language, what, last, ', '.join(failing) or 'none',
+                      '; not expected: ' + ', '.join(stray) if stray else ''))
+    print('%d passed, %d failed' % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

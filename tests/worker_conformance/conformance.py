@@ -1,0 +1,480 @@
+#!/usr/bin/python3
+"""The worker library conformance suite (docs/workers.md, "The worker library contract").
+
+    conformance.py [--only PREFIX] COMMAND [ARG...]
+
+Starts COMMAND, a conformance worker (conformance_worker.py, conformance_worker.js, or one for a
+later language with the same name, ops and behaviour), once per check, talks to it over the
+framed protocol (a 4-byte big-endian length, then UTF-8 JSON, both ways) and compares what it
+answers, how it ends and what it writes on stderr with the contract's exact expectations. Each
+check is named after the rule it covers; the doc's table names the same ones.
+
+Prints one line per check ("pass <rule>" or "FAIL <rule>: <why>") and then "N passed, N
+failed". Exit status: 0 when every check passed, 1 when one failed, 2 on a usage error, 77 when
+COMMAND's program is not installed (ctest counts that as skipped). Standard library only.
+"""
+import json
+import os
+import re
+import select
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+TIMEOUT = 20.0
+NAME = 'conformance'
+PEAK_TEXT = 'conformance: the library measures the peak in its own way'
+OPS = ['echo.hex', 'echo.value', 'reject', 'decline', 'throw', 'prepare.throw', 'prepare.reject',
+       'prepare.decline', 'finish.throw', 'finish.reject', 'staged', 'value.nan', 'bad.result',
+       'print', 'exit', 'big']
+MAX_FRAME = 256 << 20
+MAX_ID = (1 << 53) - 1
+PROTOCOL_LINE = NAME + ' worker: protocol error: '
+BUG_LINE = NAME + ' worker: bug in the worker: '
+
+
+class Failure(Exception):
+    pass
+
+
+class Peak:
+    """Stands for the answer's "peak": a non-negative integer."""
+
+    def __repr__(self):
+        return '<a peak: an integer >= 0>'
+
+
+class Prefix(str):
+    """Stands for a string that starts with this text (the rest is the runtime's own words)."""
+
+    def __repr__(self):
+        return '<text starting %s>' % str.__repr__(self)
+
+
+PEAK = Peak()
+
+
+def frame(body):
+    if not isinstance(body, bytes):
+        body = json.dumps(body, separators=(',', ':')).encode('utf-8')
+    return struct.pack('>I', len(body)) + body
+
+
+def request(rid, op, inp):
+    return frame({'id': rid, 'op': op, 'input': inp})
+
+
+class Worker:
+    """One worker process: stdin and stdout pipes, stderr to a file read at the end."""
+
+    def __init__(self, cmd, env=None):
+        self.err = tempfile.TemporaryFile()
+        full_env = dict(os.environ)
+        full_env.update(env or {})
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self.err, env=full_env)
+        self.fd = self.proc.stdout.fileno()
+        self.pending = b''
+        self.ended = False
+
+    def write(self, data):
+        try:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            pass  # the worker already ended; how it ended is checked next
+
+    def close(self):
+        try:
+            self.proc.stdin.close()
+        except (BrokenPipeError, OSError):
+            pass
+
+    def _fill(self, n, deadline):
+        while len(self.pending) < n and not self.ended:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Failure('no frame within %.0f s' % TIMEOUT)
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if ready:
+                chunk = os.read(self.fd, 1 << 20)
+                if chunk:
+                    self.pending += chunk
+                else:
+                    self.ended = True
+
+    def read(self):
+        """The next frame's object; None when stdout ended at a frame boundary."""
+        deadline = time.monotonic() + TIMEOUT
+        self._fill(4, deadline)
+        if not self.pending and self.ended:
+            return None
+        if len(self.pending) < 4:
+            raise Failure('stdout ended inside a frame length')
+        (n,) = struct.unpack('>I', self.pending[:4])
+        if n > MAX_FRAME:
+            raise Failure('a frame of %d bytes from the worker' % n)
+        self._fill(4 + n, deadline)
+        if len(self.pending) < 4 + n:
+            raise Failure('stdout ended inside a frame of %d bytes' % n)
+        body, self.pending = self.pending[4:4 + n], self.pending[4 + n:]
+        try:
+            obj = json.loads(body.decode('utf-8'))
+        except ValueError as e:
+            raise Failure('the worker sent a frame that is not UTF-8 JSON: %s' % e) from None
+        if type(obj) is not dict:
+            raise Failure('the worker sent a frame that is not a JSON object: %r' % (obj,))
+        return obj
+
+    def wait(self):
+        """(exit status, stderr text); a signal is a negative status."""
+        try:
+            self.proc.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise Failure('the worker did not end within %.0f s' % TIMEOUT) from None
+        self.err.seek(0)
+        return self.proc.returncode, self.err.read().decode('utf-8', 'replace')
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.err.close()
+
+
+def same(got, want):
+    if isinstance(want, Peak):
+        return type(got) is int and got >= 0
+    if isinstance(want, Prefix):
+        return type(got) is str and got.startswith(want)
+    if isinstance(want, dict):
+        return (type(got) is dict and set(got) == set(want)
+                and all(same(got[k], want[k]) for k in want))
+    if isinstance(want, list):
+        return type(got) is list and len(got) == len(want) and all(map(same, got, want))
+    return type(got) is type(want) and got == want
+
+
+def expect(got, want, what='answer'):
+    if not same(got, want):
+        raise Failure('%s %s, want %r' % (what, json.dumps(got, ensure_ascii=False), want))
+
+
+class Command:
+    """The worker's command line and the extra environment of one check."""
+
+    def __init__(self, argv, env):
+        self.argv = list(argv)
+        self.env = env or {}
+
+
+STARTED = []  # every worker a check started; each is killed (if still running) after the check
+
+
+def start(cmd, hello=True):
+    """Starts the worker; reads and checks the hello unless hello is False."""
+    w = Worker(cmd.argv, cmd.env)
+    STARTED.append(w)
+    if hello:
+        h = w.read()
+        if h is None or h.get('serdiff_worker') != 1:
+            raise Failure('no version-1 hello: %r' % (h,))
+    return w
+
+
+def expect_end(w, status, stderr):
+    """No further frame; the status; stderr: '' (empty), a line prefix, or None (not checked)."""
+    extra = w.read()
+    if extra is not None:
+        raise Failure('a frame where the worker should have ended: %s' % json.dumps(extra))
+    got_status, err = w.wait()
+    if got_status != status:
+        raise Failure('exit status %s, want %d (stderr: %r)' % (got_status, status, err[-300:]))
+    if stderr == '':
+        if err:
+            raise Failure('stderr %r, want nothing' % err[-300:])
+    elif stderr is not None:
+        lines = err.splitlines()
+        if len(lines) != 1 or not lines[0].startswith(stderr):
+            raise Failure('stderr %r, want one line starting %r' % (err[-300:], stderr))
+
+
+CHECKS = []
+
+
+def check(rule, env=None):
+    """Registers a check; env: extra environment for the conformance worker."""
+    def add(fn):
+        CHECKS.append((rule, env, fn))
+        return fn
+    return add
+
+
+# ---- the hello --------------------------------------------------------------------------------
+
+@check('hello.ops')
+def _(cmd):
+    w = start(cmd, hello=False)
+    expect(w.read(), {'serdiff_worker': 1, 'name': NAME, 'ops': OPS, 'peak': PEAK_TEXT}, 'hello')
+    w.close()
+    expect_end(w, 0, '')
+
+
+DECLINED = {'SERDIFF_CONFORMANCE_DECLINED': 'conformance: its package is not installed'}
+
+
+@check('hello.declined', env=DECLINED)
+def _(cmd):
+    w = start(cmd, hello=False)
+    expect(w.read(), {'serdiff_worker': 1, 'name': NAME,
+                      'declined': DECLINED['SERDIFF_CONFORMANCE_DECLINED']}, 'hello')
+    w.close()
+    expect_end(w, 0, '')
+
+
+@check('declined.answers', env=DECLINED)
+def _(cmd):
+    w = start(cmd)
+    reason = DECLINED['SERDIFF_CONFORMANCE_DECLINED']
+    for rid, op in ((1, 'echo.hex'), (2, 'no.such_op'), (3, 'throw')):
+        w.write(request(rid, op, {'hex': '01', 'message': 'x'}))
+        expect(w.read(), {'id': rid, 'ok': False, 'error': 'declined', 'message': reason})
+    w.close()
+    expect_end(w, 0, '')
+
+
+@check('declined.malformed', env=DECLINED)
+def _(cmd):
+    w = start(cmd)
+    w.write(frame({'id': 1, 'op': 'echo.hex'}))
+    expect_end(w, 2, PROTOCOL_LINE)
+
+
+# ---- answers, one request each ----------------------------------------------------------------
+
+def answer_check(rule, op, inp, want):
+    """A check that sends one request (id 5) and compares the answer; then EOF ends it with 0."""
+    @check(rule)
+    def _(cmd):
+        w = start(cmd)
+        w.write(request(5, op, inp))
+        expect(w.read(), dict(want, id=5))
+        w.close()
+        expect_end(w, 0, '')
+
+
+REJECTED = {'ok': False, 'error': 'rejected'}
+DECLINED_ANSWER = {'ok': False, 'error': 'declined'}
+
+answer_check('answer.hex', 'echo.hex', {'hex': 'CAFE00ff'},
+             {'ok': True, 'hex': 'cafe00ff', 'peak': PEAK})
+answer_check('answer.hex-empty', 'echo.hex', {'hex': ''}, {'ok': True, 'hex': '', 'peak': PEAK})
+VALUE = {'a': [1, -2.5, 'x', None, True, False, {'b': []}], 's': 'h\u00e9llo \u2028 \U0001f600',
+         'n': '-9223372036854775808', 'e': {}}
+answer_check('answer.value', 'echo.value', {'value': VALUE},
+             {'ok': True, 'value': VALUE, 'peak': PEAK})
+answer_check('answer.rejected', 'reject', {'message': 'bad byte', 'offset': 12},
+             dict(REJECTED, message='bad byte', offset=12, peak=PEAK))
+answer_check('answer.rejected-no-offset', 'reject', {'message': 'bad byte'},
+             dict(REJECTED, message='bad byte', peak=PEAK))
+answer_check('answer.rejected-negative-offset', 'reject', {'message': 'bad byte', 'offset': -1},
+             dict(REJECTED, message='bad byte', peak=PEAK))
+answer_check('answer.declined', 'decline', {'message': 'no such type'},
+             dict(DECLINED_ANSWER, message='no such type'))
+answer_check('throw.rejected', 'throw', {'message': 'unsupported operand'},
+             dict(REJECTED, message='TypeError: unsupported operand', peak=PEAK))
+answer_check('throw.rejected-no-text', 'throw', {'message': ''},
+             dict(REJECTED, message='TypeError', peak=PEAK))
+answer_check('prepare.throw', 'prepare.throw', {'message': 'no such form'},
+             dict(DECLINED_ANSWER, message='input not taken: TypeError: no such form'))
+answer_check('prepare.reject', 'prepare.reject', {'message': 'refused early', 'offset': 3},
+             dict(REJECTED, message='refused early', offset=3))
+answer_check('prepare.decline', 'prepare.decline', {'message': 'a type it lacks'},
+             dict(DECLINED_ANSWER, message='a type it lacks'))
+answer_check('finish.throw', 'finish.throw', {'message': 'cannot show it'},
+             dict(DECLINED_ANSWER, message='result not presentable: TypeError: cannot show it'))
+answer_check('finish.reject', 'finish.reject', {'message': 'refused late', 'offset': 0},
+             dict(REJECTED, message='refused late', offset=0, peak=PEAK))
+answer_check('staged.order', 'staged', {'hex': '0102ab'},
+             {'ok': True, 'value': {'reversed': 'ab0201', 'steps': ['prepare', 'run', 'finish']},
+              'peak': PEAK})
+answer_check('value.not-json', 'value.nan', {},
+             dict(DECLINED_ANSWER, message=Prefix('result not presentable: ')))
+answer_check('op.unknown', 'no.such_op', {},
+             dict(DECLINED_ANSWER, message='conformance does not answer op "no.such_op"'))
+
+
+@check('id.range')
+def _(cmd):
+    w = start(cmd)
+    for rid in (0, MAX_ID):
+        w.write(request(rid, 'echo.hex', {'hex': '01'}))
+        expect(w.read(), {'id': rid, 'ok': True, 'hex': '01', 'peak': PEAK})
+    w.close()
+    expect_end(w, 0, '')
+
+
+@check('order.pipelined')
+def _(cmd):
+    w = start(cmd)
+    w.write(request(1, 'echo.hex', {'hex': 'aa'}) + request(2, 'reject', {'message': 'no'})
+            + request(3, 'staged', {'hex': 'bb'}) + request(4, 'no.such_op', {}))
+    expect(w.read(), {'id': 1, 'ok': True, 'hex': 'aa', 'peak': PEAK})
+    expect(w.read(), dict(REJECTED, id=2, message='no', peak=PEAK))
+    expect(w.read(), {'id': 3, 'ok': True, 'peak': PEAK,
+                      'value': {'reversed': 'bb', 'steps': ['prepare', 'run', 'finish']}})
+    expect(w.read(), dict(DECLINED_ANSWER, id=4,
+                          message='conformance does not answer op "no.such_op"'))
+    w.close()
+    expect_end(w, 0, '')
+
+
+@check('stdout.to-stderr')
+def _(cmd):
+    w = start(cmd)
+    w.write(request(1, 'print', {}) + request(2, 'echo.hex', {'hex': '02'}))
+    expect(w.read(), {'id': 1, 'ok': True, 'hex': '', 'peak': PEAK})
+    expect(w.read(), {'id': 2, 'ok': True, 'hex': '02', 'peak': PEAK})
+    w.close()
+    expect_end(w, 0, 'conformance: printed to stdout')
+
+
+@check('eof.clean')
+def _(cmd):
+    w = start(cmd)
+    w.close()
+    expect_end(w, 0, '')
+
+
+# ---- how a worker ends ------------------------------------------------------------------------
+
+def malformed_check(rule, data, close=False):
+    """A valid request, then data in the same write: the request is answered, then status 2."""
+    @check(rule)
+    def _(cmd):
+        w = start(cmd)
+        w.write(request(1, 'echo.hex', {'hex': '01'}) + data)
+        if close:
+            w.close()
+        expect(w.read(), {'id': 1, 'ok': True, 'hex': '01', 'peak': PEAK})
+        expect_end(w, 2, PROTOCOL_LINE)
+
+
+malformed_check('malformed.length-over-limit', struct.pack('>I', MAX_FRAME + 1))
+malformed_check('malformed.length-cut-short', b'\x00\x00', close=True)
+malformed_check('malformed.body-cut-short', struct.pack('>I', 100) + b'{"id"', close=True)
+malformed_check('malformed.empty-frame', frame(b''))
+malformed_check('malformed.not-utf8', frame(b'{"id":2,"op":"\xff","input":{}}'))
+malformed_check('malformed.bom',
+                frame(b'\xef\xbb\xbf{"id":2,"op":"echo.hex","input":{"hex":""}}'))
+malformed_check('malformed.not-json', frame(b'{"id": 2, "op": '))
+malformed_check('malformed.nan-literal',
+                frame(b'{"id":2,"op":"echo.value","input":{"value":NaN}}'))
+malformed_check('malformed.not-object', frame(b'[2, "echo.hex"]'))
+malformed_check('malformed.null', frame(b'null'))
+OK_INPUT = {'hex': ''}
+malformed_check('request.no-id', frame({'op': 'echo.hex', 'input': OK_INPUT}))
+malformed_check('request.id-string', frame({'id': '2', 'op': 'echo.hex', 'input': OK_INPUT}))
+malformed_check('request.id-fraction', frame({'id': 1.5, 'op': 'echo.hex', 'input': OK_INPUT}))
+malformed_check('request.id-negative', frame({'id': -1, 'op': 'echo.hex', 'input': OK_INPUT}))
+malformed_check('request.id-too-large',
+                frame({'id': MAX_ID + 1, 'op': 'echo.hex', 'input': OK_INPUT}))
+malformed_check('request.id-bool', frame({'id': True, 'op': 'echo.hex', 'input': OK_INPUT}))
+malformed_check('request.no-op', frame({'id': 2, 'input': OK_INPUT}))
+malformed_check('request.op-not-string', frame({'id': 2, 'op': 7, 'input': OK_INPUT}))
+malformed_check('request.no-input', frame({'id': 2, 'op': 'echo.hex'}))
+malformed_check('request.input-not-object', frame({'id': 2, 'op': 'echo.hex', 'input': ['']}))
+malformed_check('request.input-null', frame({'id': 2, 'op': 'echo.hex', 'input': None}))
+
+
+@check('result.bad-shape')
+def _(cmd):
+    w = start(cmd)
+    w.write(request(1, 'echo.hex', {'hex': '01'}) + request(2, 'bad.result', {}))
+    expect(w.read(), {'id': 1, 'ok': True, 'hex': '01', 'peak': PEAK})
+    expect_end(w, 4, BUG_LINE)
+
+
+@check('exit.passes-through')
+def _(cmd):
+    w = start(cmd)
+    w.write(request(1, 'echo.hex', {'hex': '01'}) + request(2, 'exit', {}))
+    expect(w.read(), {'id': 1, 'ok': True, 'hex': '01', 'peak': PEAK})
+    expect_end(w, 7, '')
+
+
+SMALL_LIMIT = {'SERDIFF_CONFORMANCE_FRAME_LIMIT': '4096'}
+
+
+@check('frame-limit.answer', env=SMALL_LIMIT)
+def _(cmd):
+    w = start(cmd)
+    w.write(request(1, 'big', {'size': 2000}) + request(2, 'big', {'size': 3000}))
+    got = w.read()
+    expect(got, {'id': 1, 'ok': True, 'hex': '00' * 2000, 'peak': PEAK})
+    got = w.read()
+    expect(got, dict(DECLINED_ANSWER, id=2, message=Prefix('the answer of ')))
+    m = re.fullmatch(r'the answer of ([0-9]+) bytes is over the frame limit of 4096 bytes',
+                     got['message'])
+    if not m or int(m.group(1)) <= 4096:
+        raise Failure('message %r, want "the answer of N bytes is over the frame limit of 4096 '
+                      'bytes", N > 4096' % got['message'])
+    w.close()
+    expect_end(w, 0, '')
+
+
+@check('frame-limit.request', env=SMALL_LIMIT)
+def _(cmd):
+    w = start(cmd)
+    w.write(request(1, 'echo.hex', {'hex': '01'}) + request(2, 'echo.hex', {'hex': '00' * 2100}))
+    expect(w.read(), {'id': 1, 'ok': True, 'hex': '01', 'peak': PEAK})
+    expect_end(w, 2, PROTOCOL_LINE)
+
+
+def main(argv):
+    only = None
+    while argv and argv[0].startswith('-'):
+        if argv[0] == '--':
+            argv = argv[1:]
+            break
+        if argv[0] == '--only' and len(argv) > 1:
+            only, argv = argv[1], argv[2:]
+        elif argv[0] in ('-h', '--help'):
+            print(__doc__.strip())
+            return 0
+        else:
+            sys.stderr.write('conformance.py: unknown option %s (--help)\n' % argv[0])
+            return 2
+    if not argv:
+        sys.stderr.write('usage: conformance.py [--only PREFIX] COMMAND [ARG...]\n')
+        return 2
+    if shutil.which(argv[0]) is None:
+        print('skipped: %s is not installed' % argv[0])
+        print('0 passed, 0 failed')
+        return 77
+    passed = failed = 0
+    for rule, env, fn in CHECKS:
+        if only and not rule.startswith(only):
+            continue
+        try:
+            fn(Command(argv, env))
+        except Failure as e:
+            failed += 1
+            print('FAIL %s: %s' % (rule, e), flush=True)
+        else:
+            passed += 1
+            print('pass %s' % rule, flush=True)
+        finally:
+            while STARTED:
+                STARTED.pop().kill()
+    print('%d passed, %d failed' % (passed, failed))
+    return 1 if failed or not passed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
