@@ -151,7 +151,7 @@ void BM_Int64Compiled(benchmark::State& state) {
 BENCHMARK(BM_Int64Compiled);
 
 void BM_Int64Module(benchmark::State& state) {
-  const auto& refs = FormatTarget().def().references;
+  const auto& refs = FormatTarget().def().others;
   const serdiff::harness::Impl<int64_t>* module = nullptr;
   for (const auto& r : refs) {
     if (r.name == "bench_int64") module = &r;

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -56,13 +57,31 @@ serdiff::harness::ReproTools Tools() {
   return tools;
 }
 
+// The run configuration of this process (harness/run_config.h): the environment's subject,
+// workers and modules; under libFuzzer the re-run sample of FuzzRerunOneInFromEnvironment.
+// libFuzzer's entry points take no context, so the entry point keeps it: written once, by
+// LLVMFuzzerInitialize or at the first input, and passed explicitly to every verdict.
+serdiff::harness::RunConfig Config(bool fuzzing) {
+  serdiff::harness::RunConfig config = serdiff::harness::RunConfigFromEnvironment(false);
+  if (fuzzing) config.rerun_one_in = serdiff::harness::FuzzRerunOneInFromEnvironment();
+  return config;
+}
+std::unique_ptr<const serdiff::harness::Registry> g_registry;
+
+const serdiff::harness::Registry& Registry(bool fuzzing) {
+  if (g_registry == nullptr) g_registry = serdiff::targets::BuildTargets(Config(fuzzing));
+  return *g_registry;
+}
+
 }  // namespace
 
 // Called by libFuzzer only (the replay binary does not, so corpus replay judges every input in
-// full): the determinism check reruns the implementations other than the optimized one on one
-// input in kFuzzRerunOneIn, or in SERDIFF_RERUN_ONE_IN (harness/target.h, SetRerunOneIn).
+// full): the determinism check reruns the implementations other than the subject on one input in
+// kFuzzRerunOneIn, or in SERDIFF_RERUN_ONE_IN (harness/run_config.h). Modules
+// (SERDIFF_MODULES, docs/workers.md) are loaded now rather than at the first input, so that
+// libFuzzer counts the coverage of a module built with -fsanitize=fuzzer-no-link.
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
-  serdiff::harness::ConfigureFuzzRerun();
+  Registry(true);
   std::error_code ec;
   const std::string cwd = std::filesystem::current_path(ec).string();
   g_artifact_prefix = ec ? std::string() : cwd + "/";
@@ -74,17 +93,13 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
     if (arg.substr(0, 17) == "-artifact_prefix=") g_artifact_prefix = absolute(arg.substr(17));
     if (arg.substr(0, 21) == "-exact_artifact_path=") g_exact_artifact = absolute(arg.substr(21));
   }
-  // Modules (SERDIFF_MODULES, docs/workers.md) are loaded now rather than at the first input,
-  // so that libFuzzer counts the coverage of a module built with -fsanitize=fuzzer-no-link.
-  if (const char* m = std::getenv("SERDIFF_MODULES"); m != nullptr && *m) {
-    serdiff::targets::AllTargets();
-  }
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const serdiff::harness::Registry& registry = Registry(false);
   static const serdiff::harness::Target* target = [] {
-    const auto* t = serdiff::targets::AllTargets().Find(SerdiffFuzzTargetName());
+    const auto* t = registry.Find(SerdiffFuzzTargetName());
     if (t == nullptr) {
       std::fprintf(stderr, "serdiff: no target named %s\n", SerdiffFuzzTargetName());
       std::abort();
@@ -92,13 +107,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return t;
   }();
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  const serdiff::harness::CaseResult r = target->RunBytes(bytes);
+  const serdiff::harness::CaseResult r = target->RunBytes(bytes, registry.config());
   if (!r.passed) {
     std::fputs(r.report.c_str(), stderr);
-    std::fputs(
-        serdiff::harness::ReproCommands(SerdiffFuzzTargetName(), CrashPath(bytes), false, Tools())
-            .c_str(),
-        stderr);
+    std::fputs(serdiff::harness::ReproCommands(SerdiffFuzzTargetName(), CrashPath(bytes), false,
+                                               Tools(), registry.config())
+                   .c_str(),
+               stderr);
     std::fflush(stderr);
     std::abort();
   }

@@ -21,11 +21,14 @@
 
 namespace {
 const serdiff::harness::Target* g_target = nullptr;
+// As the shipped fuzz binaries judge (fuzz/fuzz_main.cc): the re-run sample; written once by
+// LLVMFuzzerInitialize, passed to every verdict.
+serdiff::harness::RunConfig g_config;
 const serdiff::targets::PlantedBug* g_bug = nullptr;
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  serdiff::harness::ConfigureFuzzRerun();  // as the shipped fuzz binaries judge
+  g_config.rerun_one_in = serdiff::harness::FuzzRerunOneInFromEnvironment();
   const char* name = std::getenv("SERDIFF_SELFTEST_TARGET");
   const auto& bugs = serdiff::targets::PlantedBugs();
   if (name != nullptr && std::string_view(name) == "list") {
@@ -48,7 +51,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const serdiff::harness::CaseResult r =
-      g_target->RunBytes(std::string_view(reinterpret_cast<const char*>(data), size));
+      g_target->RunBytes(std::string_view(reinterpret_cast<const char*>(data), size), g_config);
   if (r.passed) return 0;
   std::fputs(r.report.c_str(), stderr);
   const std::string mismatch = serdiff::targets::PlantedMismatch(*g_bug, r);

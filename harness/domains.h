@@ -15,8 +15,8 @@
 #include <rapidcheck.h>
 
 #include "absl/strings/str_cat.h"
-#include "harness/report.h"
-#include "harness/target.h"
+#include "harness/definition.h"
+#include "harness/hex.h"
 #include "harness/text_parse.h"
 #include "harness/two_way.h"
 

@@ -25,7 +25,6 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "harness/target.h"
 #include "serdiff/common/error_offset.h"
 
 #ifndef SERDIFF_SOURCE_DIR
@@ -41,62 +40,6 @@
 namespace serdiff::harness {
 
 using Json = nlohmann::json;
-
-absl::Status WorkerFailure(absl::string_view cls, absl::string_view message) {
-  absl::Status s =
-      absl::UnavailableError(absl::StrCat(absl::string_view(cls.data(), cls.size()), ": ",
-                                          absl::string_view(message.data(), message.size())));
-  s.SetPayload(absl::string_view(kWorkerFailureUrl.data(), kWorkerFailureUrl.size()),
-               absl::Cord(absl::string_view(cls.data(), cls.size())));
-  return s;
-}
-
-std::string WorkerFailureClass(const absl::Status& status) {
-  if (status.ok()) return "";
-  absl::optional<absl::Cord> p =
-      status.GetPayload(absl::string_view(kWorkerFailureUrl.data(), kWorkerFailureUrl.size()));
-  return p ? std::string(*p) : std::string();
-}
-
-void AppendJsonString(std::string* out, absl::string_view s) {
-  out->push_back('"');
-  for (const char c : s) {
-    switch (c) {
-      case '"':
-        out->append("\\\"");
-        break;
-      case '\\':
-        out->append("\\\\");
-        break;
-      case '\b':
-        out->append("\\b");
-        break;
-      case '\f':
-        out->append("\\f");
-        break;
-      case '\n':
-        out->append("\\n");
-        break;
-      case '\r':
-        out->append("\\r");
-        break;
-      case '\t':
-        out->append("\\t");
-        break;
-      default:
-        if (static_cast<uint8_t>(c) < 0x20) {
-          constexpr char kHex[] = "0123456789abcdef";
-          const auto u = static_cast<uint8_t>(c);
-          out->append("\\u00");
-          out->push_back(kHex[u >> 4]);
-          out->push_back(kHex[u & 0xF]);
-        } else {
-          out->push_back(c);
-        }
-    }
-  }
-  out->push_back('"');
-}
 
 // ---- manifests --------------------------------------------------------------------------------
 
@@ -560,30 +503,5 @@ std::string OraclesDir() {
   }
   return std::string(SERDIFF_INSTALL_DATADIR) + "/serdiff/oracles";
 }
-
-ExternalConfig ExternalConfigFromEnvironment(bool default_workers) {
-  ExternalConfig c;
-  c.default_workers = default_workers;
-  if (const char* e = std::getenv("SERDIFF_DEFAULT_WORKERS"); e != nullptr && *e) {
-    c.default_workers = std::string(e) != "0";
-  }
-  auto split = [](const char* e, std::vector<std::string>* out) {
-    if (e == nullptr) return;
-    for (absl::string_view p : absl::StrSplit(e, ':', absl::SkipEmpty())) out->emplace_back(p);
-  };
-  split(std::getenv("SERDIFF_WORKERS"), &c.worker_files);
-  split(std::getenv("SERDIFF_MODULES"), &c.module_files);
-  return c;
-}
-
-namespace {
-std::string& SubjectName() {
-  static auto* s = new std::string;
-  return *s;
-}
-}  // namespace
-
-void SetSubject(std::string name) { SubjectName() = std::move(name); }
-const std::string& Subject() { return SubjectName(); }
 
 }  // namespace serdiff::harness

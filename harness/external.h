@@ -9,9 +9,11 @@
 //   * a MODULE: a shared library with the C ABI of harness/serdiff_module.h, loaded with dlopen,
 //     called in process under the allocation tracker.
 //
-// A target opts in by giving its TargetDef an Interchange: the operation name and how its
-// input becomes the operation's JSON input (and, for modules, the fast forms). The registry's
-// AttachExternal joins every worker and module to the targets they name.
+// A target opts in by giving its TargetDef an Interchange (harness/interchange.h): the operation
+// name and how its input becomes the operation's JSON input (and, for modules, the fast forms).
+// WorkerImpl and ModuleImpl below build the implementation of one worker or module operation
+// for a target; the registry's AttachExternal (harness/registry.h) joins every worker and
+// module to the targets they name.
 #pragma once
 
 #include <cstdint>
@@ -24,55 +26,13 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "harness/alloc_tracker.h"
+#include "harness/definition.h"
+#include "harness/interchange.h"
 #include "harness/serdiff_module.h"
 
 namespace serdiff::harness {
-
-// What a worker or module answered for an accepted input: the output bytes (from "hex"), or
-// an interchange value (the JSON text of "value", for decode operations).
-struct ExternalAnswer {
-  std::string bytes;
-  std::optional<std::string> value_json;
-};
-
-// A CQL list<int> for SERDIFF_FORM_INT32_LIST.
-struct Int32List {
-  std::vector<int32_t> values;
-  std::vector<unsigned char> nulls;  // empty: no nulls; else one per value, 1 = null
-  int protocol_version = 4;
-};
-
-// How a target's input crosses to a worker or a module (docs/workers.md, "The interchange").
-template <typename T>
-struct Interchange {
-  std::string op;  // "cql.serialize", ...; empty: the target takes no outside implementation
-  // The operation's "input" object as JSON text. An input the interchange cannot express
-  // exactly returns Declined(reason) (harness/target.h), so the outside implementation is not
-  // compared on it.
-  std::function<absl::StatusOr<std::string>(const T&)> input_json;
-  // An accepted answer -> the target's output form. Unset: the answer's bytes, as they are.
-  std::function<absl::StatusOr<std::string>(const T&, const ExternalAnswer&)> output;
-  // Module fast forms (serdiff_module.h), set where the op has one: the input as one int64
-  // (SERDIFF_FORM_INT64 / UINT64: its bit pattern) or as a CQL list<int> (Declined when the
-  // input is another type).
-  std::function<int64_t(const T&)> as_int64;
-  std::function<absl::StatusOr<Int32List>(const T&)> as_int32_list;
-};
-
-// Appends `s` as a JSON string (RFC 8259 section 7): '"' and '\\' escaped, the control
-// characters as \b \f \n \r \t or \u00xx, everything else (UTF-8 included) as it is. For the
-// interchanges' input_json (the text must be UTF-8; callers decline what is not).
-void AppendJsonString(std::string* out, absl::string_view s);
-
-// ---- verdict classes of a worker's failures -------------------------------------------------
-
-// The payload that marks a status as a worker failure; its value is the class prefix
-// ("worker-crashed", "worker-timeout", "worker-protocol"). JudgeCase reports such a run as
-// "<prefix>:<impl>" before any other rule.
-inline constexpr absl::string_view kWorkerFailureUrl = "serdiff.dev/worker-failure";
-absl::Status WorkerFailure(absl::string_view cls, absl::string_view message);
-// The class prefix of a worker failure, or empty for any other status.
-std::string WorkerFailureClass(const absl::Status& status);
 
 // ---- workers --------------------------------------------------------------------------------
 
@@ -156,19 +116,100 @@ bool OpJoinsTarget(const serdiff_op& op, absl::string_view target);
 // (compiled in); else the configured install datadir's serdiff/oracles.
 std::string OraclesDir();
 
-// The worker manifests and modules a process attaches (AttachExternal in target.h).
-struct ExternalConfig {
-  bool default_workers = false;           // every oracles/*/worker*.json whose default is true
-  std::vector<std::string> worker_files;  // SERDIFF_WORKERS and --worker
-  std::vector<std::string> module_files;  // SERDIFF_MODULES and --module
-};
-// The configuration from the environment: SERDIFF_WORKERS, SERDIFF_MODULES (':'-separated),
-// SERDIFF_DEFAULT_WORKERS (1/0; when unset, `default_workers` is the caller's choice).
-ExternalConfig ExternalConfigFromEnvironment(bool default_workers);
+// ---- implementations from outside, for a target ---------------------------------------------
 
-// The run's subject (docs/workers.md): the implementation placed first in every verdict, whose
-// peak is bounded. Empty (the default): the optimized implementation. Set before judging.
-void SetSubject(std::string name);
-const std::string& Subject();
+// The implementation a worker gives a target with this interchange: named after the manifest, an
+// oracle unless made the subject, run in the worker's process; its peak is the one the worker
+// reports for the call (-1 when it does not say). `ic` must outlive the implementation (the
+// target's own TargetDef, which never moves).
+template <typename T>
+Impl<T> WorkerImpl(std::shared_ptr<WorkerClient> client, const Interchange<T>* ic) {
+  const WorkerManifest& m = client->manifest();
+  Impl<T> impl;
+  impl.name = m.name;
+  impl.role = Role::kOracle;
+  impl.kind = ImplKind::kWorker;
+  impl.origin = absl::StrCat("worker ", m.path, ": ", m.origin);
+  impl.slack_per_output_permille = m.slack_per_output_permille;
+  impl.slack_bytes = m.slack_bytes;
+  impl.slack_reason = m.slack_reason;
+  impl.measured_run = [ic, client](const T& v) -> MeasuredOutput {
+    MeasuredOutput r;
+    absl::StatusOr<std::string> in = ic->input_json(v);
+    if (!in.ok()) {
+      r.output = in.status();
+      return r;
+    }
+    absl::StatusOr<ExternalAnswer> ans = client->Call(ic->op, *in, &r.peak_bytes);
+    if (!ans.ok()) {
+      r.output = ans.status();
+    } else if (ic->output) {
+      r.output = ic->output(v, *ans);
+    } else {
+      r.output = std::move(ans->bytes);
+    }
+    return r;
+  };
+  return impl;
+}
+
+// True when a module operation of this form can serve the interchange (the form's conversion is
+// set).
+template <typename T>
+bool ModuleFormFits(const serdiff_op& op, const Interchange<T>& ic) {
+  return (op.form == SERDIFF_FORM_JSON && ic.input_json) ||
+         ((op.form == SERDIFF_FORM_INT64 || op.form == SERDIFF_FORM_UINT64) && ic.as_int64) ||
+         (op.form == SERDIFF_FORM_INT32_LIST && ic.as_int32_list);
+}
+
+// The implementation one module operation gives a target with this interchange. Its peak is the
+// allocation tracker's around the module call alone: serdiff's own conversion of the input to
+// the op's form is not the module's. Precondition: ModuleFormFits(*op, *ic). `module`, `op` and
+// `ic` outlive the implementation.
+template <typename T>
+Impl<T> ModuleImpl(const serdiff_module* module, const serdiff_op* op, const Interchange<T>* ic) {
+  Impl<T> impl;
+  impl.name = module->name;
+  impl.role = Role::kOracle;
+  impl.kind = ImplKind::kModule;
+  impl.origin = absl::StrCat("module ", module->origin ? module->origin : "");
+  impl.measured_run = [ic, op](const T& v) -> MeasuredOutput {
+    MeasuredOutput r;
+    auto call = [&](int64_t scalar, absl::string_view json, const Int32List* list) {
+      PeakHeapScope scope;
+      absl::StatusOr<std::string> out = CallModuleOp(*op, scalar, json, list);
+      r.peak_bytes = scope.PeakBytes();
+      return out;
+    };
+    switch (op->form) {
+      case SERDIFF_FORM_INT64:
+      case SERDIFF_FORM_UINT64:
+        r.output = call(ic->as_int64(v), {}, nullptr);
+        return r;
+      case SERDIFF_FORM_INT32_LIST: {
+        absl::StatusOr<Int32List> l = ic->as_int32_list(v);
+        r.output = l.ok() ? call(0, {}, &*l) : absl::StatusOr<std::string>(l.status());
+        return r;
+      }
+      default:
+        break;
+    }
+    absl::StatusOr<std::string> in = ic->input_json(v);
+    if (!in.ok()) {
+      r.output = in.status();
+      return r;
+    }
+    absl::StatusOr<std::string> out = call(0, *in, nullptr);
+    if (!out.ok() || !ic->output) {
+      r.output = std::move(out);
+      return r;
+    }
+    ExternalAnswer a;
+    a.bytes = std::move(*out);
+    r.output = ic->output(v, a);
+    return r;
+  };
+  return impl;
+}
 
 }  // namespace serdiff::harness

@@ -1,4 +1,4 @@
-#include "harness/report.h"
+#include "harness/hex.h"
 
 #include <algorithm>
 

@@ -21,9 +21,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
+#include "harness/definition.h"
 #include "harness/fuzz_input.h"
-#include "harness/report.h"
-#include "harness/target.h"
+#include "harness/hex.h"
 #include "harness/text_parse.h"
 
 namespace serdiff::harness {

@@ -10,6 +10,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 
 namespace serdiff::harness {
@@ -73,11 +74,11 @@ std::string ReportInputText(const std::string& report) {
   return "";
 }
 
-absl::StatusOr<ShrinkResult> Shrink(const Target& target, std::string_view input,
-                                    int64_t max_runs) {
+absl::StatusOr<ShrinkResult> Shrink(const Target& target, const RunConfig& config,
+                                    std::string_view input, int64_t max_runs) {
   ShrinkResult out;
   out.before_bytes = std::string(input);
-  const CaseResult first = target.RunBytes(input);
+  const CaseResult first = target.RunBytes(input, config);
   out.before_value = ReportInputText(first.report);
   if (first.passed) {
     return absl::InvalidArgumentError(
@@ -92,7 +93,7 @@ absl::StatusOr<ShrinkResult> Shrink(const Target& target, std::string_view input
     improved = ForEachNeighbour(from, [&](std::string c) {
       if (out.runs >= max_runs) return true;
       ++out.runs;
-      const CaseResult r = target.RunBytes(c);
+      const CaseResult r = target.RunBytes(c, config);
       if (r.passed || r.failure_class != out.failure_class) return false;
       Candidate next{r.corpus_bytes, ReportInputText(r.report), r.report};
       // Declined by an implementation that compared the original: not the same comparison.
@@ -176,25 +177,25 @@ std::string ShellWord(const std::string& path) {
 }
 
 std::string ReproCommands(const std::string& target, const std::string& file, bool selftest,
-                          const ReproTools& tools) {
+                          const ReproTools& tools, const RunConfig& config) {
   std::error_code ec;
   std::filesystem::path abs = std::filesystem::absolute(file, ec);
   const std::string f = ShellWord(ec ? file : abs.lexically_normal().string());
   std::string out = "reproduce:\n";
   // Outside implementations (docs/workers.md) reach every command below through the
-  // environment they are read from: the subject, the workers and modules named, and no
-  // default workers beyond those (so that each command judges with the same implementations).
+  // environment, written from the run's configuration: the subject, the workers and modules
+  // named, and whether the default workers join (so that each command judges with the same
+  // implementations, whichever program printed it).
   std::string env;
-  const std::string& subject = Subject();
-  const char* workers = std::getenv("SERDIFF_WORKERS");
-  const char* modules = std::getenv("SERDIFF_MODULES");
-  const char* defaults = std::getenv("SERDIFF_DEFAULT_WORKERS");
-  if (!subject.empty() || (workers && *workers) || (modules && *modules)) {
-    if (defaults && *defaults)
-      absl::StrAppend(&env, "SERDIFF_DEFAULT_WORKERS=", ShellWord(defaults), " ");
+  const std::string& subject = config.subject;
+  const std::string workers = absl::StrJoin(config.external.worker_files, ":");
+  const std::string modules = absl::StrJoin(config.external.module_files, ":");
+  if (!subject.empty() || !workers.empty() || !modules.empty()) {
+    absl::StrAppend(&env, "SERDIFF_DEFAULT_WORKERS=", config.external.default_workers ? "1" : "0",
+                    " ");
     if (!subject.empty()) absl::StrAppend(&env, "SERDIFF_SUBJECT=", ShellWord(subject), " ");
-    if (workers && *workers) absl::StrAppend(&env, "SERDIFF_WORKERS=", ShellWord(workers), " ");
-    if (modules && *modules) absl::StrAppend(&env, "SERDIFF_MODULES=", ShellWord(modules), " ");
+    if (!workers.empty()) absl::StrAppend(&env, "SERDIFF_WORKERS=", ShellWord(workers), " ");
+    if (!modules.empty()) absl::StrAppend(&env, "SERDIFF_MODULES=", ShellWord(modules), " ");
   }
   std::string cli;  // the CLI, or a command that builds it and then names it
   if (!tools.serdiff.empty()) {

@@ -23,7 +23,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "harness/target.h"
+#include "harness/run_config.h"
+#include "harness/typed_target.h"
 
 namespace serdiff::harness {
 
@@ -44,10 +45,11 @@ struct ShrinkResult {
   std::vector<std::string> declined_by;
 };
 
-// Shrinks `input` (corpus-form bytes) for `target`. Errors: InvalidArgument when the input
-// does not fail (nothing to shrink). Never returns a value that passes or fails differently.
-absl::StatusOr<ShrinkResult> Shrink(const Target& target, std::string_view input,
-                                    int64_t max_runs = 20000);
+// Shrinks `input` (corpus-form bytes) for `target`, judged under `config`. Errors:
+// InvalidArgument when the input does not fail (nothing to shrink). Never returns a value that
+// passes or fails differently.
+absl::StatusOr<ShrinkResult> Shrink(const Target& target, const RunConfig& config,
+                                    std::string_view input, int64_t max_runs = 20000);
 
 // The shown value of a report (its "input:" line), "" when absent.
 std::string ReportInputText(const std::string& report);
@@ -90,8 +92,11 @@ ReproTools FindReproTools(const std::string& target, const std::string& self);
 // With no CLI but a source_dir, the two repro lines build it there first (cmake --preset dev).
 // `selftest`: a self-test target: only the two repro lines, with --selftest and without
 // --emit-regression (self-test targets have no corpus, ctest or fuzz binary).
+// The environment part comes from `config`: SERDIFF_DEFAULT_WORKERS, SERDIFF_SUBJECT,
+// SERDIFF_WORKERS and SERDIFF_MODULES before each command when the run has a subject, workers
+// or modules.
 std::string ReproCommands(const std::string& target, const std::string& file, bool selftest,
-                          const ReproTools& tools);
+                          const ReproTools& tools, const RunConfig& config);
 
 // `path` as a shell word: unchanged when it holds only [A-Za-z0-9_./+=:@%,-], else in single
 // quotes (a single quote inside written as '\'').

@@ -30,8 +30,8 @@
 #include <FuzzedDataProvider.h>
 
 #include "absl/status/statusor.h"
+#include "harness/definition.h"
 #include "harness/fuzz_input.h"
-#include "harness/target.h"
 
 namespace serdiff::harness {
 

@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/report.h"
+#include "harness/hex.h"
 
 namespace serdiff::harness {
 namespace {

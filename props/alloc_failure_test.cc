@@ -54,15 +54,19 @@ TEST(AllocationFailureScope, NothrowFormsReturnNull) {
 [[noreturn]] void SweepAndExit(const Target& t) {
   for (uint64_t seed = 1; seed <= 4; ++seed) {
     const std::string input =
-        t.RunGenerated(seed, static_cast<int>(seed * 20), Render::kAlways).corpus_bytes;
-    (void)t.RunBytes(input);  // warm up lazily built statics, so they are not counted
+        t.RunGenerated(seed, static_cast<int>(seed * 20), serdiff::targets::AllTargets().config(),
+                       Render::kAlways)
+            .corpus_bytes;
+    (void)t.RunBytes(input,
+                     serdiff::targets::AllTargets()
+                         .config());  // warm up lazily built statics, so they are not counted
     for (int64_t k = 1;; ++k) {
       const int64_t live_before = ThreadLiveHeapBytes();
       bool triggered = false;
       {
         AllocationFailureScope fail(k, FailWhere::kInsidePeakHeapScopes);
         try {
-          (void)t.RunBytes(input);
+          (void)t.RunBytes(input, serdiff::targets::AllTargets().config());
         } catch (const std::bad_alloc&) {
         }
         triggered = fail.Triggered();

@@ -145,7 +145,7 @@ TEST(TimestampEdgeSweep, EveryEdgeValuePassesEveryTimestampTarget) {
     EXPECT_GT(inputs.size(), 20u) << t->name() << ": no sweep for domain " << t->domain_name();
     int failures = 0;
     for (const std::string& in : inputs) {
-      const harness::CaseResult r = t->RunBytes(in);
+      const harness::CaseResult r = t->RunBytes(in, serdiff::targets::AllTargets().config());
       if (!r.passed && ++failures <= 3) ADD_FAILURE() << r.report;
     }
     EXPECT_EQ(failures, 0) << t->name() << ": " << failures << " of " << inputs.size();
@@ -169,7 +169,7 @@ TEST(TimestampEdgeSweep, EveryDriverDivergenceIsHitByTheEdgeValues) {
     }
     ASSERT_FALSE(hits.empty()) << name;
     for (const std::string& in : SweepFor(*t)) {
-      const harness::CaseResult r = t->RunBytes(in);
+      const harness::CaseResult r = t->RunBytes(in, serdiff::targets::AllTargets().config());
       EXPECT_TRUE(r.passed) << r.report;
       for (const std::string& a : r.accepted) ++hits[a];
     }

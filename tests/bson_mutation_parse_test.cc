@@ -18,7 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "harness/corpus.h"
-#include "harness/report.h"
+#include "harness/hex.h"
 #include "harness/target.h"
 #include "harness/text_parse.h"
 #include "serdiff/bson/document.h"

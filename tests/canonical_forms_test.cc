@@ -16,7 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "absl/numeric/int128.h"
-#include "harness/report.h"
+#include "harness/hex.h"
 #include "reference/bson/bson_ref.h"
 #include "reference/cql/codec_ref.h"
 #include "reference/varint/varint_ref.h"

@@ -16,7 +16,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "harness/report.h"
+#include "harness/hex.h"
 #include "oracles/python_cassandra/divergences.h"
 #include "reference/cql/codec_ref.h"
 #include "serdiff/cql/codec.h"

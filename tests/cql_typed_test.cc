@@ -11,7 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/alloc_tracker.h"
-#include "harness/report.h"
+#include "harness/hex.h"
 #include "serdiff/common/error_offset.h"
 #include "serdiff/cql/codec.h"
 #include "serdiff/cql/literal.h"

@@ -25,7 +25,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "harness/report.h"
+#include "harness/hex.h"
 #include "reference/cql/codec_ref.h"
 #include "serdiff/common/error_offset.h"
 #include "serdiff/cql/codec.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/report.h"
+#include "harness/hex.h"
 
 namespace serdiff::harness {
 namespace {

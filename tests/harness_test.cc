@@ -19,7 +19,7 @@
 #include "harness/corpus.h"
 #include "harness/domains.h"
 #include "harness/fuzz_input.h"
-#include "harness/report.h"
+#include "harness/hex.h"
 #include "harness/target.h"
 #include "targets/families.h"
 #include "tests/run_cli.h"
@@ -143,7 +143,7 @@ TargetDef<int64_t> TinyTarget(std::function<Output(const int64_t&)> opt,
   def.name = "tiny";
   def.domain = IntegerDomain<int64_t>("int64", rc::gen::arbitrary<int64_t>());
   def.optimized = {"optimized", std::move(opt)};
-  def.references.push_back({"reference", std::move(ref)});
+  def.others.push_back({"reference", std::move(ref)});
   return def;
 }
 
@@ -151,7 +151,7 @@ TEST(Verdict, ErrorClassIsComparedBeforeBytes) {
   TypedTarget<int64_t> t(
       TinyTarget([](const int64_t&) -> Output { return std::string("x"); },
                  [](const int64_t&) -> Output { return absl::InvalidArgumentError("no"); }));
-  CaseResult r = t.Check(3);
+  CaseResult r = t.Judge(3, {});
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.failure_class, "error-class-mismatch:reference");
   EXPECT_NE(r.report.find("serdiff: tiny: error-class-mismatch:reference\n"), std::string::npos);
@@ -161,7 +161,7 @@ TEST(Verdict, BothRejectingWithDifferentMessagesAgree) {
   TypedTarget<int64_t> t(
       TinyTarget([](const int64_t&) -> Output { return absl::OutOfRangeError("a"); },
                  [](const int64_t&) -> Output { return absl::InvalidArgumentError("b"); }));
-  EXPECT_TRUE(t.Check(3).passed);
+  EXPECT_TRUE(t.Judge(3, {}).passed);
 }
 
 TEST(Verdict, SecondRunDifferingIsNondeterminism) {
@@ -169,22 +169,22 @@ TEST(Verdict, SecondRunDifferingIsNondeterminism) {
   TypedTarget<int64_t> t(TinyTarget(
       [&calls](const int64_t&) -> Output { return std::string(1, static_cast<char>(calls++)); },
       [](const int64_t&) -> Output { return std::string(1, '\0'); }));
-  CaseResult r = t.Check(0);
+  CaseResult r = t.Judge(0, {});
   EXPECT_EQ(r.failure_class, "nondeterministic:optimized");
 }
 
 TEST(Verdict, DeclinedReferenceIsSkippedAndAcceptedDivergenceRecorded) {
   TargetDef<int64_t> def = TinyTarget([](const int64_t&) -> Output { return std::string("a"); },
                                       [](const int64_t&) -> Output { return Declined("no"); });
-  def.references.push_back({"other", [](const int64_t&) -> Output { return std::string("b"); }});
+  def.others.push_back({"other", [](const int64_t&) -> Output { return std::string("b"); }});
   def.divergences.push_back(
       {"other", "known", [](const int64_t& v, const Output&, const Output&) { return v == 1; }});
   TypedTarget<int64_t> t(std::move(def));
-  CaseResult one = t.Check(1);
+  CaseResult one = t.Judge(1, {});
   EXPECT_TRUE(one.passed);
   ASSERT_EQ(one.accepted.size(), 1u);
   EXPECT_EQ(one.accepted[0], "other: known");
-  EXPECT_EQ(t.Check(2).failure_class, "bytes-mismatch:other");
+  EXPECT_EQ(t.Judge(2, {}).failure_class, "bytes-mismatch:other");
 }
 
 TEST(Verdict, HeapBoundIsEnforcedOnTheOptimizedSide) {
@@ -193,7 +193,7 @@ TEST(Verdict, HeapBoundIsEnforcedOnTheOptimizedSide) {
       [](const int64_t& n) -> Output { return std::string(static_cast<size_t>(n), 'x'); });
   def.heap_bound = HeapBound<int64_t>::Linear(1, 100);
   TypedTarget<int64_t> t(std::move(def));
-  CaseResult ok = t.Check(1000);
+  CaseResult ok = t.Judge(1000, {});
   EXPECT_TRUE(ok.passed) << ok.report;
   EXPECT_EQ(ok.optimized_peak_bytes, 1001);  // the string and its NUL
   def = TinyTarget(
@@ -205,7 +205,7 @@ TEST(Verdict, HeapBoundIsEnforcedOnTheOptimizedSide) {
       [](const int64_t& n) -> Output { return std::string(static_cast<size_t>(n), 'x'); });
   def.heap_bound = HeapBound<int64_t>::Linear(1, 100);
   TypedTarget<int64_t> t2(std::move(def));
-  EXPECT_EQ(t2.Check(1000).failure_class, "heap-bound:optimized");
+  EXPECT_EQ(t2.Judge(1000, {}).failure_class, "heap-bound:optimized");
 }
 
 // The bound is inclusive: a peak exactly at it passes, one byte above fails. The optimized side
@@ -218,10 +218,10 @@ TEST(Verdict, HeapBoundIsInclusiveAtTheByte) {
     def.heap_bound = HeapBound<int64_t>::Fixed(bound);
     return TypedTarget<int64_t>(std::move(def));
   };
-  const CaseResult at = make(1001).Check(1000);
+  const CaseResult at = make(1001).Judge(1000, {});
   EXPECT_EQ(at.optimized_peak_bytes, 1001);
   EXPECT_TRUE(at.passed) << at.report;
-  const CaseResult above = make(1000).Check(1000);
+  const CaseResult above = make(1000).Judge(1000, {});
   EXPECT_EQ(above.optimized_peak_bytes, 1001);
   EXPECT_EQ(above.failure_class, "heap-bound:optimized");
 }
@@ -256,7 +256,7 @@ TEST(Repro, SelfTestTargetReportShowsBothOutputsAndFirstDifference) {
   ASSERT_NE(t, nullptr);
   FuzzInputWriter w;
   w.WriteIntegral<int64_t>(-1);
-  const CaseResult r = t->RunBytes(w.Finish());
+  const CaseResult r = t->RunBytes(w.Finish(), {});
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.failure_class, "bytes-mismatch:reference");
   EXPECT_NE(r.report.find("input:  -1\n"), std::string::npos) << r.report;

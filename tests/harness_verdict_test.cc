@@ -37,7 +37,7 @@ TargetDef<int64_t> Def(Output opt, Output ref, OffsetPolicy offsets) {
   def.name = "tiny";
   def.domain = IntegerDomain<int64_t>("int64", rc::gen::arbitrary<int64_t>());
   def.optimized = {"optimized", [opt](const int64_t&) { return opt; }};
-  def.references.push_back({"reference", [ref](const int64_t&) { return ref; }});
+  def.others.push_back({"reference", [ref](const int64_t&) { return ref; }});
   def.offsets = offsets;
   return def;
 }
@@ -102,7 +102,7 @@ TEST(VerdictTruthTable, EveryRowGivesItsExactClass) {
   };
   for (const Row& row : rows) {
     TypedTarget<int64_t> t(Def(row.opt, row.ref, row.offsets));
-    const CaseResult r = t.Check(0);
+    const CaseResult r = t.Judge(0, {});
     EXPECT_EQ(r.failure_class, row.expected) << row.what << "\n" << r.report;
     EXPECT_EQ(r.passed, row.expected.empty()) << row.what;
     if (!row.expected.empty()) {
@@ -125,16 +125,16 @@ TEST(VerdictTruthTable, DeclinedIsAMarkerNotAMessage) {
 
 TEST(VerdictTruthTable, OffsetExemptionNamesOneImplementation) {
   TargetDef<int64_t> def = Def(RejectAt(3), RejectNoOffset(), kRequired);
-  def.references.push_back({"oracle", [](const int64_t&) { return RejectNoOffset(); }});
+  def.others.push_back({"oracle", [](const int64_t&) { return RejectNoOffset(); }});
   def.offset_exemptions.push_back({"oracle", "reports no position"});
   TypedTarget<int64_t> t(std::move(def));
   // The oracle is exempt; "reference" is not.
-  EXPECT_EQ(t.Check(0).failure_class, "error-offset-missing:reference");
+  EXPECT_EQ(t.Judge(0, {}).failure_class, "error-offset-missing:reference");
   TargetDef<int64_t> def2 = Def(RejectAt(3), RejectAt(3), kRequired);
-  def2.references.push_back({"oracle", [](const int64_t&) { return RejectNoOffset(); }});
+  def2.others.push_back({"oracle", [](const int64_t&) { return RejectNoOffset(); }});
   def2.offset_exemptions.push_back({"oracle", "reports no position"});
   TypedTarget<int64_t> t2(std::move(def2));
-  const CaseResult r = t2.Check(0);
+  const CaseResult r = t2.Judge(0, {});
   EXPECT_TRUE(r.passed) << r.report;
   ASSERT_EQ(t2.offset_exemptions().size(), 1u);
   EXPECT_EQ(t2.offset_exemptions()[0].first, "oracle");
@@ -143,7 +143,7 @@ TEST(VerdictTruthTable, OffsetExemptionNamesOneImplementation) {
 
 TEST(VerdictTruthTable, ReportShowsEachOffset) {
   TypedTarget<int64_t> t(Def(RejectAt(0), RejectAt(8), kRequired));
-  const CaseResult r = t.Check(0);
+  const CaseResult r = t.Judge(0, {});
   EXPECT_NE(r.report.find("optimized  error at offset 0: INVALID_ARGUMENT: offset 0: bad field"),
             std::string::npos)
       << r.report;
@@ -159,8 +159,8 @@ TEST(VerdictTruthTable, ReportShowsEachOffset) {
 
 TargetDef<int64_t> TwoReferences(Output opt, Output a, Output b) {
   TargetDef<int64_t> def = Def(std::move(opt), std::move(a), kRequired);
-  def.references[0].name = "ref_a";
-  def.references.push_back({"ref_b", [b](const int64_t&) { return b; }});
+  def.others[0].name = "ref_a";
+  def.others.push_back({"ref_b", [b](const int64_t&) { return b; }});
   def.divergences.push_back({"ref_a", "A is known to differ",
                              [](const int64_t&, const Output&, const Output&) { return true; }});
   return def;
@@ -169,22 +169,22 @@ TargetDef<int64_t> TwoReferences(Output opt, Output a, Output b) {
 TEST(VerdictDivergence, CoversItsReferenceOnly) {
   // Bytes: A's difference is accepted, B's is not.
   TypedTarget<int64_t> bytes(TwoReferences(Accept("x"), Accept("y"), Accept("y")));
-  CaseResult r = bytes.Check(0);
+  CaseResult r = bytes.Judge(0, {});
   EXPECT_EQ(r.failure_class, "bytes-mismatch:ref_b") << r.report;
   ASSERT_EQ(r.accepted.size(), 1u);
   EXPECT_EQ(r.accepted[0], "ref_a: A is known to differ");
   // Class.
   TypedTarget<int64_t> cls(TwoReferences(Accept("x"), RejectAt(1), RejectAt(1)));
-  EXPECT_EQ(cls.Check(0).failure_class, "error-class-mismatch:ref_b");
+  EXPECT_EQ(cls.Judge(0, {}).failure_class, "error-class-mismatch:ref_b");
   // Offsets.
   TypedTarget<int64_t> off(TwoReferences(RejectAt(0), RejectAt(8), RejectAt(8)));
-  r = off.Check(0);
+  r = off.Judge(0, {});
   EXPECT_EQ(r.failure_class, "error-offset-mismatch:ref_b") << r.report;
   ASSERT_EQ(r.accepted.size(), 1u);
   EXPECT_EQ(r.accepted[0], "ref_a: A is known to differ");
   // Only A differs: covered, a pass with the divergence listed.
   TypedTarget<int64_t> only_a(TwoReferences(RejectAt(0), RejectAt(8), RejectAt(0)));
-  r = only_a.Check(0, Render::kAlways);
+  r = only_a.Judge(0, {}, Render::kAlways);
   EXPECT_TRUE(r.passed) << r.report;
   EXPECT_NE(r.report.find("accepted divergence: ref_a: A is known to differ"), std::string::npos);
 }
@@ -196,8 +196,8 @@ TEST(VerdictDivergence, PredicateDecides) {
                                return v % 2 != 0 && o.ok() && ref.ok() && *o == "x";
                              }});
   TypedTarget<int64_t> t(std::move(def));
-  EXPECT_TRUE(t.Check(1).passed);
-  EXPECT_EQ(t.Check(2).failure_class, "bytes-mismatch:reference");
+  EXPECT_TRUE(t.Judge(1, {}).passed);
+  EXPECT_EQ(t.Judge(2, {}).failure_class, "bytes-mismatch:reference");
 }
 
 // ---- judge, then render ---------------------------------------------------------------------
@@ -241,7 +241,9 @@ TEST(VerdictRender, PassingCaseCallsNoPrinterNoEncoderNoPredicate) {
   w.WriteIntegral<int64_t>(7);
   const std::string bytes = w.Finish();
   for (int i = 0; i < 3; ++i) {
-    const CaseResult r = i == 0 ? t.Check(7) : i == 1 ? t.RunBytes(bytes) : t.RunGenerated(1, 5);
+    const CaseResult r = i == 0   ? t.Judge(7, {})
+                         : i == 1 ? t.RunBytes(bytes, {})
+                                  : t.RunGenerated(1, 5, {});
     EXPECT_TRUE(r.passed);
     EXPECT_FALSE(r.rendered);
     EXPECT_TRUE(r.report.empty());
@@ -252,7 +254,7 @@ TEST(VerdictRender, PassingCaseCallsNoPrinterNoEncoderNoPredicate) {
   EXPECT_EQ(n->encode, 0);
   EXPECT_EQ(n->divergence, 0);
   // Asked for (repro, seed): rendered although it passes.
-  const CaseResult r = t.RunBytes(bytes, Render::kAlways);
+  const CaseResult r = t.RunBytes(bytes, {}, Render::kAlways);
   EXPECT_TRUE(r.rendered);
   EXPECT_EQ(r.corpus_bytes, bytes);
   EXPECT_NE(r.report.find("input:  7\n"), std::string::npos) << r.report;
@@ -265,7 +267,7 @@ TEST(VerdictRender, PassingCaseCallsNoPrinterNoEncoderNoPredicate) {
 TEST(VerdictRender, FailingCaseIsRenderedWithItsVerdictAsData) {
   auto n = std::make_shared<RenderCounts>();
   TypedTarget<int64_t> t(Counting(Accept("abcd"), Accept("abXd"), n));
-  const CaseResult r = t.Check(-1);
+  const CaseResult r = t.Judge(-1, {});
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.failure_class, "bytes-mismatch:reference");
   EXPECT_EQ(r.failing_impl, "reference");
@@ -294,19 +296,19 @@ TEST(VerdictRoles, ReferencePeakComesFromTheReferenceRole) {
     };
   };
   TargetDef<int64_t> def = Def(Accept("ok"), Accept("ok"), kWhenPresent);
-  def.references.clear();
-  def.references.push_back({"libfoo", Role::kOracle, allocating(50000)});
-  def.references.push_back({"fast_tier", Role::kOptimizedTier, allocating(30000)});
-  def.references.push_back({"slow", allocating(7000)});  // a reference by default
+  def.others.clear();
+  def.others.push_back({"libfoo", Role::kOracle, allocating(50000)});
+  def.others.push_back({"fast_tier", Role::kOptimizedTier, allocating(30000)});
+  def.others.push_back({"slow", allocating(7000)});  // a reference by default
   TypedTarget<int64_t> t(def);
-  CaseResult r = t.Check(0);
+  CaseResult r = t.Judge(0, {});
   EXPECT_TRUE(r.passed);
   EXPECT_GE(r.reference_peak_bytes, 7000);
   EXPECT_LT(r.reference_peak_bytes, 30000);
 
-  def.references.pop_back();  // an oracle and a tier only
+  def.others.pop_back();  // an oracle and a tier only
   TypedTarget<int64_t> no_ref(def);
-  EXPECT_EQ(no_ref.Check(0).reference_peak_bytes, -1);
+  EXPECT_EQ(no_ref.Judge(0, {}).reference_peak_bytes, -1);
   EXPECT_EQ(RoleName(Role::kOracle), "oracle");
   EXPECT_EQ(OutcomeOf(Decline()), Outcome::kDeclined);
   EXPECT_EQ(OutcomeOf(PlainUnimplemented()), Outcome::kRejected);
@@ -324,19 +326,19 @@ TEST(VerdictNondeterminism, SecondRunOfEachSideIsCompared) {
     TargetDef<int64_t> def = Def(Accept("a"), Accept("a"), kRequired);
     def.optimized.run = flip(Accept("a"), Accept("b"));
     TypedTarget<int64_t> t(std::move(def));
-    EXPECT_EQ(t.Check(0).failure_class, "nondeterministic:optimized");
+    EXPECT_EQ(t.Judge(0, {}).failure_class, "nondeterministic:optimized");
   }
   {
     TargetDef<int64_t> def = Def(Accept("a"), Accept("a"), kRequired);
-    def.references[0].run = flip(Accept("a"), RejectAt(0));
+    def.others[0].run = flip(Accept("a"), RejectAt(0));
     TypedTarget<int64_t> t(std::move(def));
-    EXPECT_EQ(t.Check(0).failure_class, "nondeterministic:reference");
+    EXPECT_EQ(t.Judge(0, {}).failure_class, "nondeterministic:reference");
   }
   {  // the same error, once at offset 3 and once at offset 4
     TargetDef<int64_t> def = Def(RejectAt(3), RejectAt(3), kRequired);
     def.optimized.run = flip(InvalidAt(3, "x"), WithErrorOffset(InvalidAt(3, "x"), 4));
     TypedTarget<int64_t> t(std::move(def));
-    EXPECT_EQ(t.Check(0).failure_class, "nondeterministic:optimized");
+    EXPECT_EQ(t.Judge(0, {}).failure_class, "nondeterministic:optimized");
   }
 }
 
@@ -361,7 +363,7 @@ TEST(VerdictNondeterminism, FuzzSampleRerunsOthersOnTheInputsItsHashPicks) {
     *ref_calls = 0;
     return Accept("a");
   };
-  other.references[0].run = [ref_calls](const int64_t&) -> Output {
+  other.others[0].run = [ref_calls](const int64_t&) -> Output {
     return (*ref_calls)++ == 0 ? Accept("a") : Accept("b");
   };
   TypedTarget<int64_t> other_t(std::move(other));
@@ -369,36 +371,40 @@ TEST(VerdictNondeterminism, FuzzSampleRerunsOthersOnTheInputsItsHashPicks) {
   opt.optimized.run = alternating();
   TypedTarget<int64_t> opt_t(std::move(opt));
 
-  ASSERT_EQ(RerunOneIn(), 1u);  // the default: every input
-  EXPECT_EQ(other_t.RunBytes("x").failure_class, "nondeterministic:reference");
-  SetRerunOneIn(kFuzzRerunOneIn);
+  const RunConfig every_input;  // the default: rerun_one_in 1
+  EXPECT_EQ(other_t.RunBytes("x", every_input).failure_class, "nondeterministic:reference");
+  RunConfig fuzz;
+  fuzz.rerun_one_in = kFuzzRerunOneIn;
   int picked = 0;
   for (int i = 0; i < 4000; ++i) {
     const std::string bytes = absl::StrCat("input ", i);
     const bool all = RerunHash(bytes) % kFuzzRerunOneIn == 0;
-    EXPECT_EQ(RerunsAll(bytes), all) << bytes;
+    EXPECT_EQ(RerunsAll(bytes, fuzz), all) << bytes;
     picked += all;
-    EXPECT_EQ(other_t.RunBytes(bytes).failure_class, all ? "nondeterministic:reference" : "")
+    EXPECT_EQ(other_t.RunBytes(bytes, fuzz).failure_class, all ? "nondeterministic:reference" : "")
         << bytes;
-    EXPECT_EQ(opt_t.RunBytes(bytes).failure_class, "nondeterministic:optimized") << bytes;
+    EXPECT_EQ(opt_t.RunBytes(bytes, fuzz).failure_class, "nondeterministic:optimized") << bytes;
+    // The same input under the default configuration reruns every implementation.
+    EXPECT_EQ(other_t.RunBytes(bytes, every_input).failure_class, "nondeterministic:reference");
   }
   EXPECT_GT(picked, 4000 / 8 * 3 / 4);  // about one in eight
   EXPECT_LT(picked, 4000 / 8 * 5 / 4);
-  SetRerunOneIn(0);  // 0 is taken as 1
-  EXPECT_EQ(RerunOneIn(), 1u);
-  EXPECT_TRUE(RerunsAll("input 1"));
+  RunConfig zero;
+  zero.rerun_one_in = 0;  // 0 is taken as 1
+  EXPECT_TRUE(RerunsAll("input 1", zero));
+  EXPECT_EQ(other_t.RunBytes("input 1", zero).failure_class, "nondeterministic:reference");
 
   // SERDIFF_RERUN_ONE_IN overrides the fuzz default; garbage leaves the default.
   setenv("SERDIFF_RERUN_ONE_IN", "1", 1);
-  ConfigureFuzzRerun();
-  EXPECT_EQ(RerunOneIn(), 1u);
+  EXPECT_EQ(FuzzRerunOneInFromEnvironment(), 1u);
+  setenv("SERDIFF_RERUN_ONE_IN", "3", 1);
+  EXPECT_EQ(FuzzRerunOneInFromEnvironment(), 3u);
   setenv("SERDIFF_RERUN_ONE_IN", "zero", 1);
-  ConfigureFuzzRerun();
-  EXPECT_EQ(RerunOneIn(), kFuzzRerunOneIn);
+  EXPECT_EQ(FuzzRerunOneInFromEnvironment(), kFuzzRerunOneIn);
+  setenv("SERDIFF_RERUN_ONE_IN", "0", 1);
+  EXPECT_EQ(FuzzRerunOneInFromEnvironment(), kFuzzRerunOneIn);
   unsetenv("SERDIFF_RERUN_ONE_IN");
-  ConfigureFuzzRerun();
-  EXPECT_EQ(RerunOneIn(), kFuzzRerunOneIn);
-  SetRerunOneIn(1);
+  EXPECT_EQ(FuzzRerunOneInFromEnvironment(), kFuzzRerunOneIn);
 }
 
 // ---- heap bounds on every outcome ---------------------------------------------------------
@@ -412,7 +418,7 @@ TargetDef<int64_t> Allocating(bool accept, size_t scratch) {
     if (accept) return std::string("ok");
     return InvalidAt(0, "no");
   };
-  def.references[0].run = [accept](const int64_t&) -> Output {
+  def.others[0].run = [accept](const int64_t&) -> Output {
     if (accept) return std::string("ok");
     return InvalidAt(0, "no");
   };
@@ -430,7 +436,7 @@ TEST(VerdictHeapBound, AppliesToAcceptedAndRejectedInputs) {
             return 4096;
           });
       TypedTarget<int64_t> t(std::move(def));
-      const CaseResult r = t.Check(0);
+      const CaseResult r = t.Judge(0, {});
       EXPECT_EQ(seen, accept ? "accepted" : "rejected");
       EXPECT_EQ(r.heap_bound_bytes, 4096);
       EXPECT_EQ(r.optimized_rejected, !accept);
@@ -447,15 +453,15 @@ TEST(VerdictHeapBound, AppliesToAcceptedAndRejectedInputs) {
   }
 }
 
-TEST(VerdictHeapBound, OlderFormSeesAnEmptyOutputOnRejection) {
+TEST(VerdictHeapBound, CustomBoundSeesTheRejectionAsSuch) {
   TargetDef<int64_t> def = Allocating(false, 100000);
-  def.heap_bound =
-      HeapBound<int64_t>::Custom("output + 4 KiB", [](const int64_t&, const std::string& out) {
-        return static_cast<int64_t>(out.size()) + 4096;
+  def.heap_bound = HeapBound<int64_t>::Custom(
+      "output + 4 KiB, 8 KiB on a rejection", [](const int64_t&, const Output& out) -> int64_t {
+        return out.ok() ? static_cast<int64_t>(out->size()) + 4096 : 8192;
       });
   TypedTarget<int64_t> t(std::move(def));
-  const CaseResult r = t.Check(0);
-  EXPECT_EQ(r.heap_bound_bytes, 4096);
+  const CaseResult r = t.Judge(0, {});
+  EXPECT_EQ(r.heap_bound_bytes, 8192);
   EXPECT_EQ(r.failure_class, "heap-bound:optimized");
 }
 
@@ -498,7 +504,7 @@ TEST(CorpusReplay, AFailingRegressionInputFailsTheReplay) {
   for (const std::string& f : ListCorpusFiles(root.string())) {
     auto bytes = ReadFileBytes(f);
     ASSERT_TRUE(bytes.ok());
-    if (!t->RunBytes(*bytes).passed) ++failed;
+    if (!t->RunBytes(*bytes, {}).passed) ++failed;
   }
   EXPECT_EQ(failed, 1);
 }

@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_cat.h"
-#include "harness/report.h"
+#include "harness/hex.h"
 #include "serdiff/common/error_offset.h"
 #include "targets/families.h"
 

@@ -31,8 +31,7 @@ TargetDef<int64_t> Int64Target() {
                      auto r = std::to_chars(buf, buf + sizeof buf, v);
                      return std::string(buf, r.ptr);
                    }};
-  def.references.push_back(
-      {"reference", [](const int64_t& v) -> Output { return absl::StrCat(v); }});
+  def.others.push_back({"reference", [](const int64_t& v) -> Output { return absl::StrCat(v); }});
   def.interchange.op = "int64.to_decimal";
   def.interchange.input_json = [](const int64_t& v) -> absl::StatusOr<std::string> {
     return absl::StrCat("{\"value\":\"", v, "\"}");
@@ -66,7 +65,7 @@ TEST(Workers, ManifestIsRead) {
 
 TEST(Workers, AnswerIsComparedAndItsPeakReported) {
   WithWorker w(Manifest());
-  const CaseResult r = w.target.Check(42);
+  const CaseResult r = w.target.Judge(42, {});
   EXPECT_TRUE(r.passed) << r.failure_class << r.details;
   ASSERT_EQ(r.external.size(), 1u);
   EXPECT_EQ(r.external[0].name, "misbehaving");
@@ -90,7 +89,7 @@ TEST(Workers, EachFailureIsAVerdictAndTheNextInputIsJudged) {
   int64_t starts = 0;
   for (const auto& c : kCases) {
     const auto t0 = std::chrono::steady_clock::now();
-    const CaseResult bad = w.target.Check(c.value, Render::kAlways);
+    const CaseResult bad = w.target.Judge(c.value, {}, Render::kAlways);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_FALSE(bad.passed) << c.value;
     EXPECT_EQ(bad.failure_class, c.cls) << bad.report;
@@ -99,7 +98,7 @@ TEST(Workers, EachFailureIsAVerdictAndTheNextInputIsJudged) {
               std::string::npos)
         << bad.report;
     EXPECT_LT(s, 10.0) << "judging " << c.value << " took " << s << " s";
-    const CaseResult good = w.target.Check(42);
+    const CaseResult good = w.target.Judge(42, {});
     EXPECT_TRUE(good.passed) << c.value << ": " << good.failure_class << " " << good.details;
     EXPECT_GT(w.client->starts(), starts);
     starts = w.client->starts();
@@ -108,15 +107,15 @@ TEST(Workers, EachFailureIsAVerdictAndTheNextInputIsJudged) {
 
 TEST(Workers, WrongBytesFromAPeerAreABytesMismatch) {
   WithWorker w(Manifest());
-  const CaseResult r = w.target.Check(18);
+  const CaseResult r = w.target.Judge(18, {});
   EXPECT_EQ(r.failure_class, "bytes-mismatch:misbehaving");
   EXPECT_EQ(r.first_difference, 0);
 }
 
 TEST(Workers, ARejectionIsAnErrorClassAndADeclineIsNotCompared) {
   WithWorker w(Manifest());
-  EXPECT_EQ(w.target.Check(20).failure_class, "error-class-mismatch:misbehaving");
-  const CaseResult d = w.target.Check(19);
+  EXPECT_EQ(w.target.Judge(20, {}).failure_class, "error-class-mismatch:misbehaving");
+  const CaseResult d = w.target.Judge(19, {});
   EXPECT_TRUE(d.passed);
   ASSERT_EQ(d.external.size(), 1u);
   EXPECT_EQ(d.external[0].outcome, Outcome::kDeclined);
@@ -126,21 +125,21 @@ TEST(Workers, AMissingRuntimeIsDeclinedWithItsReason) {
   WorkerManifest m = Manifest();
   m.command = {"/nonexistent/python9", "misbehaving_worker.py"};
   WithWorker w(m);
-  const CaseResult r = w.target.Check(42, Render::kAlways);
+  const CaseResult r = w.target.Judge(42, {}, Render::kAlways);
   EXPECT_TRUE(r.passed) << r.failure_class;
   ASSERT_EQ(r.external.size(), 1u);
   EXPECT_EQ(r.external[0].outcome, Outcome::kDeclined);
   EXPECT_NE(r.report.find("declined: the worker's runtime /nonexistent/python9 is not installed"),
             std::string::npos)
       << r.report;
-  EXPECT_TRUE(w.target.Check(7).passed);
+  EXPECT_TRUE(w.target.Judge(7, {}).passed);
 }
 
 TEST(Workers, AMissingPackageIsDeclinedWithTheWorkersReason) {
   WorkerManifest m = Manifest();
   m.command.push_back("--declined");
   WithWorker w(m);
-  const CaseResult r = w.target.Check(42, Render::kAlways);
+  const CaseResult r = w.target.Judge(42, {}, Render::kAlways);
   EXPECT_TRUE(r.passed);
   EXPECT_NE(r.report.find("package frobnicate is not installed"), std::string::npos) << r.report;
 }
@@ -151,19 +150,19 @@ TEST(Workers, TheSubjectIsFirstAndItsPeakIsBounded) {
   TargetDef<int64_t> def = Int64Target();
   def.heap_bound = HeapBound<int64_t>::Fixed(100);
   WithWorker w(Manifest(), std::move(def));
-  EXPECT_TRUE(w.target.Check(42).passed);  // the optimized side is the subject: tiny peak
-  SetSubject("misbehaving");
-  const CaseResult heavy = w.target.Check(42, Render::kAlways);
+  EXPECT_TRUE(w.target.Judge(42, {}).passed);  // the optimized side is the subject: tiny peak
+  RunConfig subject;
+  subject.subject = "misbehaving";
+  const CaseResult heavy = w.target.Judge(42, subject, Render::kAlways);
   EXPECT_EQ(heavy.subject, "misbehaving");
   EXPECT_EQ(heavy.failure_class, "heap-bound:misbehaving");  // 420 > 100
   EXPECT_EQ(heavy.optimized_peak_bytes, 420);
   EXPECT_NE(heavy.report.find("subject: misbehaving"), std::string::npos) << heavy.report;
-  EXPECT_EQ(w.target.Check(18).failure_class, "bytes-mismatch:optimized");
-  const CaseResult declined = w.target.Check(19);
+  EXPECT_EQ(w.target.Judge(18, subject).failure_class, "bytes-mismatch:optimized");
+  const CaseResult declined = w.target.Judge(19, subject);
   EXPECT_TRUE(declined.passed);
   EXPECT_TRUE(declined.subject_declined);
-  EXPECT_TRUE(w.target.Check(5).passed);  // peak 50 <= 100
-  SetSubject("");
+  EXPECT_TRUE(w.target.Judge(5, subject).passed);  // peak 50 <= 100
 }
 
 }  // namespace

@@ -250,7 +250,7 @@ harness::TargetDef<Batch> Be32EncodeTarget() {
       "batch of uint32 as big-endian 32-bit words: optimized byte-swap loop vs reference shifts";
   def.domain = Be32Domain();
   def.optimized = {"optimized", [](const Batch& v) -> Output { return tiny::EncodeBe32Batch(v); }};
-  def.references.push_back(
+  def.others.push_back(
       {"reference", [](const Batch& v) -> Output { return ref::tiny::EncodeBe32Batch(v); }});
   def.checks.push_back({"size", [](const Batch& v, const std::string& out) {
                           if (out.size() == 4 * v.size()) return absl::OkStatus();

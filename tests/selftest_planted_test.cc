@@ -41,7 +41,7 @@ TEST(SelfTestPlanted, MinusOneGivesThePlantedVerdictAndTwoPasses) {
   for (const PlantedBug& b : PlantedBugs()) {
     const harness::Target* t = SelfTestTargets().Find(b.target);
     ASSERT_NE(t, nullptr) << b.target;
-    const harness::CaseResult fails = t->RunBytes(Int64Input(-1));
+    const harness::CaseResult fails = t->RunBytes(Int64Input(-1), {});
     ASSERT_FALSE(fails.passed) << b.target;
     const PlantedVerdict& want = b.verdicts.front();
     EXPECT_EQ(fails.failure_class, want.failure_class) << b.target;
@@ -51,7 +51,7 @@ TEST(SelfTestPlanted, MinusOneGivesThePlantedVerdictAndTwoPasses) {
       EXPECT_EQ(fails.reference_peak_bytes, *want.reference_peak_bytes) << b.target;
     }
     EXPECT_EQ(PlantedMismatch(b, fails), "") << b.target;
-    const harness::CaseResult passes = t->RunBytes(Int64Input(2));
+    const harness::CaseResult passes = t->RunBytes(Int64Input(2), {});
     EXPECT_TRUE(passes.passed) << b.target << ": " << passes.failure_class;
   }
 }
@@ -60,20 +60,20 @@ TEST(SelfTestPlanted, MinusOneGivesThePlantedVerdictAndTwoPasses) {
 // the kind-4 and role targets pin.
 TEST(SelfTestPlanted, ExactFieldsOfTheMultiFieldVerdicts) {
   const harness::CaseResult two =
-      SelfTestTargets().Find("selftest_two_bugs")->RunBytes(Int64Input(-5001));
+      SelfTestTargets().Find("selftest_two_bugs")->RunBytes(Int64Input(-5001), {});
   EXPECT_EQ(two.failure_class, "bytes-mismatch:reference");
   EXPECT_EQ(two.first_difference, 0);
   const harness::CaseResult differ =
-      SelfTestTargets().Find("selftest_two_references_differ")->RunBytes(Int64Input(7));
+      SelfTestTargets().Find("selftest_two_references_differ")->RunBytes(Int64Input(7), {});
   EXPECT_EQ(differ.failure_class, "bytes-mismatch:reference");
   EXPECT_EQ(differ.failing_impl, "reference");
   EXPECT_EQ(differ.first_difference, 5);
   const harness::CaseResult peak =
-      SelfTestTargets().Find("selftest_reference_peak_by_role")->RunBytes(Int64Input(7));
+      SelfTestTargets().Find("selftest_reference_peak_by_role")->RunBytes(Int64Input(7), {});
   EXPECT_EQ(peak.failure_class, "bytes-mismatch:reference");
   EXPECT_EQ(peak.reference_peak_bytes, 0);
   const harness::CaseResult heap =
-      SelfTestTargets().Find("selftest_heap_on_reject")->RunBytes(Int64Input(7));
+      SelfTestTargets().Find("selftest_heap_on_reject")->RunBytes(Int64Input(7), {});
   EXPECT_EQ(heap.failure_class, "heap-bound:optimized");
   EXPECT_TRUE(heap.optimized_rejected);
   EXPECT_GE(heap.optimized_peak_bytes, int64_t{1} << 20);
@@ -86,7 +86,7 @@ TEST(SelfTestPlanted, GeneratedInputsFailOnlyAsPlanted) {
     ASSERT_NE(t, nullptr) << b.target;
     int failures = 0;
     for (uint64_t seed = 1; seed <= 200; ++seed) {
-      const harness::CaseResult r = t->RunGenerated(seed, 50);
+      const harness::CaseResult r = t->RunGenerated(seed, 50, {});
       if (r.passed) continue;
       ++failures;
       EXPECT_EQ(PlantedMismatch(b, r), "") << b.target << " seed " << seed;

@@ -41,7 +41,7 @@ const std::string kMinusOne("\xff\xff\xff\xff\xff\xff\xff\x7f", 8);
 TEST(Shrink, PlantedCrashShrinksToMinusOneWithTheSameLine) {
   const std::string planted = Int64Input(-123456789012345);
   ASSERT_EQ(Int64Input(-1), kMinusOne);
-  auto s = Shrink(Broken(), planted);
+  auto s = Shrink(Broken(), {}, planted);
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(s->failure_class, "bytes-mismatch:reference");
   EXPECT_EQ(s->before_value, "-123456789012345");
@@ -51,14 +51,14 @@ TEST(Shrink, PlantedCrashShrinksToMinusOneWithTheSameLine) {
             std::string::npos)
       << s->after_report;
   // The shrunk input, replayed on its own, fails the same way.
-  const CaseResult r = Broken().RunBytes(s->after_bytes);
+  const CaseResult r = Broken().RunBytes(s->after_bytes, {});
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.failure_class, "bytes-mismatch:reference");
 }
 
 TEST(Shrink, FromTheFarEndOfTheDomainToo) {
   // INT64_MIN is all-zero bytes in corpus form: every step has to move the top byte first.
-  auto s = Shrink(Broken(), Int64Input(INT64_MIN));
+  auto s = Shrink(Broken(), {}, Int64Input(INT64_MIN));
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(s->before_value, "-9223372036854775808");
   EXPECT_EQ(s->after_value, "-1");
@@ -77,14 +77,14 @@ int64_t ShownInt(const std::string& shown) { return std::stoll(shown); }
 // optimized side rejects), bytes-mismatch:reference below -1000. A shrinker that took any
 // failure would go from -1500 to -1 (the smallest failing value); it must stay below -1000.
 TEST(Shrink, KeepsTheFailureClassOnATargetThatFailsTwoWays) {
-  ASSERT_EQ(TwoBugs().RunBytes(Int64Input(-1)).failure_class, "error-class-mismatch:reference");
-  ASSERT_EQ(TwoBugs().RunBytes(Int64Input(-1500)).failure_class, "bytes-mismatch:reference");
-  auto s = Shrink(TwoBugs(), Int64Input(-1500));
+  ASSERT_EQ(TwoBugs().RunBytes(Int64Input(-1), {}).failure_class, "error-class-mismatch:reference");
+  ASSERT_EQ(TwoBugs().RunBytes(Int64Input(-1500), {}).failure_class, "bytes-mismatch:reference");
+  auto s = Shrink(TwoBugs(), {}, Int64Input(-1500));
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(s->failure_class, "bytes-mismatch:reference");
   EXPECT_LT(ShownInt(s->after_value), -1000) << s->after_value;
   EXPECT_GT(s->steps, 0);
-  EXPECT_EQ(TwoBugs().RunBytes(s->after_bytes).failure_class, "bytes-mismatch:reference");
+  EXPECT_EQ(TwoBugs().RunBytes(s->after_bytes, {}).failure_class, "bytes-mismatch:reference");
   // -1500 is declined by picky already, so no candidate is refused for that.
   EXPECT_EQ(s->refused_declined, 0);
 }
@@ -93,18 +93,18 @@ TEST(Shrink, KeepsTheFailureClassOnATargetThatFailsTwoWays) {
 // picky declines -1999..-1: the shrunk input must stay where picky still compares it, and
 // the result says that smaller candidates were refused, and by whom.
 TEST(Shrink, KeepsEveryImplementationThatComparedTheOriginal) {
-  const CaseResult original = TwoBugs().RunBytes(Int64Input(-5000));
+  const CaseResult original = TwoBugs().RunBytes(Int64Input(-5000), {});
   ASSERT_EQ(original.failure_class, "bytes-mismatch:reference");
   EXPECT_TRUE(original.declined.empty());
-  const CaseResult inside = TwoBugs().RunBytes(Int64Input(-1500));
+  const CaseResult inside = TwoBugs().RunBytes(Int64Input(-1500), {});
   EXPECT_EQ(inside.declined, std::vector<std::string>{"picky"});
-  auto s = Shrink(TwoBugs(), Int64Input(-5000));
+  auto s = Shrink(TwoBugs(), {}, Int64Input(-5000));
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(s->failure_class, "bytes-mismatch:reference");
   EXPECT_LE(ShownInt(s->after_value), -2000) << s->after_value;
   EXPECT_GT(s->refused_declined, 0);
   EXPECT_EQ(s->declined_by, std::vector<std::string>{"picky"});
-  EXPECT_TRUE(TwoBugs().RunBytes(s->after_bytes).declined.empty());
+  EXPECT_TRUE(TwoBugs().RunBytes(s->after_bytes, {}).declined.empty());
 }
 
 TEST(Shrink, CliSaysWhenItKeptTheComparison) {
@@ -126,7 +126,7 @@ TEST(Shrink, CliSaysWhenItKeptTheComparison) {
 }
 
 TEST(Shrink, APassingInputIsAnError) {
-  auto s = Shrink(Broken(), Int64Input(5));
+  auto s = Shrink(Broken(), {}, Int64Input(5));
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
 }
@@ -137,7 +137,7 @@ TEST(Shrink, ReproCommandsNameEveryConsumerByAbsolutePath) {
   tools.ctest_tree = "/b/dev";
   tools.fuzz_binary = "/b/dev/fuzz/serdiff_fuzz_replay";
   tools.fuzz_binary_replays = true;
-  EXPECT_EQ(ReproCommands("varint_zigzag64", "/tmp/crash-1", false, tools),
+  EXPECT_EQ(ReproCommands("varint_zigzag64", "/tmp/crash-1", false, tools, {}),
             "reproduce:\n"
             "  /b/dev/tools/serdiff repro varint_zigzag64 /tmp/crash-1   # the report\n"
             "  /b/dev/tools/serdiff repro --shrink --emit-regression varint_zigzag64 /tmp/crash-1"
@@ -155,7 +155,7 @@ TEST(Shrink, ReproCommandsOfAFuzzBinaryNameOnlyWhatItsBuildHas) {
   tools.oss_fuzz = true;
   // A relative file is made absolute against the current directory.
   const std::string cwd = std::filesystem::current_path().string();
-  EXPECT_EQ(ReproCommands("varint_zigzag64", "crash-1", false, tools),
+  EXPECT_EQ(ReproCommands("varint_zigzag64", "crash-1", false, tools, {}),
             absl::StrCat("reproduce:\n"
                          "  /out/varint_zigzag64 ",
                          cwd,
@@ -165,7 +165,7 @@ TEST(Shrink, ReproCommandsOfAFuzzBinaryNameOnlyWhatItsBuildHas) {
   // With no CLI but a source tree, the repro lines build the CLI first; odd paths are quoted.
   tools.oss_fuzz = false;
   tools.source_dir = "/src/my serdiff";
-  EXPECT_EQ(ReproCommands("varint_zigzag64", "/c/it's", false, tools),
+  EXPECT_EQ(ReproCommands("varint_zigzag64", "/c/it's", false, tools, {}),
             "reproduce:\n"
             "  (cd '/src/my serdiff' && cmake --preset dev >/dev/null && cmake --build --preset "
             "dev --target serdiff >/dev/null) && '/src/my serdiff/build/dev/tools/serdiff' repro "
@@ -179,7 +179,7 @@ TEST(Shrink, ReproCommandsOfAFuzzBinaryNameOnlyWhatItsBuildHas) {
   ReproTools cli;
   cli.serdiff = "/b/tools/serdiff";
   cli.ctest_tree = "/b";
-  EXPECT_EQ(ReproCommands("selftest_broken_zigzag", "/x", true, cli),
+  EXPECT_EQ(ReproCommands("selftest_broken_zigzag", "/x", true, cli, {}),
             "reproduce:\n"
             "  /b/tools/serdiff --selftest repro selftest_broken_zigzag /x   # the report\n"
             "  /b/tools/serdiff --selftest repro --shrink selftest_broken_zigzag /x"

@@ -40,7 +40,8 @@ std::string FailuresDir(const Target& t) {
 }
 
 void Differential(const Target& t) {
-  rc::detail::checkGTest([&t] { t.RcDifferentialProperty(); });
+  rc::detail::checkGTest(
+      [&t] { t.RcDifferentialProperty(serdiff::targets::AllTargets().config()); });
   if (testing::Test::HasFailure() && !t.last_counterexample().empty()) {
     auto path = WriteCorpusFile(FailuresDir(t), t.last_counterexample());
     if (path.ok()) {
@@ -81,7 +82,7 @@ void CorpusReplay(const Target& t) {
     if (absl::StrContains(f, "/regressions/")) ++regressions;
     auto bytes = ReadFileBytes(f);
     ASSERT_TRUE(bytes.ok()) << bytes.status();
-    CaseResult r = t.RunBytes(*bytes);
+    CaseResult r = t.RunBytes(*bytes, serdiff::targets::AllTargets().config());
     EXPECT_TRUE(r.passed) << f << "\n" << r.report;
   }
   EXPECT_EQ(regressions, CountFilesBelow(dir + "/regressions"))

@@ -171,8 +171,7 @@ TEST(TextParse, BytesOfTextWritesTheCorpusFormOrSaysWhyNot) {
   def.domain = IntegerDomain<int64_t>("int64", rc::gen::arbitrary<int64_t>());
   def.domain.parse = nullptr;
   def.optimized = {"optimized", [](const int64_t&) -> Output { return std::string("x"); }};
-  def.references.push_back(
-      {"reference", [](const int64_t&) -> Output { return std::string("x"); }});
+  def.others.push_back({"reference", [](const int64_t&) -> Output { return std::string("x"); }});
   const TypedTarget<int64_t> tiny(std::move(def));
   EXPECT_FALSE(tiny.has_parser());
   const absl::StatusOr<std::string> none = tiny.BytesOfText("x");

@@ -2,7 +2,7 @@
 // (find_package(serdiff)):
 //   * the module's own bytes, called through serdiff's module loader;
 //   * for bson_format_int64 and cql_typed_encode: the target lists the module as one of its
-//     implementations, and with the module as the subject (harness::SetSubject("example")) the
+//     implementations, and with the module as the subject (RunConfig::subject "example") the
 //     differential property passes, every file of the installed seed corpus passes, and the
 //     module was compared on inputs (not declined on every one);
 //   * cql_typed_encode on a grid of list<int> inputs (versions, counts, null ratios).
@@ -28,6 +28,13 @@
 namespace {
 
 namespace h = serdiff::harness;
+
+// The registry's run configuration (the environment's) with the module as the subject.
+h::RunConfig AsSubject() {
+  h::RunConfig c = serdiff::targets::AllTargets().config();
+  c.subject = "example";
+  return c;
+}
 
 const serdiff_op* FindOp(const serdiff_module* m, const std::string& name) {
   for (size_t i = 0; i < m->op_count; ++i) {
@@ -104,9 +111,7 @@ class ModuleAsSubject : public testing::TestWithParam<const char*> {
   void SetUp() override {
     target_ = serdiff::targets::AllTargets().Find(GetParam());
     ASSERT_NE(target_, nullptr) << "no target " << GetParam();
-    h::SetSubject("example");
   }
-  void TearDown() override { h::SetSubject(""); }
   const h::Target* target_ = nullptr;
 };
 
@@ -124,7 +129,7 @@ TEST_P(ModuleAsSubject, TargetListsTheModule) {
 TEST_P(ModuleAsSubject, DifferentialPropertyPasses) {
   ASSERT_TRUE(target_->HasImpl("example"));
   const h::Target* t = target_;
-  rc::detail::checkGTest([t] { t->RcDifferentialProperty(); });
+  rc::detail::checkGTest([t] { t->RcDifferentialProperty(AsSubject()); });
   if (testing::Test::HasFailure()) {
     std::cerr << "shrunk counterexample (corpus form, hex): " << Hex(t->last_counterexample())
               << "\n";
@@ -139,7 +144,7 @@ TEST_P(ModuleAsSubject, SeedCorpusPasses) {
   for (const std::string& f : files) {
     absl::StatusOr<std::string> bytes = h::ReadFileBytes(f);
     ASSERT_TRUE(bytes.ok()) << bytes.status();
-    const h::CaseResult r = target_->RunBytes(*bytes);
+    const h::CaseResult r = target_->RunBytes(*bytes, AsSubject());
     EXPECT_TRUE(r.passed) << f << "\n" << r.report;
   }
 }
@@ -150,7 +155,7 @@ TEST_P(ModuleAsSubject, ModuleIsCompared) {
   ASSERT_TRUE(target_->HasImpl("example"));
   int compared = 0, judged = 0;
   for (uint64_t seed = 1; seed <= 300; ++seed) {
-    const h::CaseResult r = target_->RunGenerated(seed, static_cast<int>(seed % 101));
+    const h::CaseResult r = target_->RunGenerated(seed, static_cast<int>(seed % 101), AsSubject());
     ASSERT_TRUE(r.passed) << r.report;
     if (r.subject_declined) continue;
     ++judged;
@@ -172,7 +177,6 @@ TEST(CqlTypedEncode, ListIntGridWithModuleAsSubject) {
   const h::Target* t = serdiff::targets::AllTargets().Find("cql_typed_encode");
   ASSERT_NE(t, nullptr);
   ASSERT_TRUE(t->HasImpl("example"));
-  h::SetSubject("example");
   int compared = 0, rejected = 0;
   for (int version = 1; version <= 5; ++version) {
     for (int count : {0, 1, 3, 1000, 65535, 65536}) {
@@ -182,7 +186,7 @@ TEST(CqlTypedEncode, ListIntGridWithModuleAsSubject) {
                                  " seed=7";
         absl::StatusOr<std::string> bytes = t->BytesOfText(text);
         ASSERT_TRUE(bytes.ok()) << text << ": " << bytes.status();
-        const h::CaseResult r = t->RunBytes(*bytes);
+        const h::CaseResult r = t->RunBytes(*bytes, AsSubject());
         EXPECT_TRUE(r.passed) << text << "\n" << r.report;
         for (const auto& e : r.external) {
           if (e.name != "example") continue;
@@ -193,7 +197,6 @@ TEST(CqlTypedEncode, ListIntGridWithModuleAsSubject) {
       }
     }
   }
-  h::SetSubject("");
   EXPECT_EQ(compared, 5 * 6 * 4);
   EXPECT_GT(rejected, 0) << "no v1/v2 input was rejected";
   std::cout << "list<int> grid: " << compared << " inputs compared, " << rejected

@@ -28,6 +28,13 @@ namespace {
 
 namespace h = serdiff::harness;
 
+// The registry's run configuration (the environment's) with the module as the subject.
+h::RunConfig AsSubject() {
+  h::RunConfig c = serdiff::targets::AllTargets().config();
+  c.subject = "example";
+  return c;
+}
+
 const std::string kInt64Min(8, '\0');  // corpus form of INT64_MIN
 
 struct CommandRun {
@@ -96,17 +103,13 @@ TEST(PlantedBug, RunBytesFailsAtInt64Min) {
   ASSERT_NE(t, nullptr);
   ASSERT_TRUE(t->HasImpl("example")) << "the buggy module did not join bson_format_int64";
   EXPECT_EQ(t->ShowBytes(kInt64Min), "-9223372036854775808");
-  h::SetSubject("example");
-  const h::CaseResult r = t->RunBytes(kInt64Min, h::Render::kAlways);
-  h::SetSubject("");
+  const h::CaseResult r = t->RunBytes(kInt64Min, AsSubject(), h::Render::kAlways);
   EXPECT_FALSE(r.passed) << r.report;
   EXPECT_EQ(r.failure_class.rfind("bytes-mismatch:", 0), 0u) << r.failure_class << "\n" << r.report;
   std::cout << r.report;
   // Every other value is formatted right: -1 (all 0xff but the top bit) and INT64_MIN + 1.
-  h::SetSubject("example");
-  EXPECT_TRUE(t->RunBytes(std::string("\x01\0\0\0\0\0\0\0", 8)).passed);
-  EXPECT_TRUE(t->RunBytes(std::string("\xff\xff\xff\xff\xff\xff\xff\x7f", 8)).passed);
-  h::SetSubject("");
+  EXPECT_TRUE(t->RunBytes(std::string("\x01\0\0\0\0\0\0\0", 8), AsSubject()).passed);
+  EXPECT_TRUE(t->RunBytes(std::string("\xff\xff\xff\xff\xff\xff\xff\x7f", 8), AsSubject()).passed);
 }
 
 // The CLI's options --module and --subject go before the subcommand. This process's own

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "harness/target.h"
+#include "harness/result.h"
 #include "reference/timestamp/timestamp_ref.h"
 #include "serdiff/bson/codec.h"
 #include "serdiff/timestamp/timestamp.h"

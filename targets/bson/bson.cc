@@ -30,7 +30,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/domains.h"
-#include "harness/report.h"
+#include "harness/hex.h"
 #include "oracles/abseil/time.h"
 #include "oracles/fmt/fmt.h"
 #include "oracles/libbson/libbson.h"
@@ -102,24 +102,24 @@ void RegisterFormat(harness::Registry& registry, const std::string& name, const 
   def.optimized = {"optimized", [](const T& v) -> Output {
                      return FormatWith<T>(v, sb::FormatInt64, sb::FormatUint64);
                    }};
-  def.references.push_back({"digit_pairs", harness::Role::kOptimizedTier, [](const T& v) -> Output {
+  def.others.push_back({"digit_pairs", harness::Role::kOptimizedTier, [](const T& v) -> Output {
                               return FormatWith<T>(v, sb::FormatInt64DigitPairs,
                                                    sb::FormatUint64DigitPairs);
                             }});
-  def.references.push_back({"reference", [](const T& v) -> Output {
+  def.others.push_back({"reference", [](const T& v) -> Output {
                               if constexpr (std::is_signed_v<T>) return ref::bson::FormatInt64(v);
                               return ref::bson::FormatUint64(static_cast<uint64_t>(v));
                             }});
-  def.references.push_back({"to_chars", harness::Role::kOracle,
+  def.others.push_back({"to_chars", harness::Role::kOracle,
                             "the C++ standard library: std::to_chars (libstdc++, GCC 12)",
                             [](const T& v) -> Output {
                               char buf[24];
                               auto r = std::to_chars(buf, buf + sizeof buf, v);
                               return std::string(buf, r.ptr);
                             }});
-  def.references.push_back({"absl", harness::Role::kOracle, oracle::abseil::kOrigin,
+  def.others.push_back({"absl", harness::Role::kOracle, oracle::abseil::kOrigin,
                             [](const T& v) -> Output { return oracle::abseil::FormatDecimal(v); }});
-  def.references.push_back({"fmt", harness::Role::kOracle, oracle::fmt::kOrigin,
+  def.others.push_back({"fmt", harness::Role::kOracle, oracle::fmt::kOrigin,
                             [](const T& v) -> Output { return oracle::fmt::FormatDecimal(v); }});
   // Formatting allocates nothing; the returned std::string is the only allocation.
   def.heap_bound = harness::HeapBound<T>::Linear(1, 64);
@@ -148,7 +148,7 @@ void RegisterArrayKeys(harness::Registry& registry) {
                      for (uint32_t i = 0; i < n; ++i, key.Next()) p += key.WriteKeyWithNul(p);
                      return out;
                    }};
-  def.references.push_back({"reference", [](const uint32_t& n) -> Output {
+  def.others.push_back({"reference", [](const uint32_t& n) -> Output {
                               std::string out;
                               for (uint32_t i = 0; i < n; ++i) {
                                 out += ref::bson::ArrayKey(i);
@@ -156,7 +156,7 @@ void RegisterArrayKeys(harness::Registry& registry) {
                               }
                               return out;
                             }});
-  def.references.push_back(
+  def.others.push_back(
       {"libbson", harness::Role::kOracle, oracle::libbson::kOrigin,
        [](const uint32_t& n) -> Output { return oracle::libbson::ArrayKeys(n); }});
   def.checks.push_back({"key-bytes", [](const uint32_t& n, const std::string& out) {
@@ -183,7 +183,7 @@ harness::Interchange<Document> EncodeInterchange() {
 }
 
 // The encode targets' check: EncodedSize predicts the output's size exactly.
-harness::ExtraCheck<Document> SizePredictionCheck() {
+harness::OutputCheck<Document> SizePredictionCheck() {
   return {"size-prediction", [](const Document& doc, const std::string& out) {
             absl::StatusOr<uint64_t> n = sb::EncodedSize(doc);
             if (n.ok() && *n == out.size()) return absl::OkStatus();
@@ -199,9 +199,9 @@ void RegisterEncode(harness::Registry& registry) {
       "libbson bson_append_*";
   def.domain = bson::DocumentDomain();
   def.optimized = {"optimized", [](const Document& doc) -> Output { return sb::Encode(doc); }};
-  def.references.push_back(
+  def.others.push_back(
       {"reference", [](const Document& doc) -> Output { return ref::bson::Encode(doc); }});
-  def.references.push_back(
+  def.others.push_back(
       {"libbson", harness::Role::kOracle, oracle::libbson::kOrigin,
        [](const Document& doc) -> Output { return oracle::libbson::Encode(doc); }});
   def.checks.push_back(SizePredictionCheck());
@@ -233,12 +233,12 @@ void RegisterEncodePacked(harness::Registry& registry) {
       "reference vs libbson";
   def.domain = bson::PackedDocumentDomain();
   def.optimized = {"optimized", [](const Document& doc) -> Output { return sb::Encode(doc); }};
-  def.references.push_back(
+  def.others.push_back(
       {"children", harness::Role::kOptimizedTier,
        [](const Document& doc) -> Output { return sb::Encode(sb::Unpack(doc)); }});
-  def.references.push_back(
+  def.others.push_back(
       {"reference", [](const Document& doc) -> Output { return ref::bson::Encode(doc); }});
-  def.references.push_back(
+  def.others.push_back(
       {"libbson", harness::Role::kOracle, oracle::libbson::kOrigin,
        [](const Document& doc) -> Output { return oracle::libbson::Encode(doc); }});
   def.checks.push_back(SizePredictionCheck());
@@ -264,15 +264,15 @@ void RegisterDecode(harness::Registry& registry) {
   def.domain = bson::DecoderInputDomain();
   def.optimized = {"optimized",
                    [](const std::string& in) -> Output { return Accepted(in, sb::Validate(in)); }};
-  def.references.push_back(
+  def.others.push_back(
       {"optimized-decode", harness::Role::kOptimizedTier, [](const std::string& in) -> Output {
          absl::StatusOr<Document> doc = sb::Decode(in);
          return Accepted(in, doc.status());
        }});
-  def.references.push_back({"reference", [](const std::string& in) -> Output {
+  def.others.push_back({"reference", [](const std::string& in) -> Output {
                               return Accepted(in, ref::bson::Validate(in));
                             }});
-  def.references.push_back({"libbson", harness::Role::kOracle, oracle::libbson::kOrigin,
+  def.others.push_back({"libbson", harness::Role::kOracle, oracle::libbson::kOrigin,
                             [](const std::string& in) -> Output {
                               return Accepted(in, oracle::libbson::Validate(in));
                             }});
@@ -318,7 +318,7 @@ void RegisterDecodeOffsets(harness::Registry& registry) {
                      opt.check_array_keys = true;
                      return Verdict(sb::Validate(in, opt));
                    }};
-  def.references.push_back({"reference", [](const std::string& in) -> Output {
+  def.others.push_back({"reference", [](const std::string& in) -> Output {
                               ref::bson::ValidateOptions opt;
                               opt.check_array_keys = true;
                               return Verdict(ref::bson::Validate(in, opt));

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "harness/report.h"
+#include "harness/hex.h"
 #include "harness/two_way.h"
 #include "serdiff/bson/codec.h"
 #include "serdiff/timestamp/timestamp.h"

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "harness/report.h"
+#include "harness/hex.h"
 #include "reference/bson/bson_ref.h"
 #include "serdiff/bson/codec.h"
 

@@ -25,7 +25,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "harness/report.h"
+#include "harness/hex.h"
 #include "reference/cql/codec_ref.h"
 #include "serdiff/cql/codec.h"
 #include "serdiff/cql/literal.h"
@@ -150,17 +150,17 @@ void AddDecodeTarget(harness::Registry& registry, std::string name, std::string 
                      return AsText(c.type,
                                    OptDecode(c.type, c.bytes, c.version, c.framed, c.options));
                    }};
-  def.references.push_back(
-      {"reference", [call](const In& in) {
-         const DecodeCall c = call(in);
-         return AsText(c.type, RefDecode(c.type, c.bytes, c.version, c.framed, c.options));
-       }});
-  def.heap_bound =
-      harness::HeapBound<In>::Custom("DecodePeakBound(type, input) + 3 x output + 64 KiB",
-                                     [call](const In& in, const std::string& out) {
-                                       const DecodeCall c = call(in);
-                                       return DecodeHeapBound(c.type, c.bytes.size(), out.size());
-                                     });
+  def.others.push_back({"reference", [call](const In& in) {
+                          const DecodeCall c = call(in);
+                          return AsText(c.type,
+                                        RefDecode(c.type, c.bytes, c.version, c.framed, c.options));
+                        }});
+  def.heap_bound = harness::HeapBound<In>::Custom(
+      "DecodePeakBound(type, input) + 3 x output + 64 KiB",
+      [call](const In& in, const harness::Output& out) {
+        const DecodeCall c = call(in);
+        return DecodeHeapBound(c.type, c.bytes.size(), out.ok() ? out->size() : 0);
+      });
   // Both decoders report where the first invalid field starts (docs/architecture.md,
   // "Error offsets"); a missing or different offset fails the case.
   def.offsets = harness::OffsetPolicy::kRequired;
@@ -203,9 +203,8 @@ void RegisterCqlTargets(harness::Registry& registry) {
     def.description = std::move(what);
     def.domain = EncodeDomain(nested);
     def.optimized = {"optimized", OptEncode};
-    def.references.push_back({"reference", RefEncode});
-    def.references.push_back(
-        {"optimized_buffer", harness::Role::kOptimizedTier, OptEncodeIntoBuffer});
+    def.others.push_back({"reference", RefEncode});
+    def.others.push_back({"optimized_buffer", harness::Role::kOptimizedTier, OptEncodeIntoBuffer});
     def.checks.push_back({"size-prediction", CheckSize});
     def.checks.push_back({"round-trip", CheckRoundTrip});
     def.heap_bound = harness::HeapBound<EncodeInput>::Linear(1, kEncodeSlack);
@@ -233,8 +232,7 @@ void RegisterCqlTargets(harness::Registry& registry) {
         "bytes, optimized peak heap <= output + 64 KiB (no per-element fragments)";
     def.domain = LargeDomain();
     def.optimized = {"optimized", [](const LargeInput& in) { return OptEncode(in.input); }};
-    def.references.push_back(
-        {"reference", [](const LargeInput& in) { return RefEncode(in.input); }});
+    def.others.push_back({"reference", [](const LargeInput& in) { return RefEncode(in.input); }});
     def.checks.push_back({"size-prediction", [](const LargeInput& in, const std::string& out) {
                             return CheckSize(in.input, out);
                           }});
@@ -278,7 +276,7 @@ void RegisterCqlTargets(harness::Registry& registry) {
           if (!enc.ok()) return enc.status();
           return AsText(in.type, OptDecode(in.type, *enc, in.version, in.framed, DecodeOptions{}));
         }};
-    def.references.push_back(
+    def.others.push_back(
         {"reference", [](const EncodeInput& in) -> Output {
            Output enc = RefEncode(in);
            if (!enc.ok()) return enc.status();
@@ -292,12 +290,13 @@ void RegisterCqlTargets(harness::Registry& registry) {
          }});
     def.heap_bound = harness::HeapBound<EncodeInput>::Custom(
         "encoded + DecodePeakBound(type, encoded) + 3 x output + 64 KiB",
-        [](const EncodeInput& in, const std::string& out) {
+        [](const EncodeInput& in, const harness::Output& out) {
           absl::StatusOr<size_t> n = in.framed
                                          ? opt::SerializedValueSize(in.type, in.value, in.version)
                                          : opt::SerializedSize(in.type, in.value, in.version);
           const size_t encoded = n.ok() ? *n : 0;
-          return static_cast<int64_t>(encoded) + DecodeHeapBound(in.type, encoded, out.size());
+          return static_cast<int64_t>(encoded) +
+                 DecodeHeapBound(in.type, encoded, out.ok() ? out->size() : 0);
         });
     def.show_output = [](const std::string& out) { return out; };
     registry.Add(std::move(def));
@@ -317,11 +316,11 @@ void RegisterCqlTargets(harness::Registry& registry) {
                        if (!n.ok()) return n.status();
                        return absl::StrCat(*n);
                      }};
-    def.references.push_back({"reference", [](const EncodeInput& in) -> Output {
-                                Output enc = RefEncode(in);
-                                if (!enc.ok()) return enc.status();
-                                return absl::StrCat(enc->size());
-                              }});
+    def.others.push_back({"reference", [](const EncodeInput& in) -> Output {
+                            Output enc = RefEncode(in);
+                            if (!enc.ok()) return enc.status();
+                            return absl::StrCat(enc->size());
+                          }});
     def.checks.push_back(
         {"predicted-equals-written", [](const EncodeInput& in, const std::string& out) {
            Output enc = OptEncode(in);

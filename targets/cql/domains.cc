@@ -10,7 +10,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "harness/report.h"
+#include "harness/hex.h"
 #include "serdiff/cql/literal.h"
 #include "targets/cql/internal.h"
 #include "targets/cql/parse.h"

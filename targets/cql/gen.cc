@@ -13,7 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "harness/edges.h"
-#include "harness/report.h"
+#include "harness/hex.h"
 #include "serdiff/cql/literal.h"
 #include "targets/cql/internal.h"
 

@@ -14,7 +14,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "harness/report.h"
+#include "harness/hex.h"
 #include "serdiff/cql/literal.h"
 #include "serdiff/cql/typed.h"
 #include "targets/cql/internal.h"
@@ -473,15 +473,15 @@ void RegisterTypedTargets(harness::Registry& registry) {
         "reference, byte for byte";
     def.domain = TypedDomain();
     def.optimized = {"optimized", [](const TypedInput& in) -> Output { return TypedEncode(in); }};
-    def.references.push_back({"value_tree", harness::Role::kOptimizedTier,
+    def.others.push_back({"value_tree", harness::Role::kOptimizedTier,
                               [](const TypedInput& in) { return OptEncode(in.built->tree); }});
     for (opt::TypedTier tier : {opt::TypedTier::kPortable, opt::TypedTier::kSsse3,
                                 opt::TypedTier::kAvx2, opt::TypedTier::kAvx512}) {
-      def.references.push_back(
+      def.others.push_back(
           {std::string(opt::TypedTierName(tier)), harness::Role::kOptimizedTier,
            [tier](const TypedInput& in) { return TypedEncodeTier(in, tier); }});
     }
-    def.references.push_back(
+    def.others.push_back(
         {"reference", [](const TypedInput& in) { return RefEncode(in.built->tree); }});
     // Accepted: the one exact-size output allocation plus 64 bytes. Rejected: nothing but the
     // error status (its message and offset payload), at most 1 KiB.
@@ -510,7 +510,7 @@ void RegisterTypedTargets(harness::Registry& registry) {
         "Value-tree results with empty elements are declined (no typed form)";
     def.domain = TypedDecodeDomain();
     def.optimized = {"optimized", TypedDecodeRun};
-    def.references.push_back({"value_tree", harness::Role::kOptimizedTier, TreeDecodeRun});
+    def.others.push_back({"value_tree", harness::Role::kOptimizedTier, TreeDecodeRun});
     // Both decoders report where the first invalid field starts (docs/architecture.md,
     // "Error offsets"); a missing or different offset fails the case.
     def.offsets = harness::OffsetPolicy::kRequired;

@@ -12,7 +12,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/report.h"
+#include "harness/hex.h"
 #include "harness/wire_edges.h"
 #include "reference/cql/codec_ref.h"
 #include "serdiff/cql/typed.h"

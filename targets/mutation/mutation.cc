@@ -19,7 +19,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/domains.h"
-#include "harness/report.h"
+#include "harness/hex.h"
 #include "harness/two_way.h"
 #include "reference/mutation/decoder_ref.h"
 #include "reference/mutation/spec_writer.h"
@@ -574,9 +574,9 @@ absl::Status CheckSize(const Mutation& m, const std::string& out) {
 // alone), 160 bytes, three times over while its vector grows (the old array and the doubled
 // one at once): kDecodeHeapPerInputByte (domain.h) per input byte, measured by
 // MutationHeap.DecodersStayWithinTheirPerInputByteBound; the dump is text, 4 x its size.
-int64_t DecodeBound(size_t input, const std::string& out) {
+int64_t DecodeBound(size_t input, size_t output) {
   return kDecodeHeapPerInputByte * static_cast<int64_t>(input) +
-         static_cast<int64_t>(4 * out.size() + 64 * 1024);
+         static_cast<int64_t>(4 * output + 64 * 1024);
 }
 
 harness::TargetDef<MutationInput> SerializeTarget(bool small) {
@@ -598,13 +598,13 @@ harness::TargetDef<MutationInput> SerializeTarget(bool small) {
   auto spec = [](const MutationInput& in) -> Output { return ref::mutation::SpecSerialize(in.m); };
   if (small) {
     def.optimized = {"small", small_path};
-    def.references = {
+    def.others = {
         {"reference", growable}, {"exact", harness::Role::kOptimizedTier, exact}, {"spec", spec}};
   } else {
     def.optimized = {"optimized", exact};
-    def.references = {{"reference", growable},
-                      {"small", harness::Role::kOptimizedTier, small_path},
-                      {"spec", spec}};
+    def.others = {{"reference", growable},
+                  {"small", harness::Role::kOptimizedTier, small_path},
+                  {"spec", spec}};
   }
   def.checks.push_back({"size-prediction", [](const MutationInput& in, const std::string& out) {
                           return CheckSize(in.m, out);
@@ -637,14 +637,14 @@ harness::TargetDef<In> DecodeTarget(std::string name, std::string description,
                      const DecodeCall c = call(in);
                      return DecodeWith(false, c.version, c.schema, c.bytes);
                    }};
-  def.references = {{"reference", [call](const In& in) {
-                       const DecodeCall c = call(in);
-                       return DecodeWith(true, c.version, c.schema, c.bytes);
-                     }}};
+  def.others = {{"reference", [call](const In& in) {
+                   const DecodeCall c = call(in);
+                   return DecodeWith(true, c.version, c.schema, c.bytes);
+                 }}};
   def.heap_bound = harness::HeapBound<In>::Custom(
       absl::StrCat(kDecodeHeapPerInputByte, " x input + 4 x output + 64 KiB"),
-      [call](const In& in, const std::string& out) {
-        return DecodeBound(call(in).bytes.size(), out);
+      [call](const In& in, const harness::Output& out) {
+        return DecodeBound(call(in).bytes.size(), out.ok() ? out->size() : 0);
       });
   // Both decoders report where the first invalid field starts (docs/architecture.md).
   def.offsets = harness::OffsetPolicy::kRequired;

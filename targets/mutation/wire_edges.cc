@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "harness/report.h"
+#include "harness/hex.h"
 #include "harness/wire_edges.h"
 #include "reference/mutation/decoder_ref.h"
 #include "serdiff/mutation/mutation.h"

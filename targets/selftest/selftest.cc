@@ -107,7 +107,7 @@ void RegisterSelfTestTargets(harness::Registry& registry) {
                        const uint64_t u = static_cast<uint64_t>(v);
                        return Le64((u << 1) ^ (u >> 63));  // the bug: >> on the unsigned value
                      }};
-    def.references.push_back(
+    def.others.push_back(
         {"reference", Role::kReference, "targets/selftest", [](const int64_t& v) -> Output {
            const uint64_t sign = v < 0 ? ~uint64_t{0} : 0;
            return Le64((static_cast<uint64_t>(v) << 1) ^ sign);
@@ -131,8 +131,8 @@ void RegisterSelfTestTargets(harness::Registry& registry) {
                        if (v >= -1000) return absl::InvalidArgumentError("planted rejection");
                        return Le64(static_cast<uint64_t>(v) ^ 1);
                      }};
-    def.references.push_back(Correct("reference", Role::kReference));
-    def.references.push_back({"picky", Role::kOracle, "targets/selftest (reach -inf..-2000, 0..)",
+    def.others.push_back(Correct("reference", Role::kReference));
+    def.others.push_back({"picky", Role::kOracle, "targets/selftest (reach -inf..-2000, 0..)",
                               [](const int64_t& v) -> Output {
                                 if (v < 0 && v > -2000)
                                   return harness::Declined("outside my reach");
@@ -150,7 +150,7 @@ void RegisterSelfTestTargets(harness::Registry& registry) {
                            "the reference rejects odd values at offset 0; the optimized side "
                            "accepts them (deliberately wrong)");
     def.optimized = Correct("optimized", Role::kOptimized);
-    def.references.push_back(RejectsOdd("reference", Role::kReference));
+    def.others.push_back(RejectsOdd("reference", Role::kReference));
     AddPlanted(registry, std::move(def), {Class("error-class-mismatch", "reference")},
                "rule 3: a reference's rejection is no decline");
   }
@@ -160,7 +160,7 @@ void RegisterSelfTestTargets(harness::Registry& registry) {
         "the reference returns a plain Unimplemented error (no decline payload) on odd values; "
         "the optimized side accepts them (deliberately wrong)");
     def.optimized = Correct("optimized", Role::kOptimized);
-    def.references.push_back(
+    def.others.push_back(
         {"reference", Role::kReference, "targets/selftest", [](const int64_t& v) -> Output {
            if (Odd(v)) return absl::UnimplementedError("odd values");
            return Le64(v);
@@ -177,8 +177,8 @@ void RegisterSelfTestTargets(harness::Registry& registry) {
                      [](const int64_t& v) -> Output {
                        return Le64(Odd(v) ? static_cast<uint64_t>(v) ^ 0x100 : uint64_t(v));
                      }};
-    def.references.push_back(Correct("lenient", Role::kOracle));
-    def.references.push_back(Correct("reference", Role::kReference));
+    def.others.push_back(Correct("lenient", Role::kOracle));
+    def.others.push_back(Correct("reference", Role::kReference));
     def.divergences.push_back(
         {"lenient", "a planted divergence: bit 8 of odd values",
          [](const int64_t& v, const Output&, const Output&) { return Odd(v); }});
@@ -195,8 +195,8 @@ void RegisterSelfTestTargets(harness::Registry& registry) {
                      [](const int64_t& v) -> Output {
                        return Le64(Odd(v) ? uint64_t(v) ^ (uint64_t{1} << 40) : uint64_t(v));
                      }};
-    def.references.push_back(Correct("reference", Role::kReference));
-    def.references.push_back({"second", Role::kOracle, "targets/selftest (a planted bug)",
+    def.others.push_back(Correct("reference", Role::kReference));
+    def.others.push_back({"second", Role::kOracle, "targets/selftest (a planted bug)",
                               [](const int64_t& v) -> Output {
                                 return Le64(Odd(v) ? uint64_t(v) ^ (uint64_t{1} << 40) ^
                                                          (uint64_t{1} << 16)
@@ -215,7 +215,7 @@ void RegisterSelfTestTargets(harness::Registry& registry) {
                        const bool second = SecondCall(calls);
                        return Le64(Odd(v) && second ? uint64_t(v) ^ 1 : uint64_t(v));
                      }};
-    def.references.push_back(Correct("reference", Role::kReference));
+    def.others.push_back(Correct("reference", Role::kReference));
     AddPlanted(registry, std::move(def), {Class("nondeterministic", "optimized")},
                "rule 1: each implementation's second run is compared with its first");
   }
@@ -232,7 +232,7 @@ void RegisterSelfTestTargets(harness::Registry& registry) {
                        return WithErrorOffset(absl::InvalidArgumentError("odd value"),
                                               second ? 1 : 0);
                      }};
-    def.references.push_back(
+    def.others.push_back(
         {"reference", Role::kReference, "targets/selftest", [](const int64_t& v) -> Output {
            if (!Odd(v)) return Le64(v);
            return WithErrorOffset(absl::InvalidArgumentError("odd value"), 0);
@@ -250,7 +250,7 @@ void RegisterSelfTestTargets(harness::Registry& registry) {
                        if (Odd(v)) return absl::InvalidArgumentError("odd value");
                        return Le64(v);
                      }};
-    def.references.push_back(RejectsOdd("reference", Role::kReference));
+    def.others.push_back(RejectsOdd("reference", Role::kReference));
     AddPlanted(registry, std::move(def), {Class("error-offset-missing", "optimized")},
                "rule 4: under OffsetPolicy::kRequired a rejection must carry its offset");
   }
@@ -263,7 +263,7 @@ void RegisterSelfTestTargets(harness::Registry& registry) {
                        if (Odd(v)) return InvalidAt(1, "odd value");
                        return Le64(v);
                      }};
-    def.references.push_back(RejectsOdd("reference", Role::kReference));
+    def.others.push_back(RejectsOdd("reference", Role::kReference));
     AddPlanted(registry, std::move(def), {Class("error-offset-mismatch", "reference")},
                "rule 4: the error offsets of two rejecting sides are compared");
   }
@@ -277,7 +277,7 @@ void RegisterSelfTestTargets(harness::Registry& registry) {
                        TouchHeap(size_t{1} << 20);
                        return InvalidAt(0, "odd value");
                      }};
-    def.references.push_back(RejectsOdd("reference", Role::kReference));
+    def.others.push_back(RejectsOdd("reference", Role::kReference));
     def.heap_bound = harness::HeapBound<int64_t>::Fixed(64 * 1024);
     AddPlanted(registry, std::move(def), {Class("heap-bound", "optimized")},
                "rule 6: the heap bound applies when the optimized side rejects too");
@@ -290,12 +290,12 @@ void RegisterSelfTestTargets(harness::Registry& registry) {
     def.optimized = {
         "optimized", Role::kOptimized, "targets/selftest (a planted bug)",
         [](const int64_t& v) -> Output { return Le64(Odd(v) ? uint64_t(v) ^ 1 : uint64_t(v)); }};
-    def.references.push_back({"heavy", Role::kOracle, "targets/selftest (a planted bug)",
+    def.others.push_back({"heavy", Role::kOracle, "targets/selftest (a planted bug)",
                               [](const int64_t& v) -> Output {
                                 TouchHeap(4096);
                                 return Le64(Odd(v) ? uint64_t(v) ^ 1 : uint64_t(v));
                               }});
-    def.references.push_back(Correct("reference", Role::kReference));
+    def.others.push_back(Correct("reference", Role::kReference));
     PlantedVerdict v = Bytes("reference", 0);
     v.reference_peak_bytes = 0;
     AddPlanted(registry, std::move(def), {v},

@@ -222,15 +222,15 @@ harness::TargetDef<ts::CivilDateTime> CivilToMillis(ts::Rounding r) {
   def.optimized = {"optimized", [r](const ts::CivilDateTime& c) -> Output {
                      return AsBe64(ts::ToUnixMillis(c, r));
                    }};
-  def.references.push_back(
+  def.others.push_back(
       {"wide_calendar", harness::Role::kOptimizedTier,
        [r](const ts::CivilDateTime& c) -> Output { return AsBe64(WideToUnixMillis(c, r)); }});
   if (r == ts::Rounding::kFloor) {
-    def.references.push_back(
+    def.others.push_back(
         {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
          [](const ts::CivilDateTime& c) -> Output { return AsBe64(oab::ToUnixMillisFloor(c)); }});
   }
-  def.references.push_back({"slow", [r](const ts::CivilDateTime& c) -> Output {
+  def.others.push_back({"slow", [r](const ts::CivilDateTime& c) -> Output {
                               return AsBe64(rts::ToUnixMillis(c, r));
                             }});
   return def;
@@ -243,14 +243,14 @@ harness::TargetDef<int64_t> MillisToCivil() {
                            ts_domains::MillisDomain(), ShowCivilOutput);
   def.optimized = {"optimized",
                    [](const int64_t& ms) -> Output { return AsCanon(ts::FromUnixMillis(ms)); }};
-  def.references.push_back(
+  def.others.push_back(
       {"wide_calendar", harness::Role::kOptimizedTier, [](const int64_t& ms) -> Output {
          return AsCanon(WideFromCount(ms, 1000, ts::kMinUnixMillis, ts::kMaxUnixMillis));
        }});
-  def.references.push_back(
+  def.others.push_back(
       {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
        [](const int64_t& ms) -> Output { return AsCanon(oab::FromUnixMillis(ms)); }});
-  def.references.push_back(
+  def.others.push_back(
       {"slow", [](const int64_t& ms) -> Output { return AsCanon(rts::FromUnixMillis(ms)); }});
   return def;
 }
@@ -263,13 +263,13 @@ harness::TargetDef<ts::CivilDateTime> CivilToMicros() {
   def.optimized = {"optimized", [](const ts::CivilDateTime& c) -> Output {
                      return AsBe64(ts::ToUnixMicros(c));
                    }};
-  def.references.push_back(
+  def.others.push_back(
       {"wide_calendar", harness::Role::kOptimizedTier,
        [](const ts::CivilDateTime& c) -> Output { return AsBe64(WideToUnixMicros(c)); }});
-  def.references.push_back(
+  def.others.push_back(
       {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
        [](const ts::CivilDateTime& c) -> Output { return AsBe64(oab::ToUnixMicros(c)); }});
-  def.references.push_back(
+  def.others.push_back(
       {"slow", [](const ts::CivilDateTime& c) -> Output { return AsBe64(rts::ToUnixMicros(c)); }});
   return def;
 }
@@ -281,14 +281,14 @@ harness::TargetDef<int64_t> MicrosToCivil() {
                            ts_domains::MicrosDomain(), ShowCivilOutput);
   def.optimized = {"optimized",
                    [](const int64_t& us) -> Output { return AsCanon(ts::FromUnixMicros(us)); }};
-  def.references.push_back(
+  def.others.push_back(
       {"wide_calendar", harness::Role::kOptimizedTier, [](const int64_t& us) -> Output {
          return AsCanon(WideFromCount(us, 1'000'000, ts::kMinUnixMicros, ts::kMaxUnixMicros));
        }});
-  def.references.push_back(
+  def.others.push_back(
       {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
        [](const int64_t& us) -> Output { return AsCanon(oab::FromUnixMicros(us)); }});
-  def.references.push_back(
+  def.others.push_back(
       {"slow", [](const int64_t& us) -> Output { return AsCanon(rts::FromUnixMicros(us)); }});
   return def;
 }
@@ -303,12 +303,12 @@ harness::TargetDef<int64_t> MicrosToMillis(ts::Rounding r) {
   def.optimized = {"optimized",
                    [r](const int64_t& us) -> Output { return Be64(ts::MicrosToMillis(us, r)); }};
   if (r == ts::Rounding::kFloor) {
-    def.references.push_back({"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
+    def.others.push_back({"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
                               [](const int64_t& us) -> Output {
                                 return Be64(absl::ToUnixMillis(absl::FromUnixMicros(us)));
                               }});
   }
-  def.references.push_back(
+  def.others.push_back(
       {"slow", [r](const int64_t& us) -> Output { return Be64(rts::MicrosToMillis(us, r)); }});
   return def;
 }
@@ -324,7 +324,7 @@ harness::TargetDef<ts::CivilDateTime> CivilToSeconds() {
   def.optimized = {"optimized", [](const ts::CivilDateTime& c) -> Output {
                      return Wrap(ts::ToUnixSeconds(c), DoubleBytes);
                    }};
-  def.references.push_back({"slow", [](const ts::CivilDateTime& c) -> Output {
+  def.others.push_back({"slow", [](const ts::CivilDateTime& c) -> Output {
                               return Wrap(rts::ToUnixSeconds(c), DoubleBytes);
                             }});
   return def;
@@ -340,7 +340,7 @@ harness::TargetDef<Seconds> SecondsToMicros(ts::Rounding r) {
   def.optimized = {"optimized", [r](const Seconds& s) -> Output {
                      return AsBe64(ts::UnixMicrosFromSeconds(s.value, r));
                    }};
-  def.references.push_back({"slow", [r](const Seconds& s) -> Output {
+  def.others.push_back({"slow", [r](const Seconds& s) -> Output {
                               return AsBe64(rts::UnixMicrosFromSeconds(s.value, r));
                             }});
   return def;
@@ -356,7 +356,7 @@ harness::TargetDef<int64_t> DaysToCqlDate() {
       ts_domains::DaysDomain(), ShowRawOutput);
   def.optimized = {"optimized",
                    [](const int64_t& d) -> Output { return AsBe32(ts::CqlDateFromDays(d)); }};
-  def.references.push_back(
+  def.others.push_back(
       {"slow", [](const int64_t& d) -> Output { return AsBe32(rts::CqlDateFromDays(d)); }});
   def.checks.push_back({"inverse", [](const int64_t& d, const std::string& out) {
                           const int64_t back = ts::DaysFromCqlDate(ReadBe32(out));
@@ -374,10 +374,10 @@ harness::TargetDef<ts::CivilDay> CivilToCqlDate() {
       ts_domains::DayDomain(), ShowRawOutput);
   def.optimized = {"optimized",
                    [](const ts::CivilDay& d) -> Output { return AsBe32(ts::CqlDateFromCivil(d)); }};
-  def.references.push_back(
+  def.others.push_back(
       {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
        [](const ts::CivilDay& d) -> Output { return AsBe32(oab::CqlDateFromCivil(d)); }});
-  def.references.push_back(
+  def.others.push_back(
       {"slow", [](const ts::CivilDay& d) -> Output { return AsBe32(rts::CqlDateFromCivil(d)); }});
   return def;
 }
@@ -390,10 +390,10 @@ harness::TargetDef<uint32_t> CqlDateToCivil() {
       ts_domains::RawDateDomain(), ShowDayOutput);
   def.optimized = {"optimized",
                    [](const uint32_t& raw) -> Output { return Canon(ts::CivilFromCqlDate(raw)); }};
-  def.references.push_back(
+  def.others.push_back(
       {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
        [](const uint32_t& raw) -> Output { return Canon(oab::CivilFromCqlDate(raw)); }});
-  def.references.push_back(
+  def.others.push_back(
       {"slow", [](const uint32_t& raw) -> Output { return Canon(rts::CivilFromCqlDate(raw)); }});
   return def;
 }
@@ -409,11 +409,11 @@ harness::TargetDef<int64_t> MillisToCqlDate(ts::Rounding r) {
                      return AsBe32(ts::CqlDateFromUnixMillis(ms, r));
                    }};
   if (r == ts::Rounding::kFloor) {
-    def.references.push_back(
+    def.others.push_back(
         {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
          [](const int64_t& ms) -> Output { return AsBe32(oab::CqlDateFromUnixMillisFloor(ms)); }});
   }
-  def.references.push_back({"slow", [r](const int64_t& ms) -> Output {
+  def.others.push_back({"slow", [r](const int64_t& ms) -> Output {
                               return AsBe32(rts::CqlDateFromUnixMillis(ms, r));
                             }});
   return def;
@@ -430,7 +430,7 @@ harness::TargetDef<ts::TimeOfDay> TimeOfDayToCqlTime() {
   def.optimized = {"optimized", [](const ts::TimeOfDay& t) -> Output {
                      return AsBe64(ts::CqlTimeFromTimeOfDay(t));
                    }};
-  def.references.push_back({"slow", [](const ts::TimeOfDay& t) -> Output {
+  def.others.push_back({"slow", [](const ts::TimeOfDay& t) -> Output {
                               return AsBe64(rts::CqlTimeFromTimeOfDay(t));
                             }});
   return def;
@@ -445,7 +445,7 @@ harness::TargetDef<int64_t> CqlTimeToTimeOfDay() {
   def.optimized = {"optimized", [](const int64_t& ns) -> Output {
                      return AsCanon(ts::TimeOfDayFromCqlTime(ns));
                    }};
-  def.references.push_back(
+  def.others.push_back(
       {"slow", [](const int64_t& ns) -> Output { return AsCanon(ts::TimeOfDayFromCqlTime(ns)); }});
   return def;
 }
@@ -459,7 +459,7 @@ harness::TargetDef<ts::CivilDateTime> CivilToCqlTime() {
   def.optimized = {"optimized", [](const ts::CivilDateTime& c) -> Output {
                      return AsBe64(ts::CqlTimeFromCivil(c));
                    }};
-  def.references.push_back({"slow", [](const ts::CivilDateTime& c) -> Output {
+  def.others.push_back({"slow", [](const ts::CivilDateTime& c) -> Output {
                               return AsBe64(rts::CqlTimeFromCivil(c));
                             }});
   return def;
@@ -475,7 +475,7 @@ harness::TargetDef<int64_t> CqlTimeToMicrosOfDay(ts::Rounding r) {
   def.optimized = {"optimized", [r](const int64_t& ns) -> Output {
                      return AsBe64(ts::MicrosOfDayFromCqlTime(ns, r));
                    }};
-  def.references.push_back({"slow", [r](const int64_t& ns) -> Output {
+  def.others.push_back({"slow", [r](const int64_t& ns) -> Output {
                               return AsBe64(rts::MicrosOfDayFromCqlTime(ns, r));
                             }});
   return def;
@@ -500,10 +500,10 @@ harness::TargetDef<ts::CivilDateTime> DriverSerialize() {
   def.optimized = {"optimized", [](const ts::CivilDateTime& c) -> Output {
                      return AsBe64(ts::DriverIntegerFloorMillis(c));
                    }};
-  def.references.push_back(
+  def.others.push_back(
       {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
        [](const ts::CivilDateTime& c) -> Output { return AsBe64(oab::ToUnixMillisFloor(c)); }});
-  def.references.push_back({"python_driver_3_25", harness::Role::kOracle, kPythonDriverModel,
+  def.others.push_back({"python_driver_3_25", harness::Role::kOracle, kPythonDriverModel,
                             [](const ts::CivilDateTime& c) -> Output {
                               return AsBe64(ts::DriverFloatTruncateMillis(c));
                             }});
@@ -557,10 +557,10 @@ harness::TargetDef<int64_t> DriverDeserialize() {
   def.optimized = {"optimized", [](const int64_t& ms) -> Output {
                      return AsCanon(ts::DriverIntegerFromMillis(ms));
                    }};
-  def.references.push_back(
+  def.others.push_back(
       {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
        [](const int64_t& ms) -> Output { return AsCanon(oab::FromUnixMillis(ms)); }});
-  def.references.push_back(
+  def.others.push_back(
       {"python_driver_3_25", harness::Role::kOracle, kPythonDriverModel,
        [](const int64_t& ms) -> Output { return AsCanon(ts::DriverFloatSecondsFromMillis(ms)); }});
   def.divergences.push_back(
@@ -597,10 +597,10 @@ harness::TargetDef<int64_t> DriverRoundTrip() {
                      if (!c.ok()) return c.status();
                      return AsBe64(ts::DriverIntegerFloorMillis(*c));
                    }};
-  def.references.push_back(
+  def.others.push_back(
       {"identity", harness::Role::kReference, "targets/timestamp: the input itself, if in range",
        [](const int64_t& ms) -> Output { return AsBe64(IdentityInRange(ms)); }});
-  def.references.push_back({"python_driver_3_25", harness::Role::kOracle, kPythonDriverModel,
+  def.others.push_back({"python_driver_3_25", harness::Role::kOracle, kPythonDriverModel,
                             [](const int64_t& ms) -> Output {
                               absl::StatusOr<ts::CivilDateTime> c =
                                   ts::DriverFloatSecondsFromMillis(ms);
@@ -634,7 +634,7 @@ harness::TargetDef<int64_t> MillisRoundTrip() {
                      if (!c.ok()) return c.status();
                      return AsBe64(ts::ToUnixMillis(*c));
                    }};
-  def.references.push_back(
+  def.others.push_back(
       {"identity", harness::Role::kReference, "targets/timestamp: the input itself, if in range",
        [](const int64_t& ms) -> Output { return AsBe64(IdentityInRange(ms)); }});
   return def;
@@ -650,7 +650,7 @@ harness::TargetDef<int64_t> MicrosRoundTrip() {
                      if (!c.ok()) return c.status();
                      return AsBe64(ts::ToUnixMicros(*c));
                    }};
-  def.references.push_back({"identity", [](const int64_t& us) -> Output {
+  def.others.push_back({"identity", [](const int64_t& us) -> Output {
                               if (us < ts_domains::RefMinMillis() * 1000 ||
                                   us > ts_domains::RefMaxMillis() * 1000 + 999) {
                                 return absl::OutOfRangeError("outside year 1..9999");
@@ -671,7 +671,7 @@ harness::TargetDef<ts::CivilDateTime> CivilRoundTrip() {
                      if (!ms.ok()) return ms.status();
                      return AsCanon(ts::FromUnixMillis(*ms));
                    }};
-  def.references.push_back({"identity", [](const ts::CivilDateTime& c) -> Output {
+  def.others.push_back({"identity", [](const ts::CivilDateTime& c) -> Output {
                               ts::CivilDateTime r = (c);
                               if (absl::StatusOr<int64_t> us = rts::ToUnixMicros(r); !us.ok()) {
                                 return us.status();
@@ -690,7 +690,7 @@ harness::TargetDef<uint32_t> CqlDateRoundTrip() {
   def.optimized = {"optimized", [](const uint32_t& raw) -> Output {
                      return AsBe32(ts::CqlDateFromCivil(ts::CivilFromCqlDate(raw)));
                    }};
-  def.references.push_back({"identity", [](const uint32_t& raw) -> Output { return Be32(raw); }});
+  def.others.push_back({"identity", [](const uint32_t& raw) -> Output { return Be32(raw); }});
   return def;
 }
 
@@ -704,7 +704,7 @@ harness::TargetDef<int64_t> CqlTimeRoundTrip() {
                      if (!t.ok()) return t.status();
                      return AsBe64(ts::CqlTimeFromTimeOfDay(*t));
                    }};
-  def.references.push_back({"identity", [](const int64_t& ns) -> Output {
+  def.others.push_back({"identity", [](const int64_t& ns) -> Output {
                               if (ns < 0 || ns >= 86400LL * 1000000000LL) {
                                 return absl::OutOfRangeError("outside 0..86399999999999");
                               }
@@ -724,7 +724,7 @@ harness::TargetDef<ts::CivilDateTime> SecondsRoundTrip() {
                      if (!s.ok()) return s.status();
                      return AsCanon(ts::FromUnixSeconds(*s, ts::Rounding::kHalfEven));
                    }};
-  def.references.push_back({"identity", [](const ts::CivilDateTime& c) -> Output {
+  def.others.push_back({"identity", [](const ts::CivilDateTime& c) -> Output {
                               absl::StatusOr<int64_t> us = rts::ToUnixMicros(c);
                               if (!us.ok()) return us.status();
                               const int64_t limit = (int64_t{1} << 33) * 1000000;

@@ -31,7 +31,7 @@
 #include "absl/strings/str_format.h"
 #include "harness/domains.h"
 #include "harness/edges.h"
-#include "harness/report.h"
+#include "harness/hex.h"
 #include "harness/text_parse.h"
 #include "harness/two_way.h"
 #include "oracles/protobuf/protobuf.h"
@@ -161,12 +161,12 @@ harness::TargetDef<std::vector<T>> EncodeTarget(Format f, std::vector<T> edges) 
                                  f == Format::kLeb128 ? " vs protobuf CodedOutputStream" : "");
   def.domain = harness::VectorDomain<T>(S::kType, EdgeBiased<T>(std::move(edges)), kMaxBatch);
   def.optimized = {"optimized", [f](const Batch& v) -> Output { return S::Encode(f, v); }};
-  def.references.push_back({"buffer", harness::Role::kOptimizedTier, [f](const Batch& v) -> Output {
+  def.others.push_back({"buffer", harness::Role::kOptimizedTier, [f](const Batch& v) -> Output {
                               return WithGuardBytes(S::Size(f, v), [&](absl::Span<uint8_t> out) {
                                 return S::EncodeInto(f, v, out);
                               });
                             }});
-  def.references.push_back({"single", harness::Role::kOptimizedTier, [f](const Batch& v) -> Output {
+  def.others.push_back({"single", harness::Role::kOptimizedTier, [f](const Batch& v) -> Output {
                               std::string out(v.size() * varint::MaxBytes(f), '\0');
                               uint8_t* const begin = reinterpret_cast<uint8_t*>(out.data());
                               uint8_t* p = begin;
@@ -174,10 +174,10 @@ harness::TargetDef<std::vector<T>> EncodeTarget(Format f, std::vector<T> edges) 
                               out.resize(static_cast<size_t>(p - begin));
                               return out;
                             }});
-  def.references.push_back(
+  def.others.push_back(
       {"reference", [f](const Batch& v) -> Output { return S::RefEncode(f, v); }});
   if (f == Format::kLeb128) {
-    def.references.push_back({"protobuf", harness::Role::kOracle, oracle::protobuf::kOrigin,
+    def.others.push_back({"protobuf", harness::Role::kOracle, oracle::protobuf::kOrigin,
                               [](const Batch& v) -> Output {
                                 return oracle::protobuf::EncodeVarint64Batch(
                                     absl::MakeConstSpan(v));
@@ -347,12 +347,12 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
                        return varint::DecodeBatch(f, bytes, out);
                      });
                    }};
-  def.references.push_back({"portable", harness::Role::kOptimizedTier, [f](const DecodeInput& in) {
+  def.others.push_back({"portable", harness::Role::kOptimizedTier, [f](const DecodeInput& in) {
                               return DecodeWith(in, [f](auto bytes, auto out) {
                                 return varint::DecodeBatchPortable(f, bytes, out);
                               });
                             }});
-  def.references.push_back({"single", harness::Role::kOptimizedTier, [f](const DecodeInput& in) {
+  def.others.push_back({"single", harness::Role::kOptimizedTier, [f](const DecodeInput& in) {
                               return DecodeWith(
                                   in, [f](auto bytes, auto out) -> absl::StatusOr<size_t> {
                                     size_t offset = 0;
@@ -364,13 +364,13 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
                                     return offset;
                                   });
                             }});
-  def.references.push_back({"reference", [f](const DecodeInput& in) {
+  def.others.push_back({"reference", [f](const DecodeInput& in) {
                               return DecodeWith(in, [f](auto bytes, auto out) {
                                 return ref::varint::DecodeBatch(f, bytes, out);
                               });
                             }});
   if (f == Format::kLeb128) {
-    def.references.push_back(
+    def.others.push_back(
         {"protobuf", harness::Role::kOracle, oracle::protobuf::kOrigin, [](const DecodeInput& in) {
            return DecodeWith(in, oracle::protobuf::DecodeVarint64Batch);
          }});
@@ -436,10 +436,10 @@ harness::TargetDef<int64_t> ZigZagTarget() {
   };
   def.optimized = {"optimized",
                    [le](const int64_t& v) -> Output { return le(varint::EncodeZigZag64(v)); }};
-  def.references.push_back({"reference", [le](const int64_t& v) -> Output {
+  def.others.push_back({"reference", [le](const int64_t& v) -> Output {
                               return le(ref::varint::EncodeZigZag64(v));
                             }});
-  def.references.push_back(
+  def.others.push_back(
       {"protobuf", harness::Role::kOracle, oracle::protobuf::kOrigin,
        [le](const int64_t& v) -> Output { return le(oracle::protobuf::ZigZagEncode64(v)); }});
   def.offsets = harness::OffsetPolicy::kNotApplicable;

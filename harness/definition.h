@@ -1,0 +1,255 @@
+// serdiff harness: the definition vocabulary, what a target's author writes. A differential
+// target (TargetDef) compares one OPTIMIZED implementation with the others on inputs of one
+// DOMAIN. Each other implementation has a Role: another tier of the optimized code (a
+// small-input path, a typed fast path), a REFERENCE (a slow transcription of the spec, in
+// reference/) or an ORACLE (a real implementation such as protobuf or libbson, or a worker or a
+// module from outside the build). Every implementation maps an input to an Output
+// (harness/result.h). How the target is judged: harness/verdict.h; how it is run:
+// harness/typed_target.h; how a family registers it: harness/registry.h.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <rapidcheck.h>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "harness/fuzz_input.h"
+#include "harness/interchange.h"
+#include "harness/length_lies.h"
+#include "harness/result.h"
+
+namespace serdiff::harness {
+
+// How a target compares the byte offsets its implementations attach to errors
+// (serdiff/common/error_offset.h). Offsets are compared only when both sides rejected.
+enum class OffsetPolicy {
+  // Compare when both sides report an offset; a missing offset is not a failure. The default,
+  // for families not yet made to follow the convention.
+  kCompareWhenPresent,
+  // Every rejection must carry an offset ("error-offset-missing:<impl>"), except from the
+  // implementations in TargetDef::offset_exemptions; offsets are compared.
+  kRequired,
+  // The input is not a byte string (a value such as a civil time), so errors have no byte
+  // offset; nothing is compared. TargetDef::offsets_reason says why.
+  kNotApplicable,
+};
+std::string_view OffsetPolicyName(OffsetPolicy p);  // "compare-when-present", ...
+
+// An implementation that reports no error offsets (an oracle such as protobuf), and why.
+struct OffsetExemption {
+  std::string impl;
+  std::string reason;
+};
+
+// The input type of a target, in its forms: generated, corpus bytes, printed text.
+template <typename T>
+struct Domain {
+  std::string type_name;                                   // "vector<int64>", shown in reports
+  std::optional<rc::Gen<T>> gen;                           // edge-biased RapidCheck generator
+  std::function<T(FuzzedDataProvider&)> decode;            // raw fuzz/corpus bytes -> input
+  std::function<void(const T&, FuzzInputWriter&)> encode;  // input -> bytes that decode reads back
+  std::function<std::string(const T&)> show;               // input -> text for people
+  // Optional: the text `show` prints -> the input (harness/text_parse.h), so that a person can
+  // write a corpus file from a readable value (`serdiff seed <target> --value '<text>'`).
+  // parse(show(v)) == v for every v whose printed form leaves nothing out (the
+  // <target>.DomainParseInvertsShow property); a parser may accept shorter forms too. Errors:
+  // InvalidArgument "at character N: ..." (N the byte offset in the text); a printed form that
+  // left part of the value out fails with ElidedAt. Unset: the domain has no parser.
+  std::function<absl::StatusOr<T>(std::string_view text)> parse;
+};
+
+// What an implementation is, beside the optimized one it is compared with. The "reference
+// peak" shown next to the optimized peak is the first kReference implementation's.
+enum class Role {
+  kOptimized,      // TargetDef::optimized (set by the harness)
+  kOptimizedTier,  // another path of the optimized code: a small-input path, a typed fast path
+  kReference,      // a slow, obviously correct transcription of the spec (reference/)
+  kOracle,         // a real implementation from elsewhere: protobuf, libbson, Abseil, a driver
+};
+std::string_view RoleName(Role r);  // "optimized", "optimized-tier", "reference", "oracle"
+
+// Where an implementation runs (docs/workers.md).
+enum class ImplKind { kCompiled, kModule, kWorker };
+std::string_view ImplKindName(ImplKind k);  // "compiled", "module", "worker"
+
+// An outside implementation's output with the peak heap of its call, bytes; -1: not known (no
+// heap bound applies to that run).
+struct MeasuredOutput {
+  Output output;
+  int64_t peak_bytes = -1;
+};
+
+template <typename T>
+struct Impl {
+  Impl() = default;
+  // {"name", run} is a reference; {"name", Role::kOracle, run} states the role.
+  template <typename F>
+  requires std::is_invocable_r_v<Output, F&, const T&> Impl(std::string n, F f)
+      : name(std::move(n)), run(std::move(f)) {}  // NOLINT: implicit on purpose
+  template <typename F>
+  requires std::is_invocable_r_v<Output, F&, const T&> Impl(std::string n, Role r, F f)
+      : name(std::move(n)), role(r), run(std::move(f)) {}  // NOLINT: implicit on purpose
+
+  // {"name", Role::kOracle, origin, run}: an implementation from elsewhere says where it comes
+  // from (its oracles/<name>/ header's kOrigin).
+  template <typename F>
+  requires std::is_invocable_r_v<Output, F&, const T&> Impl(std::string n, Role r,
+                                                            std::string_view from, F f)
+      : name(std::move(n)), role(r), origin(from), run(std::move(f)) {}
+
+  std::string name;  // "optimized", "reference", "protobuf", ...
+  Role role = Role::kReference;
+  // Where the implementation comes from, shown by `serdiff list`; empty: from its role and the
+  // family (src/serdiff/<family>/ for the optimized side and its tiers, reference/<family>/).
+  std::string origin;
+  // A compiled implementation: its peak heap is what the allocation tracker sees around the call.
+  std::function<Output(const T&)> run;
+  // Where it runs (docs/workers.md): kCompiled in this binary (`run`), kModule a loaded shared
+  // library or kWorker another process (`measured_run`, harness/external.h).
+  ImplKind kind = ImplKind::kCompiled;
+  // An outside implementation measures its own call and returns the peak with the output (a
+  // worker's process reports it; a module's is the tracker's around the module call alone,
+  // without serdiff's conversion of the input). Set instead of `run` when kind is not kCompiled.
+  std::function<MeasuredOutput(const T&)> measured_run;
+  // Added to the target's heap bound when this implementation is the subject: permille of the
+  // output's size plus bytes, with the reason (a worker runtime's own overhead).
+  int64_t slack_per_output_permille = 0;
+  int64_t slack_bytes = 0;
+  std::string slack_reason;
+};
+
+// A difference between the optimized side and reference `impl` that is known and accepted.
+template <typename T>
+struct Divergence {
+  std::string impl;    // which reference it concerns
+  std::string reason;  // why it is accepted (shown in reports and `serdiff list`)
+  std::function<bool(const T& input, const Output& optimized, const Output& other)> applies;
+};
+
+// A property of the optimized output beyond equality with the others (round trip, size
+// prediction, ...); its failure is the verdict "check-failed:<name>" (harness/verdict.h, rule 5).
+template <typename T>
+struct OutputCheck {
+  std::string name;  // "round-trip", "size-prediction"
+  std::function<absl::Status(const T& input, const std::string& optimized_output)> check;
+};
+
+// Bound (bytes) on the optimized run's peak heap, from the input and the optimized output,
+// applied on every outcome: a rejected input is seen as such (its Output is the error).
+template <typename T>
+using HeapBoundFn = std::function<int64_t(const T& input, const Output& optimized)>;
+
+// The English text of a byte count as bounds print it: "64", "4 KiB", "2 MiB".
+std::string BoundBytesText(int64_t bytes);
+
+// A target's bound on the optimized run's peak heap, as a value that computes and describes
+// itself, so that its number and its text (`serdiff list`, the `check` table) cannot drift:
+//   HeapBound<T>::Linear(1, 4096)          "output + 4 KiB"
+//   HeapBound<T>::Linear(4, 64 * 1024)     "4 x output + 64 KiB"
+//   HeapBound<T>::Fixed(1024)              "1 KiB"
+//   HeapBound<T>::Custom("input + 16 x count + 4 KiB", fn)   anything else, with its text
+// "output" is the optimized output's size in bytes, 0 when it rejected the input; the bound
+// applies on every outcome and is inclusive (a peak equal to it passes).
+template <typename T>
+class HeapBound {
+ public:
+  HeapBound() = default;  // no bound
+
+  static HeapBound Linear(int64_t per_output_byte, int64_t constant) {
+    HeapBound b;
+    b.text_ = absl::StrCat(per_output_byte == 1 ? "" : absl::StrCat(per_output_byte, " x "),
+                           "output", constant ? " + " + BoundBytesText(constant) : "");
+    b.fn_ = [per_output_byte, constant](const T&, const Output& out) -> int64_t {
+      return per_output_byte * static_cast<int64_t>(out.ok() ? out->size() : 0) + constant;
+    };
+    return b;
+  }
+  static HeapBound Fixed(int64_t bytes) {
+    HeapBound b;
+    b.text_ = BoundBytesText(bytes);
+    b.fn_ = [bytes](const T&, const Output&) -> int64_t { return bytes; };
+    return b;
+  }
+  static HeapBound Custom(std::string text, HeapBoundFn<T> fn) {
+    HeapBound b;
+    b.text_ = std::move(text);
+    b.fn_ = std::move(fn);
+    return b;
+  }
+
+  explicit operator bool() const { return static_cast<bool>(fn_); }
+  int64_t operator()(const T& v, const Output& out) const { return fn_(v, out); }
+  const std::string& text() const { return text_; }  // empty when there is no bound
+
+ private:
+  HeapBoundFn<T> fn_;
+  std::string text_;
+};
+
+// The libFuzzer limits of a target's fuzz binary: its `<target>.options` (docs/fuzzing.md,
+// "Limits"). fuzz/limits.tsv, which CMake reads at configure time to write the .options files,
+// is generated from these (`serdiff list --emit limits-tsv`; the test
+// fuzz.LimitsTsvMatchesRegistry fails when it differs).
+struct FuzzLimits {
+  // The longest input libFuzzer makes (-max_len), bytes. 0: not set (the family's rule or
+  // kDefaultFuzzLimits applies).
+  size_t max_len = 0;
+  // The target's heap bound evaluated at its largest input, bytes, as its author derived it;
+  // the .options' malloc_limit_mb is max(1, ceil(8 x bound_bytes / MiB)).
+  int64_t bound_bytes = 0;
+  int timeout_seconds = 25;  // per input (-timeout): a longer run is a finding; OSS-Fuzz's is 25
+  std::string derivation;    // how max_len and the bound were derived, for docs/fuzzing.md
+  friend bool operator==(const FuzzLimits&, const FuzzLimits&) = default;
+  // malloc_limit_mb as the .options file states it.
+  int64_t malloc_limit_mb() const {
+    const int64_t mb = (8 * bound_bytes + (1 << 20) - 1) / (1 << 20);
+    return mb < 1 ? 1 : mb;
+  }
+};
+// A target whose family states no limits for it: 64 KiB inputs, the default 1088 KiB bound.
+FuzzLimits DefaultFuzzLimits();
+
+template <typename T>
+struct TargetDef {
+  std::string name;         // also the fuzz binary's name and the corpus folder; starts "<family>_"
+  std::string description;  // one sentence: what is compared with what
+  Domain<T> domain;
+  Impl<T> optimized;
+  // Every implementation compared with the optimized one, at least one: its other tiers, the
+  // references, the oracles; the workers and modules a run attaches are appended here.
+  std::vector<Impl<T>> others;
+  std::vector<OutputCheck<T>> checks;
+  std::vector<Divergence<T>> divergences;
+  // Bound (bytes) on the optimized run's peak heap, accepted or rejected, with its text.
+  HeapBound<T> heap_bound;
+  // Error offsets: how they are compared, why not (kNotApplicable), and which
+  // implementations report none (under kRequired).
+  OffsetPolicy offsets = OffsetPolicy::kCompareWhenPresent;
+  std::string offsets_reason;
+  std::vector<OffsetExemption> offset_exemptions;
+  // Shows an output for people (default: hex). Called on successful outputs only.
+  std::function<std::string(const std::string& output)> show_output;
+  // The widths and byte orders of the length and count fields in the target's fuzz inputs,
+  // about which the libFuzzer custom mutator lies (fuzz/custom_mutator.cc); empty: the
+  // family's default (Registry::SetDefaultLengthFields), and with none, libFuzzer's own
+  // mutations only.
+  std::vector<LengthField> length_fields;
+  // The fuzz binary's limits; max_len 0: the first of the family's rules
+  // (Registry::SetFuzzLimits) whose glob matches the name, else DefaultFuzzLimits().
+  FuzzLimits fuzz_limits;
+  // How an input crosses to a worker or a module (harness/external.h); op empty: no outside
+  // implementation can join this target.
+  Interchange<T> interchange;
+};
+
+}  // namespace serdiff::harness

@@ -1,0 +1,58 @@
+// The run configuration (harness/run_config.h): the re-run sample and the environment's part.
+#include "harness/run_config.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+
+namespace serdiff::harness {
+
+uint64_t RerunHash(std::string_view data) {
+  uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a offset basis and prime
+  for (const char c : data) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+bool RerunsAll(std::string_view data, const RunConfig& config) {
+  return config.rerun_one_in <= 1 || RerunHash(data) % config.rerun_one_in == 0;
+}
+
+ExternalConfig ExternalConfigFromEnvironment(bool default_workers) {
+  ExternalConfig c;
+  c.default_workers = default_workers;
+  if (const char* e = std::getenv("SERDIFF_DEFAULT_WORKERS"); e != nullptr && *e) {
+    c.default_workers = std::string(e) != "0";
+  }
+  auto split = [](const char* e, std::vector<std::string>* out) {
+    if (e == nullptr) return;
+    for (absl::string_view p : absl::StrSplit(e, ':', absl::SkipEmpty())) out->emplace_back(p);
+  };
+  split(std::getenv("SERDIFF_WORKERS"), &c.worker_files);
+  split(std::getenv("SERDIFF_MODULES"), &c.module_files);
+  return c;
+}
+
+RunConfig RunConfigFromEnvironment(bool default_workers) {
+  RunConfig c;
+  c.external = ExternalConfigFromEnvironment(default_workers);
+  if (const char* s = std::getenv("SERDIFF_SUBJECT"); s != nullptr) c.subject = s;
+  return c;
+}
+
+uint32_t FuzzRerunOneInFromEnvironment() {
+  const char* env = std::getenv("SERDIFF_RERUN_ONE_IN");
+  if (env == nullptr) return kFuzzRerunOneIn;
+  uint32_t v = 0;
+  if (absl::SimpleAtoi(env, &v) && v >= 1) return v;
+  std::fprintf(stderr, "serdiff: SERDIFF_RERUN_ONE_IN=%s is not a positive integer; using %u\n",
+               env, static_cast<unsigned>(kFuzzRerunOneIn));
+  return kFuzzRerunOneIn;
+}
+
+}  // namespace serdiff::harness

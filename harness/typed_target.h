@@ -1,0 +1,403 @@
+// serdiff harness: a target as the registry, the CLI, the test driver and the fuzzers see it
+// (Target: its description as data, and what needs the input type as virtual functions), and the
+// typed runner behind it (TypedTarget: runs every implementation on an input, judges with
+// harness/verdict.h, renders with harness/report.h, and holds the RapidCheck property bodies).
+// One TargetDef (harness/definition.h), used five ways: property test, libFuzzer target, corpus
+// replay, `serdiff check` / `serdiff repro`, benchmark inputs.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <rapidcheck.h>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
+#include "harness/alloc_tracker.h"
+#include "harness/definition.h"
+#include "harness/external.h"
+#include "harness/fuzz_input.h"
+#include "harness/length_lies.h"
+#include "harness/report.h"
+#include "harness/run_config.h"
+#include "harness/text_parse.h"
+#include "harness/verdict.h"
+
+namespace serdiff::harness {
+
+// What a target is, as data: everything the CLI, the reports and the tests read about a target
+// without running it, copied once from its TargetDef when it is registered.
+struct ImplInfo {
+  std::string name;
+  Role role = Role::kReference;
+  std::string origin;  // "src/serdiff/varint", "reference/varint", "oracles/protobuf: ..."
+  ImplKind kind = ImplKind::kCompiled;
+};
+struct TargetInfo {
+  std::string name;
+  std::string family;
+  std::string description;
+  std::string domain_name;
+  std::vector<ImplInfo> impls;  // [0] is the optimized implementation (Role::kOptimized)
+  std::string heap_bound_text;
+  std::vector<std::pair<std::string, std::string>> accepted_divergences;  // (impl, reason)
+  OffsetPolicy offset_policy = OffsetPolicy::kCompareWhenPresent;
+  std::string offsets_reason;  // why offsets are not applicable (kNotApplicable), else empty
+  // (implementation, reason) for each implementation that reports no error offsets.
+  std::vector<std::pair<std::string, std::string>> offset_exemptions;
+  std::vector<LengthField> length_fields;  // TargetDef::length_fields
+  FuzzLimits fuzz_limits;                  // TargetDef::fuzz_limits, resolved (never unset)
+  std::string interchange_op;              // TargetDef::interchange.op; empty: none
+};
+
+// Type-erased target, as the registry, the CLI, the test driver and the fuzzers see it: its
+// description as data (TargetInfo), and what needs the input type as virtual functions.
+class Target {
+ public:
+  explicit Target(TargetInfo info) : info_(std::move(info)) {}
+  virtual ~Target() = default;
+  const TargetInfo& info() const { return info_; }
+  const std::string& name() const { return info_.name; }
+  const std::string& family() const { return info_.family; }
+  const std::string& description() const { return info_.description; }
+  const std::string& domain_name() const { return info_.domain_name; }
+  std::vector<std::string> impl_names() const;
+  // The role of each implementation, in impl_names() order ([0] is Role::kOptimized).
+  std::vector<Role> impl_roles() const;
+  const std::string& heap_bound_text() const { return info_.heap_bound_text; }
+  const std::vector<std::pair<std::string, std::string>>& accepted_divergences() const {
+    return info_.accepted_divergences;
+  }
+  OffsetPolicy offset_policy() const { return info_.offset_policy; }
+  const std::string& offsets_reason() const { return info_.offsets_reason; }
+  const std::vector<std::pair<std::string, std::string>>& offset_exemptions() const {
+    return info_.offset_exemptions;
+  }
+
+  // Decodes corpus or fuzz bytes with FuzzedDataProvider and judges the input under `config`
+  // (its subject, its re-run sample: harness/run_config.h); the report and corpus bytes only on
+  // failure unless render is kAlways.
+  virtual CaseResult RunBytes(std::string_view data, const RunConfig& config,
+                              Render render = Render::kOnFailure) const = 0;
+  // The value corpus or fuzz bytes decode to, as the domain prints it (Domain::show). The
+  // printed value is what a corpus file means: tests/data/corpus-printed/ records it for every
+  // shipped corpus file, so a change of the corpus byte form cannot change a file's meaning
+  // unnoticed.
+  virtual std::string ShowBytes(std::string_view data) const = 0;
+  // Generates one input (RapidCheck, given seed and size 0..100) and judges it under `config`
+  // (every implementation runs twice, whatever config.rerun_one_in says).
+  virtual CaseResult RunGenerated(uint64_t seed, int size, const RunConfig& config,
+                                  Render render = Render::kOnFailure) const = 0;
+
+  // True when the domain can read its printed values back (Domain::parse is set).
+  virtual bool has_parser() const = 0;
+  // The corpus bytes of the input written as `text`, the form ShowBytes prints (or a shorter
+  // form the domain's parser accepts): parse, then the domain's encoder. So
+  // ShowBytes(*BytesOfText(ShowBytes(b))) == ShowBytes(b). Errors: Unimplemented when the
+  // domain has no parser; the parser's InvalidArgument ("at character N: ..."); InvalidArgument
+  // when the corpus form cannot hold the value (it would read back as another value, e.g. a
+  // count beyond the range the form encodes).
+  virtual absl::StatusOr<std::string> BytesOfText(std::string_view text) const = 0;
+
+  // Property bodies, to be called inside rc::check. The differential property records the
+  // corpus form of the last failing input (after shrinking: the minimal one).
+  virtual void RcDifferentialProperty(const RunConfig& config) const = 0;
+  // decode(encode(v)) == v for generated v.
+  virtual void RcDomainRoundTripProperty() const = 0;
+  // parse(show(v)) == v for generated v, where show(v) leaves nothing of v out (a parse that
+  // fails with ElidedAt is skipped). Precondition: has_parser().
+  virtual void RcParseInvertsShowProperty() const = 0;
+  const std::string& last_counterexample() const { return last_counterexample_; }
+
+  // Joins a worker (docs/workers.md) or one operation of a module to this target as an oracle
+  // (the implementation WorkerImpl or ModuleImpl of harness/external.h builds).
+  // Errors: FailedPrecondition when the target has no interchange, or the module op's form does
+  // not fit it; AlreadyExists when an implementation has that name.
+  virtual absl::Status AttachWorker(std::shared_ptr<WorkerClient> client) = 0;
+  virtual absl::Status AttachModule(const serdiff_module* module, const serdiff_op* op) = 0;
+  // True when an implementation of this target has that name.
+  bool HasImpl(std::string_view name) const {
+    for (const ImplInfo& i : info_.impls) {
+      if (i.name == name) return true;
+    }
+    return false;
+  }
+
+ protected:
+  mutable std::string last_counterexample_;
+  TargetInfo& mutable_info() { return info_; }
+
+ private:
+  TargetInfo info_;
+};
+
+// The origin an implementation of `family` with `role` has when its Impl names none.
+std::string DefaultOrigin(Role role, std::string_view family);
+
+template <typename T>
+class TypedTarget final : public Target {
+ public:
+  // `family`: the family that registered the target (Registry::Add passes it).
+  explicit TypedTarget(TargetDef<T> def, std::string family = "test")
+      : Target(InfoOf(def, family)), def_(std::move(def)) {}
+
+  const TargetDef<T>& def() const { return def_; }
+
+  std::string Encode(const T& v) const {
+    FuzzInputWriter w;
+    def_.domain.encode(v, w);
+    return w.Finish();
+  }
+
+  // Judges one input under `config`. On a passing input under a fuzzer this is the whole
+  // per-input cost beside the implementations' own runs, so for up to four implementations it
+  // allocates nothing of its own but the output checks' results (TargetDef::checks, when a
+  // target has any): runs are inline, names are views, the divergence callback captures one
+  // pointer (fits std::function's inline buffer).
+  // rerun_all false: the implementations other than the subject run once (rule 1 skips them;
+  // RunConfig::rerun_one_in).
+  CaseResult Judge(const T& v, const RunConfig& config, Render render = Render::kOnFailure,
+                   bool rerun_all = true) const {
+    absl::InlinedVector<ImplRun, 4> runs;
+    // The subject (RunConfig::subject) goes first, and the optimized implementation joins the
+    // others; without one (or when this target lacks it) the optimized implementation is runs[0].
+    const Impl<T>* subject = SubjectImpl(config.subject);
+    if (subject == nullptr) {
+      runs.push_back(RunImpl(def_.optimized, Role::kOptimized, v, true));
+    } else {
+      runs.push_back(RunImpl(*subject, subject->role, v, true));
+      runs.push_back(RunImpl(def_.optimized, Role::kOptimized, v, rerun_all));
+    }
+    for (const auto& r : def_.others) {
+      if (&r != subject) runs.push_back(RunImpl(r, r.role, v, rerun_all));
+    }
+    for (ImplRun& run : runs) {
+      for (const auto& e : def_.offset_exemptions) {
+        if (e.impl == run.name) run.offset_exempt = true;
+      }
+    }
+    const Output& opt = runs[0].first;
+    JudgeInput in;
+    in.target = def_.name;
+    in.runs = absl::MakeConstSpan(runs);
+    struct DivergenceContext {
+      const TargetDef<T>* def;
+      const T* v;
+      absl::Span<const ImplRun> runs;
+    } ctx{&def_, &v, in.runs};
+    if (!def_.divergences.empty()) {
+      in.divergence = [c = &ctx](size_t i) -> std::optional<std::string> {
+        for (const auto& d : c->def->divergences) {
+          if (d.impl == c->runs[i].name && d.applies(*c->v, c->runs[0].first, c->runs[i].first)) {
+            return d.reason;
+          }
+        }
+        return std::nullopt;
+      };
+    }
+    if (opt.ok()) {
+      for (const auto& c : def_.checks) in.checks.emplace_back(c.name, c.check(v, *opt));
+    }
+    if (def_.heap_bound) {
+      in.heap_bound = def_.heap_bound(v, opt);
+      if (subject != nullptr && (subject->slack_bytes || subject->slack_per_output_permille)) {
+        in.heap_bound +=
+            subject->slack_bytes + subject->slack_per_output_permille *
+                                       static_cast<int64_t>(opt.ok() ? opt->size() : 0) / 1000;
+      }
+    }
+    in.offsets = def_.offsets;
+    CaseResult result = JudgeCase(in);
+    for (const ImplRun& run : runs) {
+      if (run.kind == ImplKind::kCompiled) continue;
+      result.external.push_back(
+          {std::string(run.name), run.peak_heap_bytes, OutcomeOf(run.first), &run == &runs[0]});
+    }
+    if (!result.passed || render == Render::kAlways) {
+      in.show_input = [this, &v] { return def_.domain.show(v); };
+      in.show_output = def_.show_output;
+      RenderReport(in, &result);
+      result.corpus_bytes = Encode(v);
+    }
+    return result;
+  }
+
+  CaseResult RunBytes(std::string_view data, const RunConfig& config,
+                      Render render = Render::kOnFailure) const override {
+    FuzzedDataProvider fdp(reinterpret_cast<const uint8_t*>(data.data()), data.size());
+    const T v = def_.domain.decode(fdp);
+    return Judge(v, config, render, RerunsAll(data, config));
+  }
+
+  std::string ShowBytes(std::string_view data) const override {
+    FuzzedDataProvider fdp(reinterpret_cast<const uint8_t*>(data.data()), data.size());
+    return def_.domain.show(def_.domain.decode(fdp));
+  }
+
+  CaseResult RunGenerated(uint64_t seed, int size, const RunConfig& config,
+                          Render render = Render::kOnFailure) const override {
+    const T v = (*def_.domain.gen)(rc::Random(seed), size).value();
+    return Judge(v, config, render);
+  }
+
+  void RcDifferentialProperty(const RunConfig& config) const override {
+    const T v = *(*def_.domain.gen);
+    CaseResult r = Judge(v, config);
+    if (!r.passed) {
+      last_counterexample_ = r.corpus_bytes;
+      RC_FAIL(r.report);
+    }
+  }
+
+  bool has_parser() const override { return static_cast<bool>(def_.domain.parse); }
+
+  absl::StatusOr<std::string> BytesOfText(std::string_view text) const override {
+    if (!def_.domain.parse) {
+      return absl::UnimplementedError(absl::StrCat("the domain of ", def_.name, " (",
+                                                   def_.domain.type_name,
+                                                   ") has no parser for printed values"));
+    }
+    absl::StatusOr<T> v = def_.domain.parse(text);
+    if (!v.ok()) return v.status();
+    std::string bytes = Encode(*v);
+    // An encoder's precondition (a value within the range its form holds) is not checked by
+    // the encoder: read the bytes back and refuse a value they do not hold.
+    FuzzedDataProvider fdp(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+    const T back = def_.domain.decode(fdp);
+    if (!(back == *v)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the corpus form of ", def_.domain.type_name, " cannot hold ",
+                       def_.domain.show(*v), ": its bytes read back as ", def_.domain.show(back)));
+    }
+    return bytes;
+  }
+
+  void RcParseInvertsShowProperty() const override {
+    const T v = *(*def_.domain.gen);
+    const std::string shown = def_.domain.show(v);
+    absl::StatusOr<T> back = def_.domain.parse(shown);
+    if (!back.ok() && IsElided(back.status())) return;  // the text left part of v out
+    if (!back.ok())
+      RC_FAIL("domain parse(show(v)) failed\n  show(v): " + shown +
+              "\n  error:   " + std::string(back.status().message()));
+    if (!(*back == v)) {
+      RC_FAIL("domain parse(show(v)) != v\n  show(v):        " + shown +
+              "\n  show(parse(..)): " + def_.domain.show(*back));
+    }
+  }
+
+  void RcDomainRoundTripProperty() const override {
+    const T v = *(*def_.domain.gen);
+    const std::string bytes = Encode(v);
+    FuzzedDataProvider fdp(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+    const T back = def_.domain.decode(fdp);
+    if (!(back == v)) {
+      RC_FAIL("domain decode(encode(v)) != v\n  v:    " + def_.domain.show(v) +
+              "\n  back: " + def_.domain.show(back));
+    }
+  }
+
+ private:
+  static TargetInfo InfoOf(const TargetDef<T>& d, const std::string& family) {
+    TargetInfo info;
+    info.name = d.name;
+    info.family = family;
+    info.description = d.description;
+    info.domain_name = d.domain.type_name;
+    info.impls.push_back({d.optimized.name, Role::kOptimized,
+                          d.optimized.origin.empty() ? DefaultOrigin(Role::kOptimized, family)
+                                                     : d.optimized.origin});
+    for (const auto& r : d.others) {
+      info.impls.push_back(
+          {r.name, r.role, r.origin.empty() ? DefaultOrigin(r.role, family) : r.origin});
+    }
+    info.heap_bound_text = d.heap_bound.text();
+    for (const auto& dv : d.divergences) info.accepted_divergences.emplace_back(dv.impl, dv.reason);
+    info.offset_policy = d.offsets;
+    info.offsets_reason = d.offsets_reason;
+    for (const auto& e : d.offset_exemptions) info.offset_exemptions.emplace_back(e.impl, e.reason);
+    info.length_fields = d.length_fields;
+    info.fuzz_limits = d.fuzz_limits;
+    info.interchange_op = d.interchange.op;
+    return info;
+  }
+
+  // Runs one implementation (twice when `rerun`): a compiled one under the allocation tracker,
+  // an outside one by its measured_run, which returns its own peak.
+  static ImplRun RunImpl(const Impl<T>& impl, Role role, const T& v, bool rerun) {
+    ImplRun run;
+    run.name = impl.name;
+    run.role = role;
+    run.kind = impl.kind;
+    if (impl.measured_run) {
+      MeasuredOutput m = impl.measured_run(v);
+      run.first = std::move(m.output);
+      run.peak_heap_bytes = m.peak_bytes;
+    } else {
+      PeakHeapScope scope;
+      run.first = impl.run(v);
+      run.peak_heap_bytes = scope.PeakBytes();
+    }
+    run.rerun = rerun;
+    if (rerun) run.second = impl.measured_run ? impl.measured_run(v).output : impl.run(v);
+    return run;
+  }
+
+  // The implementation named `subject`, other than the optimized one; nullptr: none.
+  const Impl<T>* SubjectImpl(const std::string& subject) const {
+    if (subject.empty() || subject == def_.optimized.name) return nullptr;
+    for (const auto& r : def_.others) {
+      if (r.name == subject) return &r;
+    }
+    return nullptr;
+  }
+
+ public:
+  absl::Status AttachWorker(std::shared_ptr<WorkerClient> client) override {
+    const WorkerManifest& m = client->manifest();
+    if (def_.interchange.op.empty()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(def_.name, " has no interchange: no worker can join it"));
+    }
+    if (HasImpl(m.name)) {
+      return absl::AlreadyExistsError(absl::StrCat(def_.name, " already has ", m.name));
+    }
+    // def_ never moves (the target is on the heap), so the interchange outlives the Impl.
+    return Add(WorkerImpl<T>(std::move(client), &def_.interchange));
+  }
+
+  absl::Status AttachModule(const serdiff_module* module, const serdiff_op* op) override {
+    const Interchange<T>& ic = def_.interchange;
+    if (ic.op.empty() || ic.op != op->op) {
+      return absl::FailedPreconditionError(absl::StrCat(def_.name, " has no op ", op->op));
+    }
+    if (!ModuleFormFits(*op, ic)) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(def_.name, " has no form ", op->form, " for ", op->op));
+    }
+    if (HasImpl(module->name)) {
+      return absl::AlreadyExistsError(absl::StrCat(def_.name, " already has ", module->name));
+    }
+    return Add(ModuleImpl<T>(module, op, &ic));
+  }
+
+ private:
+  absl::Status Add(Impl<T> impl) {
+    mutable_info().impls.push_back({impl.name, impl.role, impl.origin, impl.kind});
+    def_.others.push_back(std::move(impl));
+    return absl::OkStatus();
+  }
+
+  TargetDef<T> def_;
+};
+
+}  // namespace serdiff::harness

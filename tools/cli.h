@@ -1,0 +1,68 @@
+// The CLI's commands (tools/serdiff_main.cc parses the command line): what they share, the
+// session every command runs in, and the commands defined outside serdiff_main.cc.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/registry.h"
+#include "harness/run_config.h"
+
+namespace serdiff::tools {
+
+using serdiff::harness::CaseResult;
+using serdiff::harness::Registry;
+using serdiff::harness::Target;
+
+// One invocation of `serdiff`: its run configuration (harness/run_config.h: the environment's,
+// then --subject, --worker, --module, --no-workers), the registry built for it, and the
+// self-test targets when --selftest.
+struct Session {
+  serdiff::harness::RunConfig config;
+  std::unique_ptr<Registry> targets;
+  const Registry* selftest_targets = nullptr;  // --selftest; else nullptr
+  // The options a printed repro command needs to see the same implementations, as shell words
+  // (" --subject x --worker /abs/w.json").
+  std::string repro_args;
+};
+
+// The target of that name (self-test targets with --selftest); nullptr: none.
+const Target* FindTarget(const Session& session, const std::string& name);
+// The targets whose name contains `filter` (every one when empty) and, with a subject, that have
+// it; the self-test targets too when with_selftest and --selftest.
+std::vector<const Target*> Selected(const Session& session, const std::string& filter,
+                                    bool with_selftest = true);
+// The shipped corpus: for an installed binary (<prefix>/bin/serdiff), <prefix>/share/serdiff/
+// corpus when it exists; else the source tree's corpus/ (compiled in).
+std::string DefaultCorpusDir();
+// --no-workers, --worker, --module and --subject as shell words (files made absolute).
+std::string ReproArgs(const std::string& subject, const std::vector<std::string>& workers,
+                      const std::vector<std::string>& modules, bool no_workers);
+// A byte count for the tables: "123 B", "12.3 KiB", "1.23 MiB"; "-" when negative.
+std::string Bytes(int64_t n);
+// `s` as a JSON string, quotes included (harness::AppendJsonString).
+std::string JsonText(std::string_view s);
+
+// `serdiff list` and its --emit forms (tools/list.cc); each returns the exit status.
+int List(const Session& session);
+int EmitLimitsTsv(const Session& session);
+int EmitOptions(const Session& session);
+int EmitOffsetsTable(const Session& session);
+int EmitWireEdges(const Session& session);
+
+// `serdiff check` (tools/check.cc): 0 when every case passed, 1 on a failure, 2 on a usage or
+// I/O error.
+struct CheckOptions {
+  int cases = 200;
+  uint64_t seed = 1;
+  std::string corpus_dir;
+  std::string json_path;  // "" none, "-" stdout
+  std::string filter;
+  std::string failures_dir = "serdiff-failures";
+};
+int Check(const Session& session, const CheckOptions& options);
+
+}  // namespace serdiff::tools
