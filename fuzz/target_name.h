@@ -1,4 +1,4 @@
-// The name of the target a fuzz binary runs (a name from targets/<family>/<family>.targets).
+// The name of the target a fuzz binary runs (a row of fuzz/limits.tsv, generated from the registry).
 //
 // libFuzzer builds link one binary per target; fuzz/CMakeLists.txt generates, per binary, a
 // one-line object defining SerdiffFuzzTargetName() to return that binary's name. Builds

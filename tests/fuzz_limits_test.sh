@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # fuzz.LimitsMatchTheRegistry: every <target>.options the build wrote is what the registry
-# says (TargetDef::fuzz_limits; `serdiff list --emit options`), and scripts/registry-tables,
-# which checks fuzz/limits.tsv, refuses a copy of it with one number changed (so it can fail).
+# says (TargetDef::fuzz_limits, as `serdiff list --emit limits-tsv` prints them: max_len,
+# timeout, malloc_limit_mb), one per registered target of the families built, and
+# scripts/registry-tables, which checks fuzz/limits.tsv, refuses a copy of it with one number
+# changed (so it can fail).
 # usage: fuzz_limits_test.sh <serdiff> <source dir> <build dir's fuzz/ folder>
 set -uo pipefail
 serdiff=$1 src=$2 fuzzdir=$3
@@ -9,8 +11,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
-"$serdiff" list --emit options >"$tmp/options" || { echo "serdiff list --emit options failed"; exit 1; }
-awk -v d="$tmp/opt" 'BEGIN { system("mkdir -p " d) } /^== / { f = d "/" $2; next } { print > f }' "$tmp/options"
+"$serdiff" list --emit limits-tsv >"$tmp/limits.tsv" ||
+  { echo "serdiff list --emit limits-tsv failed"; exit 1; }
+# The expected text of each .options, written here independently of fuzz/CMakeLists.txt.
+mkdir -p "$tmp/opt"
+awk -F'\t' -v d="$tmp/opt" '!/^#/ && $1 != "*" {
+  printf "[libfuzzer]\nmax_len = %s\nmalloc_limit_mb = %s\nrss_limit_mb = 2048\ntimeout = %s\n",
+    $2, $5, $4 > (d "/" $1 ".options") }' "$tmp/limits.tsv"
 n=0
 for want in "$tmp"/opt/*.options; do
   name=$(basename "$want")

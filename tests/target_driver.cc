@@ -163,8 +163,8 @@ void RegisterAll(const Registry& registry) {
 
 }  // namespace
 
-// CMake builds one fuzz binary per name in targets/*/*.targets; those names must be exactly
-// the registered targets, or a target would go unfuzzed (or a fuzz binary would abort).
+// CMake builds one fuzz binary per row of fuzz/limits.tsv whose family is built; those names must
+// be exactly the registered targets, or a target would go unfuzzed (or a fuzz binary would abort).
 TEST(Registry, FuzzTargetListsMatchTheRegistry) {
   std::vector<std::string> listed =
       absl::StrSplit(SERDIFF_FUZZ_TARGET_NAMES, ',', absl::SkipEmpty());

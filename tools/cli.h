@@ -49,7 +49,6 @@ std::string JsonText(std::string_view s);
 // `serdiff list` and its --emit forms (tools/list.cc); each returns the exit status.
 int List(const Session& session);
 int EmitLimitsTsv(const Session& session);
-int EmitOptions(const Session& session);
 int EmitOffsetsTable(const Session& session);
 int EmitWireEdges(const Session& session);
 

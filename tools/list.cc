@@ -78,17 +78,17 @@ int EmitLimitsTsv(const Session& session) {
          "# target's TargetDef::fuzz_limits (its family's Registry::SetFuzzLimits rules, in\n"
          "# targets/<family>/): change those and regenerate; the test\n"
          "# fuzz.LimitsMatchTheRegistry fails when this file or a built .options differs.\n"
-         "# fuzz/CMakeLists.txt reads it at configure time and writes each fuzz target's\n"
-         "# <target>.options: max_len, malloc_limit_mb = max(1, ceil(8 x bound / MiB)),\n"
-         "# rss_limit_mb = 2048 and timeout (docs/fuzzing.md, \"Limits\"; the table there is\n"
-         "# scripts/limits-table's output, checked by docs.LimitsTableMatchesLimitsTsv).\n"
-         "# Columns (tab-separated): target (the final * row is for a target the file does\n"
-         "# not name yet: a new family before this file is regenerated), max_len (bytes), the\n"
-         "# heap bound at the largest input (bytes), the per-input timeout (seconds), how\n"
-         "# the bound was derived.\n";
+         "# CMake reads it at configure time: its target names are the fuzz binaries (the\n"
+         "# families built), and fuzz/CMakeLists.txt writes each one's <target>.options from\n"
+         "# its row (docs/fuzzing.md, \"Limits\"; the table there is scripts/limits-table's\n"
+         "# output, checked by docs.LimitsTableMatchesLimitsTsv).\n"
+         "# Columns (tab-separated): target (the final * row is the default of a family that\n"
+         "# states no limits), max_len (bytes), the heap bound at the largest input (bytes),\n"
+         "# the per-input timeout (seconds), malloc_limit_mb (FuzzLimits::malloc_limit_mb:\n"
+         "# max(1, ceil(8 x bound / MiB))), how the bound was derived.\n";
   auto row = [](const std::string& name, const serdiff::harness::FuzzLimits& l) {
     std::cout << name << "\t" << l.max_len << "\t" << l.bound_bytes << "\t" << l.timeout_seconds
-              << "\t" << l.derivation << "\n";
+              << "\t" << l.malloc_limit_mb() << "\t" << l.derivation << "\n";
   };
   for (const Target* t : Selected(session, "", false)) row(t->name(), t->info().fuzz_limits);
   row("*", serdiff::harness::DefaultFuzzLimits());
@@ -135,18 +135,6 @@ int EmitOffsetsTable(const Session& session) {
                   : policy == OffsetPolicy::kCompareWhenPresent ? "kCompareWhenPresent"
                                                                 : "kNotApplicable")
               << "` | " << meaning << " | " << (names.empty() ? "none" : names) << " |\n";
-  }
-  return 0;
-}
-
-// Every target's <target>.options as the registry states it, each after a line
-// "== <target>.options".
-int EmitOptions(const Session& session) {
-  for (const Target* t : Selected(session, "", false)) {
-    const serdiff::harness::FuzzLimits& l = t->info().fuzz_limits;
-    std::cout << "== " << t->name() << ".options\n[libfuzzer]\nmax_len = " << l.max_len
-              << "\nmalloc_limit_mb = " << l.malloc_limit_mb()
-              << "\nrss_limit_mb = 2048\ntimeout = " << l.timeout_seconds << "\n";
   }
   return 0;
 }

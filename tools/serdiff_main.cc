@@ -241,10 +241,10 @@ int main(int argc, char** argv) {
   list->add_option(
           "--emit", emit,
           "instead of the list, print a file generated from the registry: limits-tsv "
-          "(fuzz/limits.tsv), options (every <target>.options), offsets-md (the error-offset "
+          "(fuzz/limits.tsv: the fuzz binaries' names and limits), offsets-md (the error-offset "
           "policy table of docs/architecture.md), wire-edges-md (each family's wire-edge "
           "table, for docs/<family>.md)")
-      ->check(CLI::IsMember({"limits-tsv", "options", "offsets-md", "wire-edges-md"}));
+      ->check(CLI::IsMember({"limits-tsv", "offsets-md", "wire-edges-md"}));
 
   auto* check =
       app.add_subcommand("check", "replay corpora and run generated cases for every target");
@@ -348,7 +348,6 @@ int main(int argc, char** argv) {
   }
   if (*list) {
     if (emit == "limits-tsv") return EmitLimitsTsv(session);
-    if (emit == "options") return EmitOptions(session);
     if (emit == "offsets-md") return EmitOffsetsTable(session);
     if (emit == "wire-edges-md") return EmitWireEdges(session);
     return List(session);
