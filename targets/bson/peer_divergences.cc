@@ -7,9 +7,9 @@
 //
 // Every predicate recomputes what the peer answers from the input and holds only when the
 // peer's answer is exactly that: an encode divergence rebuilds the document the peer writes
-// (PymongoWrites) and compares bytes; a decode divergence that lets the peer accept what
+// (PymongoEncodeModel) and compares bytes; a decode divergence that lets the peer accept what
 // serdiff rejects re-validates the input with serdiff's own Validate after blanking, in place,
-// only the bytes the peer does not check (SanitizeUnchecked), or, for pymongo's bounds bug, runs
+// only the bytes the peer does not check (BlankUncheckedUtf8), or, for pymongo's bounds bug, runs
 // a transcription of its C decoder's checks (PymongoDecodeModel); one that lets the peer reject
 // what serdiff accepts needs both the feature in the decoded document and the peer's own error
 // text for it. tests/interchange_test.cc ("InterchangePeers") shows each on its example and on
@@ -182,7 +182,9 @@ std::optional<Value> PymongoValue(const Value& v) {
 // The bytes pymongo's bson.encode writes for the document serdiff sent it (as Extended JSON or
 // as bytes); nullopt where this model does not say (a key twice, a document the reference
 // encoder rejects). A top-level "_id" is written first (the C extension's top_level rule).
-std::optional<std::string> PymongoWrites(const Document& input) {
+}  // namespace
+
+std::optional<std::string> PymongoEncodeModel(const Document& input) {
   std::optional<std::vector<Element>> els = PymongoElements(sb::Unpack(input).elements, false);
   if (!els) return std::nullopt;
   Document doc{std::move(*els)};
@@ -194,11 +196,13 @@ std::optional<std::string> PymongoWrites(const Document& input) {
   return *std::move(bytes);
 }
 
+namespace {
+
 // Both accepted, serdiff's bytes are not the peer's, and the peer's are exactly what the model
 // of pymongo's encoder writes for this input.
 bool PymongoWroteItsModel(const Document& doc, const Output& opt, const Output& other) {
   if (!opt.ok() || !other.ok() || *opt == *other) return false;
-  const std::optional<std::string> model = PymongoWrites(doc);
+  const std::optional<std::string> model = PymongoEncodeModel(doc);
   return model.has_value() && *model == *other;
 }
 
@@ -349,20 +353,13 @@ class Sanitizer {
   Unchecked u_;
 };
 
-// The input with the cstrings `unchecked` names blanked (Sanitizer), or nullopt.
-std::optional<std::string> SanitizeUnchecked(std::string_view in, Unchecked unchecked) {
-  std::string out(in);
-  Sanitizer s(&out, unchecked);
-  if (!s.Document(0, out.size(), false, 1)) return std::nullopt;
-  return out;
-}
-
-// serdiff rejected, the peer accepted, and serdiff's Validate accepts the input once the bytes
-// the peer does not check are blanked, with nesting up to `max_depth`.
-bool PeerSkipsTheCheck(std::string_view in, const Output& opt, const Output& other,
-                       Unchecked unchecked, int max_depth) {
+// serdiff rejected, the peer (pymongo, else js_bson) accepted, and serdiff's Validate accepts
+// the input once the bytes the peer does not check are blanked (BlankUncheckedUtf8), with
+// nesting up to `max_depth`.
+bool PeerSkipsTheCheck(std::string_view in, const Output& opt, const Output& other, bool pymongo,
+                       int max_depth) {
   if (opt.ok() || !other.ok()) return false;
-  const std::optional<std::string> blanked = SanitizeUnchecked(in, unchecked);
+  const std::optional<std::string> blanked = BlankUncheckedUtf8(in, pymongo);
   if (!blanked) return false;
   sb::DecodeOptions options;
   options.max_depth = max_depth;
@@ -661,10 +658,12 @@ class PymongoDecodeModel {
 
 }  // namespace
 
-std::optional<std::string> PymongoEncodeModel(const Document& doc) { return PymongoWrites(doc); }
-
+// The input with the cstrings the peer leaves unchecked blanked (Sanitizer), or nullopt.
 std::optional<std::string> BlankUncheckedUtf8(std::string_view bson, bool pymongo) {
-  return SanitizeUnchecked(bson, pymongo ? kPymongoUnchecked : kJsBsonUnchecked);
+  std::string out(bson);
+  Sanitizer s(&out, pymongo ? kPymongoUnchecked : kJsBsonUnchecked);
+  if (!s.Document(0, out.size(), false, 1)) return std::nullopt;
+  return out;
 }
 
 std::vector<harness::Divergence<Document>> PeerEncodeDivergences() {
@@ -761,7 +760,7 @@ std::vector<harness::Divergence<std::string>> PeerDecodeDivergences() {
        "serdiff rejects at offset 12, pymongo accepts (covered: the input validates once "
        "those bytes are blanked)",
        [](const std::string& in, const Output& opt, const Output& other) {
-         return PeerSkipsTheCheck(in, opt, other, kPymongoUnchecked, sb::kDefaultMaxDepth);
+         return PeerSkipsTheCheck(in, opt, other, /*pymongo=*/true, sb::kDefaultMaxDepth);
        }});
   out.push_back(
       {"pymongo",
@@ -771,7 +770,7 @@ std::vector<harness::Divergence<std::string>> PeerDecodeDivergences() {
        "level's length, pymongo accepts (covered: the input validates with no depth limit, "
        "array keys and regex options blanked as above)",
        [](const std::string& in, const Output& opt, const Output& other) {
-         return PeerSkipsTheCheck(in, opt, other, kPymongoUnchecked, kWalkDepth);
+         return PeerSkipsTheCheck(in, opt, other, /*pymongo=*/true, kWalkDepth);
        }});
   out.push_back(
       {"pymongo",
@@ -818,7 +817,7 @@ std::vector<harness::Divergence<std::string>> PeerDecodeDivergences() {
        "ill-formed, {\"\\xe9\": null}: 08000000 0a e900 00, serdiff rejects at offset 5, "
        "js-bson accepts (covered: the input validates once those bytes are blanked)",
        [](const std::string& in, const Output& opt, const Output& other) {
-         return PeerSkipsTheCheck(in, opt, other, kJsBsonUnchecked, sb::kDefaultMaxDepth);
+         return PeerSkipsTheCheck(in, opt, other, /*pymongo=*/false, sb::kDefaultMaxDepth);
        }});
   out.push_back(
       {"js_bson",
@@ -827,7 +826,7 @@ std::vector<harness::Divergence<std::string>> PeerDecodeDivergences() {
        "rejects, js-bson accepts (covered: the input validates with no depth limit, keys and "
        "regex patterns blanked as above)",
        [](const std::string& in, const Output& opt, const Output& other) {
-         return PeerSkipsTheCheck(in, opt, other, kJsBsonUnchecked, kWalkDepth);
+         return PeerSkipsTheCheck(in, opt, other, /*pymongo=*/false, kWalkDepth);
        }});
   out.push_back(
       {"js_bson",
