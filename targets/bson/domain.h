@@ -123,10 +123,11 @@ std::string DecimalInputJson(uint64_t v);
 std::string ArrayKeysInputJson(uint32_t count);
 std::string BytesInputJson(absl::string_view bytes);
 
-// ---- the outside implementations' accepted divergences (targets/bson/peer_divergences.cc) --
-// pymongo (oracles/pymongo) and js_bson (oracles/js_bson), as docs/peers.md lists them: what each
-// does on purpose or by a bug, covered only where the peer's answer is exactly what the
-// predicate recomputes from the input. What a peer cannot take at all, its worker declines.
+// ---- the outside implementations' accepted divergences (targets/bson/peer_divergences*.cc) -
+// pymongo (oracles/pymongo; peer_divergences_pymongo.cc) and js_bson (oracles/js_bson;
+// peer_divergences_js_bson.cc), joined in peer_divergences.cc, as docs/peers.md lists them:
+// what each does on purpose or by a bug, covered only where the peer's answer is exactly what
+// the predicate recomputes from the input. What a peer cannot take at all, its worker declines.
 //   PeerEncodeDivergences       bson_encode (pymongo: undefined, DBPointer, symbol, top-level
 //                               "_id", regex options, the SystemError of subtype 0xFF; js_bson:
 //                               regex options outside "ilmsux")

@@ -1,0 +1,100 @@
+// BSON family: the accepted divergences of js_bson (oracles/js_bson: npm bson 7.3.4, a worker,
+// docs/workers.md), in bson_encode and bson_decode. docs/peers.md ("## BSON") lists each;
+// peer_divergences.cc says how the predicates work and joins these lists with pymongo's
+// (peer_divergences_pymongo.cc).
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/target.h"
+#include "serdiff/bson/codec.h"
+#include "serdiff/bson/document.h"
+#include "targets/bson/domain.h"
+#include "targets/bson/peer_internal.h"
+
+namespace serdiff::targets::bson {
+
+namespace {
+
+// A regex with an option byte outside "ilmsux".
+bool HasRegexOptionOutsideIlmsux(const Document& doc) {
+  return AnyValue(doc.elements, [](const Value& v) {
+    return v.type == Type::kRegex && std::any_of(v.s2.begin(), v.s2.end(), [](char c) {
+             return kRegexFlags.find(c) == std::string_view::npos;
+           });
+  });
+}
+
+}  // namespace
+
+// Keys of documents and arrays and regex patterns (BSON.deserialize's {utf8: true} covers
+// string values only).
+const Unchecked kJsBsonUnchecked{true, true, true, false};
+
+std::vector<harness::Divergence<Document>> JsBsonEncodeDivergences() {
+  std::vector<harness::Divergence<Document>> out;
+  // js_bson: EJSON.parse (or BSON.deserialize, for bytes) then BSON.serialize.
+  out.push_back(
+      {"js_bson",
+       "on purpose: js-bson's BSONRegExp refuses an option outside i, l, m, s, u, x (\"The "
+       "regular expression option [q] is not supported\"); BSON 1.1 and serdiff take any "
+       "option byte, sorted, {\"r\": regex /abc/q}: serdiff 0e000000 0b 7200 61626300 7100 00, "
+       "js-bson rejects it",
+       [](const Document& doc, const Output& opt, const Output& other) {
+         return HasRegexOptionOutsideIlmsux(doc) &&
+                PeerRejectedSaying(opt, other, "The regular expression option [");
+       }});
+  out.push_back(
+      {"js_bson",
+       "on purpose: EJSON.parse reads a $binary of subtype 04 as a UUID, which must be 16 "
+       "bytes (\"Argument passed in UUID constructor must be a UUID, a 16 byte Buffer or ...\"); "
+       "BSON 1.1 sets no length (and BSON.deserialize takes it), {\"a\": binary subtype 4 "
+       "010203}: serdiff 10000000 05 6100 03000000 04 010203 00, js-bson rejects",
+       [](const Document& doc, const Output& opt, const Output& other) {
+         return HasUuidNot16Bytes(doc, false) &&
+                PeerRejectedSaying(opt, other, "Argument passed in UUID constructor");
+       }});
+  return out;
+}
+
+std::vector<harness::Divergence<std::string>> JsBsonDecodeDivergences() {
+  std::vector<harness::Divergence<std::string>> out;
+  out.push_back(
+      {"js_bson",
+       "on purpose: BSON.deserialize's validation {utf8: true} covers string values only; keys "
+       "(of documents and arrays) and regex patterns are read as UTF-8 with U+FFFD for what is "
+       "ill-formed, {\"\\xe9\": null}: 08000000 0a e900 00, serdiff rejects at offset 5, "
+       "js-bson accepts (covered: the input validates once those bytes are blanked)",
+       [](const std::string& in, const Output& opt, const Output& other) {
+         return PeerSkipsTheCheck(in, opt, other, /*pymongo=*/false, sb::kDefaultMaxDepth);
+       }});
+  out.push_back(
+      {"js_bson",
+       "on purpose (serdiff's): serdiff rejects nesting deeper than 100 levels (the limit the "
+       "spec recommends), js-bson has none, e.g. {\"d\": {\"d\": ...}} 101 levels deep: serdiff "
+       "rejects, js-bson accepts (covered: the input validates with no depth limit, keys and "
+       "regex patterns blanked as above)",
+       [](const std::string& in, const Output& opt, const Output& other) {
+         return PeerSkipsTheCheck(in, opt, other, /*pymongo=*/false, kWalkDepth);
+       }});
+  out.push_back(
+      {"js_bson",
+       "on purpose: BSON.deserialize builds a BSONRegExp, which refuses an option outside i, "
+       "l, m, s, u, x (\"The regular expression option [a] is not supported\"); BSON 1.1 and "
+       "serdiff take any UTF-8 option, 0c000000 0b 7200 6100 6100 00: serdiff accepts, "
+       "js-bson rejects",
+       [](const std::string& in, const Output& opt, const Output& other) {
+         if (!PeerRejectedSaying(opt, other, "The regular expression option [")) return false;
+         const std::optional<Document> doc = Decoded(in);
+         return doc.has_value() && HasRegexOptionOutsideIlmsux(*doc);
+       }});
+  return out;
+}
+
+harness::OffsetExemption JsBsonDecodeOffsetExemption() {
+  return {"js_bson", "BSON.deserialize throws a BSONError with a message only, no position"};
+}
+
+}  // namespace serdiff::targets::bson

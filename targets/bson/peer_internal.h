@@ -1,0 +1,86 @@
+// BSON family, private to the peer divergence files: what the accepted divergences of pymongo
+// (peer_divergences_pymongo.cc) and js_bson (peer_divergences_js_bson.cc) share, defined in
+// peer_divergences.cc: walking a decoded document, a peer's error text, the cstrings a peer's
+// decoder leaves unchecked for UTF-8 (blanked by BlankUncheckedUtf8, domain.h) and each peer's
+// lists, which peer_divergences.cc joins into the family's (PeerEncodeDivergences and friends,
+// domain.h). Tests use targets/bson/domain.h instead.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "harness/target.h"
+#include "serdiff/bson/document.h"
+
+namespace serdiff::targets::bson {
+
+namespace sb = serdiff::bson;
+using harness::Output;
+using sb::Document;
+using sb::Element;
+using sb::Type;
+using sb::Value;
+
+// The deepest nesting the decode divergences cover (as the libbson ones, divergences.cc): past
+// pymongo's (Python's recursion limit, 1,000), shallow enough for the stack of the walk below.
+// js-bson reads deeper documents too; those stay reported.
+inline constexpr int kWalkDepth = 1000;
+
+// pymongo's bson.regex.Regex holds the options as re flag bits and writes them back in this
+// order: every other byte is dropped, and so is a repeat.
+inline constexpr std::string_view kRegexFlags = "ilmsux";
+
+// ---- walking a decoded document --------------------------------------------------------------
+
+// True when `pred` holds for some value at any depth (documents, arrays, code_w_scope scopes).
+bool AnyValue(const std::vector<Element>& els, const std::function<bool(const Value&)>& pred);
+bool HasType(const Document& doc, Type t);
+bool HasBinarySubtype(const Document& doc, uint8_t subtype);
+// A binary of subtype 0x04 (UUID), or with old_too 0x03 (UUID, old), whose payload is not 16
+// bytes.
+bool HasUuidNot16Bytes(const Document& doc, bool old_too);
+// The document serdiff decoded from an input it accepted (nullopt if it cannot).
+std::optional<Document> Decoded(std::string_view in);
+
+// ---- a peer's answer -------------------------------------------------------------------------
+
+// serdiff accepted, the peer rejected (not declined) with `text` in its message.
+bool PeerRejectedSaying(const Output& opt, const Output& other, absl::string_view text);
+
+// ---- the raw bytes a peer's decoder does not check for UTF-8 -------------------------------
+
+// Which cstrings of a document a decoder reads without checking their UTF-8.
+struct Unchecked {
+  bool document_keys = false;   // keys of documents and of code_w_scope scopes
+  bool array_keys = false;      // keys of arrays
+  bool regex_patterns = false;  // the first cstring of a regex
+  bool regex_options = false;   // the second
+};
+
+// What each peer's decoder leaves unchecked (defined in its file; BlankUncheckedUtf8 picks one).
+extern const Unchecked kPymongoUnchecked;
+extern const Unchecked kJsBsonUnchecked;
+
+// serdiff rejected, the peer (pymongo, else js_bson) accepted, and serdiff's Validate accepts
+// the input once the bytes the peer does not check are blanked (BlankUncheckedUtf8), with
+// nesting up to `max_depth`.
+bool PeerSkipsTheCheck(std::string_view in, const Output& opt, const Output& other, bool pymongo,
+                       int max_depth);
+
+// ---- each peer's lists (joined in this order by peer_divergences.cc) --------------------------
+
+// peer_divergences_pymongo.cc
+std::vector<harness::Divergence<Document>> PymongoEncodeDivergences();
+std::vector<harness::Divergence<std::string>> PymongoDecodeDivergences();
+harness::OffsetExemption PymongoDecodeOffsetExemption();
+// peer_divergences_js_bson.cc
+std::vector<harness::Divergence<Document>> JsBsonEncodeDivergences();
+std::vector<harness::Divergence<std::string>> JsBsonDecodeDivergences();
+harness::OffsetExemption JsBsonDecodeOffsetExemption();
+
+}  // namespace serdiff::targets::bson
