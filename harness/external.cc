@@ -182,6 +182,21 @@ std::string FrameOf(absl::string_view payload) {
   return f;
 }
 
+// Reads one frame: its 4-byte big-endian length, then that many bytes. Errors: ReadAll's
+// (DeadlineExceeded, Unavailable at the end of the stream), OutOfRange for a length over
+// kMaxFrame (nothing of the body is read or allocated).
+absl::Status ReadFrame(int fd, Clock::time_point deadline, std::string* body) {
+  unsigned char len[4];
+  if (absl::Status s = ReadAll(fd, reinterpret_cast<char*>(len), 4, deadline); !s.ok()) return s;
+  const uint32_t n = (uint32_t{len[0]} << 24) | (uint32_t{len[1]} << 16) | (uint32_t{len[2]} << 8) |
+                     uint32_t{len[3]};
+  if (n > kMaxFrame) {
+    return absl::OutOfRangeError(absl::StrCat("a frame of ", n, " bytes (limit ", kMaxFrame, ")"));
+  }
+  body->assign(n, '\0');
+  return ReadAll(fd, body->data(), n, deadline);
+}
+
 }  // namespace
 
 WorkerClient::WorkerClient(WorkerManifest manifest) : manifest_(std::move(manifest)) {
@@ -220,6 +235,15 @@ absl::Status WorkerClient::Fail(absl::string_view cls, std::string message) {
   return WorkerFailure(cls, absl::StrCat(manifest_.name, ": ", message));
 }
 
+absl::Status WorkerClient::FrameFailure(const absl::Status& s, absl::string_view what,
+                                        int64_t timeout_ms) {
+  if (absl::IsDeadlineExceeded(s)) {
+    return Fail("worker-timeout", absl::StrCat("no ", what, " within ", timeout_ms, " ms"));
+  }
+  if (absl::IsOutOfRange(s)) return Fail("worker-protocol", absl::StrCat(what, ": ", s.message()));
+  return Fail("worker-crashed", absl::StrCat("the worker ended (", what, ": ", s.message(), ")"));
+}
+
 absl::Status WorkerClient::Start() {
   if (!FindExecutable(manifest_.command[0], manifest_.dir)) {
     declined_ = absl::StrCat("the worker's runtime ", manifest_.command[0], " is not installed (",
@@ -256,20 +280,9 @@ absl::Status WorkerClient::Start() {
   next_id_ = 1;
   // The hello, within the deadline (a runtime's start-up counts against it).
   const auto deadline = Clock::now() + std::chrono::milliseconds(TimeoutMs(manifest_) + 20000);
-  char len[4];
-  if (absl::Status s = ReadAll(from_fd_, len, 4, deadline); !s.ok()) {
-    const bool timed_out = absl::IsDeadlineExceeded(s);
-    return Fail(timed_out ? "worker-timeout" : "worker-crashed",
-                absl::StrCat("no hello frame: ", s.message()));
-  }
-  const uint32_t n = (uint32_t{static_cast<unsigned char>(len[0])} << 24) |
-                     (uint32_t{static_cast<unsigned char>(len[1])} << 16) |
-                     (uint32_t{static_cast<unsigned char>(len[2])} << 8) |
-                     uint32_t{static_cast<unsigned char>(len[3])};
-  if (n > kMaxFrame) return Fail("worker-protocol", absl::StrCat("hello frame of ", n, " bytes"));
-  std::string body(n, '\0');
-  if (absl::Status s = ReadAll(from_fd_, body.data(), n, deadline); !s.ok()) {
-    return Fail("worker-crashed", absl::StrCat("hello frame cut short: ", s.message()));
+  std::string body;
+  if (absl::Status s = ReadFrame(from_fd_, deadline, &body); !s.ok()) {
+    return FrameFailure(s, "hello frame", TimeoutMs(manifest_) + 20000);
   }
   const Json h = Json::parse(body, nullptr, false);
   if (!h.is_object() || h.value("serdiff_worker", 0) != 1) {
@@ -318,28 +331,9 @@ absl::StatusOr<ExternalAnswer> WorkerClient::Call(absl::string_view op,
     if (absl::IsDeadlineExceeded(s)) return Fail("worker-timeout", "request not taken in time");
     return Fail("worker-crashed", absl::StrCat("writing the request: ", s.message()));
   }
-  char len[4];
-  auto read_failure = [&](const absl::Status& s, absl::string_view what) {
-    if (absl::IsDeadlineExceeded(s)) {
-      return Fail("worker-timeout",
-                  absl::StrCat("no answer within ", TimeoutMs(manifest_), " ms (", what, ")"));
-    }
-    return Fail("worker-crashed", absl::StrCat("the worker ended (", what, ": ", s.message(), ")"));
-  };
-  if (absl::Status s = ReadAll(from_fd_, len, 4, deadline); !s.ok()) {
-    return read_failure(s, "answer length");
-  }
-  const uint32_t n = (uint32_t{static_cast<unsigned char>(len[0])} << 24) |
-                     (uint32_t{static_cast<unsigned char>(len[1])} << 16) |
-                     (uint32_t{static_cast<unsigned char>(len[2])} << 8) |
-                     uint32_t{static_cast<unsigned char>(len[3])};
-  if (n > kMaxFrame) {
-    return Fail("worker-protocol",
-                absl::StrCat("an answer frame of ", n, " bytes (limit ", kMaxFrame, ")"));
-  }
-  std::string body(n, '\0');
-  if (absl::Status s = ReadAll(from_fd_, body.data(), n, deadline); !s.ok()) {
-    return read_failure(s, "answer body");
+  std::string body;
+  if (absl::Status s = ReadFrame(from_fd_, deadline, &body); !s.ok()) {
+    return FrameFailure(s, "answer", TimeoutMs(manifest_));
   }
   const Json a = Json::parse(body, nullptr, false);
   if (!a.is_object()) return Fail("worker-protocol", "the answer is not one JSON object");
@@ -434,22 +428,11 @@ void OutError(void* ctx, int64_t offset, const char* message) {
 
 absl::StatusOr<std::string> CallModuleOp(const serdiff_op& op, int64_t scalar,
                                          absl::string_view json, const Int32List* list) {
-  // The scalar forms first, without the switch: a module's int64 formatter costs about as much
-  // as the call itself (docs/benchmarks.md, "Workers and modules").
-  if (op.form == SERDIFF_FORM_INT64 || op.form == SERDIFF_FORM_UINT64) {
-    OutCtx ctx;
-    serdiff_out out{&ctx, OutAppend, OutError};
-    const int rc = op.form == SERDIFF_FORM_INT64 ? op.int64(scalar, &out)
-                                                 : op.uint64(static_cast<uint64_t>(scalar), &out);
-    if (rc == SERDIFF_OK) return std::move(ctx.bytes);
-    if (rc == SERDIFF_DECLINED) return Declined(ctx.message);
-    absl::Status st = absl::InvalidArgumentError(ctx.message);
-    if (ctx.offset >= 0) st = WithErrorOffset(std::move(st), ctx.offset);
-    return st;
-  }
   OutCtx ctx;
   serdiff_out out{&ctx, OutAppend, OutError};
   int rc = SERDIFF_REJECTED;
+  // The scalar forms are the first cases: a module's int64 formatter costs about as much as the
+  // call itself (docs/benchmarks.md, "Workers and modules").
   switch (op.form) {
     case SERDIFF_FORM_INT64:
       rc = op.int64(scalar, &out);
@@ -467,6 +450,8 @@ absl::StatusOr<std::string> CallModuleOp(const serdiff_op& op, int64_t scalar,
       rc = op.json(json.data(), json.size(), &out);
       break;
   }
+  // The one mapping of a module's return code: accepted, declined, or rejected (with the error
+  // offset it reported, serdiff/common/error_offset.h).
   if (rc == SERDIFF_OK) return std::move(ctx.bytes);
   if (rc == SERDIFF_DECLINED) return Declined(ctx.message);
   absl::Status st = absl::InvalidArgumentError(ctx.message);

@@ -81,6 +81,9 @@ class WorkerClient {
   absl::Status Start();
   void Stop(bool kill);
   absl::Status Fail(absl::string_view cls, std::string message);
+  // The verdict of a frame that could not be read (ReadFrame's status): worker-timeout,
+  // worker-protocol (over the frame limit) or worker-crashed; `what` names the frame.
+  absl::Status FrameFailure(const absl::Status& s, absl::string_view what, int64_t timeout_ms);
 
   WorkerManifest manifest_;
   int pid_ = -1;

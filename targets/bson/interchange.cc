@@ -27,6 +27,7 @@
 #include "harness/target.h"
 #include "reference/bson/bson_ref.h"
 #include "reference/timestamp/timestamp_ref.h"
+#include "serdiff/bson/codec.h"
 #include "serdiff/common/utf8.h"
 #include "targets/bson/domain.h"
 
@@ -40,8 +41,9 @@ using sb::Value;
 
 namespace {
 
-// The encoders' nesting limit (a top-level document is level 1; docs/bson.md).
-constexpr int kMaxDepth = 100;
+// The encoders' nesting limit (a top-level document is level 1; docs/bson.md): the optimized
+// codec's own constant.
+constexpr int kMaxDepth = sb::kDefaultMaxDepth;
 // The one NaN that EJSON's "NaN" reads back as in every parser (the quiet NaN, no payload).
 constexpr uint64_t kCanonicalNan = 0x7FF8000000000000;
 
