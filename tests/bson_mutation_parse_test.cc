@@ -1,6 +1,6 @@
 // Parsers of the printed values of the bson_* and mutation_* targets (targets/bson/parse.cc,
 // targets/mutation/parse.cc): exact values, exact corpus bytes (hand-derived from the
-// FuzzedDataProvider forms in targets/bson/domain.h and targets/mutation/mutation.cc), exact error
+// FuzzedDataProvider forms in targets/bson/domain.h and targets/mutation/domains.cc), exact error
 // positions, the forms that cannot be read back (ElidedAt), and every recorded printed value
 // of the shipped corpus (tests/data/corpus-printed/{bson,mutation}_*.tsv) read back.
 #include <gtest/gtest.h>
