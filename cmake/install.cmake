@@ -74,12 +74,13 @@ install(TARGETS ${_libs} serdiff_targets_export serdiff EXPORT serdiffTargets
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/serdiff ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT serdiffTargets NAMESPACE serdiff:: DESTINATION ${SERDIFF_INSTALL_CMAKEDIR})
 
-# Headers. "harness/...", "targets/families.h", "fuzz/target_name.h", "reference/...",
+# Headers. "harness/...", "targets/families.h", "fuzz/target_name.h", "fuzz/fuzz_registry.h",
+# "reference/...",
 # "oracles/..." resolve under include/serdiff; "serdiff/<family>/..." under include.
 set(_inc ${CMAKE_INSTALL_INCLUDEDIR}/serdiff)
 install(DIRECTORY harness/ DESTINATION ${_inc}/harness FILES_MATCHING PATTERN "*.h")
 install(FILES targets/families.h DESTINATION ${_inc}/targets)
-install(FILES fuzz/target_name.h DESTINATION ${_inc}/fuzz)
+install(FILES fuzz/target_name.h fuzz/fuzz_registry.h DESTINATION ${_inc}/fuzz)
 install(FILES ${SERDIFF_FDP_INCLUDE_DIR}/FuzzedDataProvider.h DESTINATION ${_inc}/fdp)
 install(DIRECTORY src/serdiff/ DESTINATION ${_inc} FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY reference/ DESTINATION ${_inc}/reference FILES_MATCHING PATTERN "*.h")

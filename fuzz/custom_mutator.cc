@@ -12,10 +12,10 @@
 #include <random>
 #include <vector>
 
+#include "fuzz/fuzz_registry.h"
 #include "fuzz/target_name.h"
 #include "harness/length_lies.h"
-#include "harness/target.h"
-#include "targets/families.h"
+#include "harness/registry.h"
 
 extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
 
@@ -27,8 +27,7 @@ using serdiff::harness::LengthField;
 // (TargetDef::length_fields, set by its family); empty: none.
 const std::vector<LengthField>& Fields() {
   static const std::vector<LengthField>* fields = [] {
-    const serdiff::harness::Target* t =
-        serdiff::targets::AllTargets().Find(SerdiffFuzzTargetName());
+    const serdiff::harness::Target* t = SerdiffFuzzRegistry().Find(SerdiffFuzzTargetName());
     return t != nullptr ? &t->info().length_fields : new std::vector<LengthField>();
   }();
   return *fields;

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "fuzz/fuzz_registry.h"
 #include "fuzz/target_name.h"
 #include "harness/corpus.h"
 #include "harness/shrink.h"
@@ -68,12 +69,15 @@ serdiff::harness::RunConfig Config(bool fuzzing) {
 }
 std::unique_ptr<const serdiff::harness::Registry> g_registry;
 
-const serdiff::harness::Registry& Registry(bool fuzzing) {
+// The process's registry; `fuzzing` matters only to the call that builds it.
+const serdiff::harness::Registry& ProcessRegistry(bool fuzzing) {
   if (g_registry == nullptr) g_registry = serdiff::targets::BuildTargets(Config(fuzzing));
   return *g_registry;
 }
 
 }  // namespace
+
+const serdiff::harness::Registry& SerdiffFuzzRegistry() { return ProcessRegistry(false); }
 
 // Called by libFuzzer only (the replay binary does not, so corpus replay judges every input in
 // full): the determinism check reruns the implementations other than the subject on one input in
@@ -81,7 +85,7 @@ const serdiff::harness::Registry& Registry(bool fuzzing) {
 // (SERDIFF_MODULES, docs/workers.md) are loaded now rather than at the first input, so that
 // libFuzzer counts the coverage of a module built with -fsanitize=fuzzer-no-link.
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
-  Registry(true);
+  ProcessRegistry(true);
   std::error_code ec;
   const std::string cwd = std::filesystem::current_path(ec).string();
   g_artifact_prefix = ec ? std::string() : cwd + "/";
@@ -97,7 +101,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const serdiff::harness::Registry& registry = Registry(false);
+  static const serdiff::harness::Registry& registry = SerdiffFuzzRegistry();
   static const serdiff::harness::Target* target = [] {
     const auto* t = registry.Find(SerdiffFuzzTargetName());
     if (t == nullptr) {
