@@ -46,9 +46,12 @@ enum class OffsetPolicy {
 std::string_view OffsetPolicyName(OffsetPolicy p);  // "compare-when-present", ...
 
 // An implementation that reports no error offsets (an oracle such as protobuf), and why.
+// declared_in: the source file that wrote the exemption (__builtin_FILE() of the brace
+// initialization, filled in by the compiler); `serdiff list --emit divergences-md` names it.
 struct OffsetExemption {
   std::string impl;
   std::string reason;
+  const char* declared_in = __builtin_FILE();
 };
 
 // The input type of a target, in its forms: generated, corpus bytes, printed text.
@@ -128,12 +131,17 @@ struct Impl {
   std::string slack_reason;
 };
 
-// A difference between the optimized side and reference `impl` that is known and accepted.
+// A difference between the optimized side and implementation `impl` that is known and
+// accepted. Written `{impl, reason, applies}`; declared_in is then the source file of that brace
+// initialization (__builtin_FILE(), filled in by the compiler), so that every divergence of a
+// peer can be listed with the file that holds it (`serdiff list --emit divergences-md`, the
+// generated table of docs/peers.md).
 template <typename T>
 struct Divergence {
-  std::string impl;    // which reference it concerns
+  std::string impl;    // which implementation it concerns
   std::string reason;  // why it is accepted (shown in reports and `serdiff list`)
   std::function<bool(const T& input, const Output& optimized, const Output& other)> applies;
+  const char* declared_in = __builtin_FILE();
 };
 
 // A property of the optimized output beyond equality with the others (round trip, size

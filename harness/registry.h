@@ -89,7 +89,7 @@ const std::vector<std::string>& AttachExternal(Registry& registry);
 // ---- Families register themselves ------------------------------------------------------------
 //
 // A family's target file ends with
-//   SERDIFF_REGISTER_FAMILY("cql", RegisterCqlTargets);
+//   SERDIFF_REGISTER_FAMILY("cql", RegisterTargets);
 // which records the family name and its registration function when the program starts
 // (static initialization). Nothing else names the family: no list in CMake, no #ifdef, no
 // declaration in a shared header. The targets library is linked whole (WHOLE_ARCHIVE in

@@ -21,6 +21,15 @@ std::string DefaultOrigin(Role role, std::string_view family) {
   return "an oracle that names no origin";
 }
 
+std::string DeclaredInText(std::string_view declared_in) {
+  for (std::string_view dir : {"targets/", "oracles/"}) {
+    if (declared_in.substr(0, dir.size()) == dir) return std::string(declared_in);
+    const size_t at = declared_in.rfind("/" + std::string(dir));
+    if (at != std::string_view::npos) return std::string(declared_in.substr(at + 1));
+  }
+  return std::string(declared_in);
+}
+
 // Both in TargetInfo::impls order: [0] is the optimized implementation.
 std::vector<std::string> Target::impl_names() const {
   std::vector<std::string> names;

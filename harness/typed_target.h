@@ -42,6 +42,17 @@ struct ImplInfo {
   std::string origin;  // "src/serdiff/varint", "reference/varint", "oracles/protobuf: ..."
   ImplKind kind = ImplKind::kCompiled;
 };
+// An accepted divergence or an offset exemption, as data: the implementation it concerns, why,
+// and the source file that declares it (the path the compiler was given; DeclaredInText
+// shortens it).
+struct Acceptance {
+  std::string impl;
+  std::string reason;
+  std::string declared_in;
+};
+// `declared_in` from its last "/targets/" on ("targets/bson/divergences_pymongo.cc"), else from
+// its last "/oracles/" on; a path with neither (a user's own project) as it is.
+std::string DeclaredInText(std::string_view declared_in);
 struct TargetInfo {
   std::string name;
   std::string family;
@@ -49,11 +60,11 @@ struct TargetInfo {
   std::string domain_name;
   std::vector<ImplInfo> impls;  // [0] is the optimized implementation (Role::kOptimized)
   std::string heap_bound_text;
-  std::vector<std::pair<std::string, std::string>> accepted_divergences;  // (impl, reason)
+  std::vector<Acceptance> accepted_divergences;  // TargetDef::divergences
   OffsetPolicy offset_policy = OffsetPolicy::kCompareWhenPresent;
   std::string offsets_reason;  // why offsets are not applicable (kNotApplicable), else empty
-  // (implementation, reason) for each implementation that reports no error offsets.
-  std::vector<std::pair<std::string, std::string>> offset_exemptions;
+  // Each implementation that reports no error offsets (TargetDef::offset_exemptions).
+  std::vector<Acceptance> offset_exemptions;
   std::vector<LengthField> length_fields;  // TargetDef::length_fields
   FuzzLimits fuzz_limits;                  // TargetDef::fuzz_limits, resolved (never unset)
   std::string interchange_op;              // TargetDef::interchange.op; empty: none
@@ -74,14 +85,10 @@ class Target {
   // The role of each implementation, in impl_names() order ([0] is Role::kOptimized).
   std::vector<Role> impl_roles() const;
   const std::string& heap_bound_text() const { return info_.heap_bound_text; }
-  const std::vector<std::pair<std::string, std::string>>& accepted_divergences() const {
-    return info_.accepted_divergences;
-  }
+  const std::vector<Acceptance>& accepted_divergences() const { return info_.accepted_divergences; }
   OffsetPolicy offset_policy() const { return info_.offset_policy; }
   const std::string& offsets_reason() const { return info_.offsets_reason; }
-  const std::vector<std::pair<std::string, std::string>>& offset_exemptions() const {
-    return info_.offset_exemptions;
-  }
+  const std::vector<Acceptance>& offset_exemptions() const { return info_.offset_exemptions; }
 
   // Decodes corpus or fuzz bytes with FuzzedDataProvider and judges the input under `config`
   // (its subject, its re-run sample: harness/run_config.h); the report and corpus bytes only on
@@ -321,10 +328,14 @@ class TypedTarget final : public Target {
           {r.name, r.role, r.origin.empty() ? DefaultOrigin(r.role, family) : r.origin});
     }
     info.heap_bound_text = d.heap_bound.text();
-    for (const auto& dv : d.divergences) info.accepted_divergences.emplace_back(dv.impl, dv.reason);
+    for (const auto& dv : d.divergences) {
+      info.accepted_divergences.push_back({dv.impl, dv.reason, dv.declared_in});
+    }
     info.offset_policy = d.offsets;
     info.offsets_reason = d.offsets_reason;
-    for (const auto& e : d.offset_exemptions) info.offset_exemptions.emplace_back(e.impl, e.reason);
+    for (const auto& e : d.offset_exemptions) {
+      info.offset_exemptions.push_back({e.impl, e.reason, e.declared_in});
+    }
     info.length_fields = d.length_fields;
     info.fuzz_limits = d.fuzz_limits;
     info.interchange_op = d.interchange.op;

@@ -17,14 +17,13 @@
 #include "oracles/abseil/time.h"
 #include "serdiff/timestamp/timestamp.h"
 #include "targets/families.h"
-#include "targets/timestamp/domains.h"
-#include "targets/timestamp/edges.h"
+#include "targets/timestamp/domain.h"
 
 namespace serdiff::targets {
 namespace {
 
 namespace ts = ::serdiff::timestamp;
-namespace d = ::serdiff::targets::ts_domains;
+namespace d = ::serdiff::targets::timestamp;
 namespace rts = ::serdiff::ref::timestamp;
 namespace oab = ::serdiff::oracle::abseil;
 
@@ -78,7 +77,7 @@ std::vector<ts::CivilDateTime> EdgeCivils() {
 
 std::vector<ts::CivilDay> EdgeDays() {
   std::vector<ts::CivilDay> v;
-  for (int64_t days : ts_edges::EdgeDays()) {
+  for (int64_t days : ::serdiff::targets::timestamp::EdgeDays()) {
     if (days >= -(int64_t{1} << 31) && days < (int64_t{1} << 31)) {
       v.push_back(oab::CivilFromDays(days));
     }
@@ -104,7 +103,7 @@ std::vector<ts::CivilDay> EdgeDays() {
 
 std::vector<ts::TimeOfDay> EdgeTimes() {
   std::vector<ts::TimeOfDay> v;
-  for (int64_t ns : ts_edges::EdgeCqlTimeNanos()) {
+  for (int64_t ns : ::serdiff::targets::timestamp::EdgeCqlTimeNanos()) {
     if (ns >= 0 && ns <= ts::kMaxCqlTimeNanos) v.push_back(*rts::TimeOfDayFromCqlTime(ns));
   }
   const ts::TimeOfDay invalid[] = {{24, 0, 0, 0},         {0, 60, 0, 0},       {0, 0, 60, 0},
@@ -117,10 +116,10 @@ std::vector<ts::TimeOfDay> EdgeTimes() {
 // The sweep inputs for a target, chosen by its domain.
 std::vector<std::string> SweepFor(const harness::Target& t) {
   const std::string& dom = t.domain_name();
-  if (dom == "int64 ms") return Int64Inputs(ts_edges::EdgeMillis());
-  if (dom == "int64 µs") return Int64Inputs(ts_edges::EdgeMicros());
-  if (dom == "int64 days") return Int64Inputs(ts_edges::EdgeDays());
-  if (dom == "int64 ns") return Int64Inputs(ts_edges::EdgeCqlTimeNanos());
+  if (dom == "int64 ms") return Int64Inputs(::serdiff::targets::timestamp::EdgeMillis());
+  if (dom == "int64 µs") return Int64Inputs(::serdiff::targets::timestamp::EdgeMicros());
+  if (dom == "int64 days") return Int64Inputs(::serdiff::targets::timestamp::EdgeDays());
+  if (dom == "int64 ns") return Int64Inputs(::serdiff::targets::timestamp::EdgeCqlTimeNanos());
   if (dom == "uint32 CQL date") {
     return Inputs(d::EdgeRawDates(),
                   [](uint32_t v, harness::FuzzInputWriter& w) { w.WriteIntegral<uint32_t>(v); });
@@ -164,8 +163,8 @@ TEST(TimestampEdgeSweep, EveryDriverDivergenceIsHitByTheEdgeValues) {
     std::map<std::string, int> hits;
     // Only the implementations this process has: a worker's divergences (python_cassandra) are
     // hit where the worker is attached (serdiff check), not here.
-    for (const auto& [impl, reason] : t->accepted_divergences()) {
-      if (t->HasImpl(impl)) hits[impl + ": " + reason] = 0;
+    for (const auto& d : t->accepted_divergences()) {
+      if (t->HasImpl(d.impl)) hits[d.impl + ": " + d.reason] = 0;
     }
     ASSERT_FALSE(hits.empty()) << name;
     for (const std::string& in : SweepFor(*t)) {

@@ -137,8 +137,8 @@ TEST(VerdictTruthTable, OffsetExemptionNamesOneImplementation) {
   const CaseResult r = t2.Judge(0, {});
   EXPECT_TRUE(r.passed) << r.report;
   ASSERT_EQ(t2.offset_exemptions().size(), 1u);
-  EXPECT_EQ(t2.offset_exemptions()[0].first, "oracle");
-  EXPECT_EQ(t2.offset_exemptions()[0].second, "reports no position");
+  EXPECT_EQ(t2.offset_exemptions()[0].impl, "oracle");
+  EXPECT_EQ(t2.offset_exemptions()[0].reason, "reports no position");
 }
 
 TEST(VerdictTruthTable, ReportShowsEachOffset) {

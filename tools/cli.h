@@ -51,6 +51,7 @@ int List(const Session& session);
 int EmitLimitsTsv(const Session& session);
 int EmitOffsetsTable(const Session& session);
 int EmitWireEdges(const Session& session);
+int EmitDivergencesTable(const Session& session);
 
 // `serdiff check` (tools/check.cc): 0 when every case passed, 1 on a failure, 2 on a usage or
 // I/O error.

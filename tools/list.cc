@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "harness/corpus.h"
 #include "harness/hex.h"
 #include "harness/shrink.h"
@@ -61,11 +63,11 @@ int List(const Session& session) {
               << fl.timeout_seconds << " s: " << fl.derivation << "\n";
     std::cout << "  error offsets: " << serdiff::harness::OffsetPolicyName(t->offset_policy())
               << (t->offsets_reason().empty() ? "" : " (" + t->offsets_reason() + ")") << "\n";
-    for (const auto& [impl, reason] : t->offset_exemptions()) {
-      std::cout << "  reports no error offsets (" << impl << "): " << reason << "\n";
+    for (const auto& e : t->offset_exemptions()) {
+      std::cout << "  reports no error offsets (" << e.impl << "): " << e.reason << "\n";
     }
-    for (const auto& [impl, reason] : t->accepted_divergences()) {
-      std::cout << "  accepted divergence (" << impl << "): " << reason << "\n";
+    for (const auto& d : t->accepted_divergences()) {
+      std::cout << "  accepted divergence (" << d.impl << "): " << d.reason << "\n";
     }
   }
   return 0;
@@ -125,8 +127,8 @@ int EmitOffsetsTable(const Session& session) {
       if (t->offset_policy() != policy) continue;
       absl::StrAppend(&names, names.empty() ? "" : ", ", "`", t->name(), "`");
       std::string exempt;
-      for (const auto& [impl, reason] : t->offset_exemptions()) {
-        absl::StrAppend(&exempt, exempt.empty() ? "" : ", ", impl);
+      for (const auto& e : t->offset_exemptions()) {
+        absl::StrAppend(&exempt, exempt.empty() ? "" : ", ", e.impl);
       }
       if (!exempt.empty()) absl::StrAppend(&names, " (", exempt, " exempt)");
     }
@@ -135,6 +137,40 @@ int EmitOffsetsTable(const Session& session) {
                   : policy == OffsetPolicy::kCompareWhenPresent ? "kCompareWhenPresent"
                                                                 : "kNotApplicable")
               << "` | " << meaning << " | " << (names.empty() ? "none" : names) << " |\n";
+  }
+  return 0;
+}
+
+// docs/peers.md's table of what serdiff accepts from each implementation: every accepted
+// divergence and every offset exemption of every target, grouped by the implementation they
+// name (in name order), each with the file that declares it.
+int EmitDivergencesTable(const Session& session) {
+  struct Row {
+    std::string target, kind, reason, declared_in;
+  };
+  std::map<std::string, std::vector<Row>> by_impl;
+  for (const Target* t : Selected(session, "", false)) {
+    for (const auto& d : t->accepted_divergences()) {
+      by_impl[d.impl].push_back(
+          {t->name(), "divergence", d.reason, serdiff::harness::DeclaredInText(d.declared_in)});
+    }
+    for (const auto& e : t->offset_exemptions()) {
+      by_impl[e.impl].push_back({t->name(), "no error offsets", e.reason,
+                                 serdiff::harness::DeclaredInText(e.declared_in)});
+    }
+  }
+  auto cell = [](absl::string_view text) { return absl::StrReplaceAll(text, {{"|", "\\|"}}); };
+  for (const auto& [impl, rows] : by_impl) {
+    size_t divergences = 0;
+    for (const Row& r : rows) divergences += r.kind == "divergence";
+    std::cout << "\n#### " << impl << " (" << divergences << " accepted divergence"
+              << (divergences == 1 ? "" : "s") << ", " << rows.size() - divergences
+              << " offset exemption" << (rows.size() - divergences == 1 ? "" : "s") << ")\n\n"
+              << "| target | accepted | why | declared in |\n| --- | --- | --- | --- |\n";
+    for (const Row& r : rows) {
+      std::cout << "| `" << r.target << "` | " << r.kind << " | " << cell(r.reason) << " | `"
+                << r.declared_in << "` |\n";
+    }
   }
   return 0;
 }

@@ -243,8 +243,9 @@ int main(int argc, char** argv) {
           "instead of the list, print a file generated from the registry: limits-tsv "
           "(fuzz/limits.tsv: the fuzz binaries' names and limits), offsets-md (the error-offset "
           "policy table of docs/architecture.md), wire-edges-md (each family's wire-edge "
-          "table, for docs/<family>.md)")
-      ->check(CLI::IsMember({"limits-tsv", "offsets-md", "wire-edges-md"}));
+          "table, for docs/<family>.md), divergences-md (what serdiff accepts from each "
+          "implementation, by implementation, for docs/peers.md)")
+      ->check(CLI::IsMember({"limits-tsv", "offsets-md", "wire-edges-md", "divergences-md"}));
 
   auto* check =
       app.add_subcommand("check", "replay corpora and run generated cases for every target");
@@ -350,6 +351,7 @@ int main(int argc, char** argv) {
     if (emit == "limits-tsv") return EmitLimitsTsv(session);
     if (emit == "offsets-md") return EmitOffsetsTable(session);
     if (emit == "wire-edges-md") return EmitWireEdges(session);
+    if (emit == "divergences-md") return EmitDivergencesTable(session);
     return List(session);
   }
   if (*check) {
