@@ -170,7 +170,7 @@ harness::Output Accept(const std::string& in, const absl::Status& st) {
 }
 
 TEST(BsonLibbson, NonUtf8StringValueIsAnAcceptedDivergenceOnly) {
-  const auto divergences = targets::bson::DecodeDivergences();
+  const auto divergences = targets::bson::LibbsonDecodeDivergences();
   const std::string bad = harness::Unhex("0e000000 02 6100 02000000 e9 00 00");
   const harness::Output opt = Accept(bad, Validate(bad));
   const harness::Output lib = Accept(bad, oracle::libbson::Validate(bad));
@@ -202,7 +202,7 @@ TEST(BsonLibbson, NonUtf8StringValueIsAnAcceptedDivergenceOnly) {
 std::string NestedBytes(int levels) { return *ref::bson::Encode(Nested(levels)); }
 
 TEST(BsonLibbson, DepthIsAnAcceptedDivergenceOnlyPastTheLimit) {
-  const auto divergences = targets::bson::DecodeDivergences();
+  const auto divergences = targets::bson::LibbsonDecodeDivergences();
   // Nested(100) has depth 101: rejected by serdiff, accepted by libbson.
   Document deep = Nested(kDefaultMaxDepth);
   std::string bytes;
@@ -231,7 +231,7 @@ TEST(BsonLibbson, DepthIsAnAcceptedDivergenceOnlyPastTheLimit) {
   EXPECT_TRUE(oracle::libbson::Validate(at_limit).ok());
   EXPECT_EQ(Covering(divergences, at_limit, Accept(at_limit, Validate(at_limit)), at_limit), "");
   // Encoder side: depth 101 covered, depth 100 encodes identically in all three.
-  const auto enc = targets::bson::EncodeDivergences();
+  const auto enc = targets::bson::LibbsonEncodeDivergences();
   EXPECT_NE(Covering(enc, deep, Encode(deep), oracle::libbson::Encode(deep)), "");
   const Document ok_doc = Nested(kDefaultMaxDepth - 1);
   EXPECT_EQ(*Encode(ok_doc), *oracle::libbson::Encode(ok_doc));
@@ -239,7 +239,7 @@ TEST(BsonLibbson, DepthIsAnAcceptedDivergenceOnlyPastTheLimit) {
 }
 
 TEST(BsonLibbson, FaultAfterCodeWithScopeIsAnAcceptedDivergenceOnlyAfterIt) {
-  const auto divergences = targets::bson::DecodeDivergences();
+  const auto divergences = targets::bson::LibbsonDecodeDivergences();
   // {c: code_w_scope("x", {}), b: bool 2}: libbson accepts, serdiff rejects at the bool (25).
   const std::string after =
       harness::Unhex("1b000000 0f 6300 0f000000 02000000 7800 05000000 00 08 6200 02 00");
@@ -265,7 +265,7 @@ TEST(BsonLibbson, FaultAfterCodeWithScopeIsAnAcceptedDivergenceOnlyAfterIt) {
 // whole content of an embedded document whose last byte is not 0x00, so a fault inside it,
 // ahead of that last byte, is not seen either.
 TEST(BsonLibbson, FaultInsideAnUnterminatedEmbeddedDocumentIsCoveredOnlyThere) {
-  const auto divergences = targets::bson::DecodeDivergences();
+  const auto divergences = targets::bson::LibbsonDecodeDivergences();
   // {d: {e: <10-byte document whose first type byte is 0x00>}} with d's last byte 0x01.
   // serdiff reads front to back and stops at the early end of the innermost document (18).
   const std::string inside =
@@ -291,7 +291,7 @@ TEST(BsonLibbson, FaultInsideAnUnterminatedEmbeddedDocumentIsCoveredOnlyThere) {
 // the lengths of a code_w_scope, not its code string's NUL; it validates the scope only when
 // the scope ends with 0x00, and a valid scope ends its validation with success.
 TEST(BsonLibbson, CodeWithScopeIsCheckedAsLibbsonChecksIt) {
-  const auto divergences = targets::bson::DecodeDivergences();
+  const auto divergences = targets::bson::LibbsonDecodeDivergences();
   // {c: code_w_scope("0\x04" without its NUL, {})}: serdiff rejects at the code's last byte.
   const std::string no_nul =
       harness::Unhex("17000000 0f 6300 0f000000 02000000 3004 05000000 00 00");
@@ -350,7 +350,7 @@ TEST(BsonLibbson, CodeWithScopeIsCheckedAsLibbsonChecksIt) {
 // an embedded document of length 4 (it fits, but bson_init_static refuses it, so nothing in it
 // is visited) and goes on 4 bytes later; lengths 0..3 land on the length's own zero bytes.
 TEST(BsonLibbson, EmbeddedDocumentShorterThan5IsSkippedByLibbsonOnly) {
-  const auto divergences = targets::bson::DecodeDivergences();
+  const auto divergences = targets::bson::LibbsonDecodeDivergences();
   // {"\x01": <length 4>, "\x01\x01": int32 0}: serdiff rejects the length at offset 7.
   const std::string four = harness::Unhex("14000000 03 0100 04000000 10 010100 00000000 00");
   ASSERT_TRUE(oracle::libbson::Validate(four).ok());
@@ -380,7 +380,7 @@ TEST(BsonLibbson, EmbeddedDocumentShorterThan5IsSkippedByLibbsonOnly) {
 // (after a valid code_w_scope scope, after a value with ill-formed UTF-8) end the validation
 // of the document they are in; its parents go on being checked.
 TEST(BsonLibbson, LibbsonStopsOnlyTheDocumentItIsIn) {
-  const auto divergences = targets::bson::DecodeDivergences();
+  const auto divergences = targets::bson::LibbsonDecodeDivergences();
   auto covered = [&](const std::string& in) {
     return Covering(divergences, in, Accept(in, Validate(in)), in) != "";
   };
@@ -450,7 +450,7 @@ TEST(BsonCanonical, RegexOptionsAreWrittenInAlphabeticalOrder) {
 }
 
 TEST(BsonLibbson, RegexOptionsLibbsonDropsAreAnAcceptedDivergenceOnlyThen) {
-  const auto enc = targets::bson::EncodeDivergences();
+  const auto enc = targets::bson::LibbsonEncodeDivergences();
   Value re = OfType(Type::kRegex);
   re.s = "a";
   re.s2 = "xix";  // a repeated letter: libbson drops it, serdiff keeps it (sorted)

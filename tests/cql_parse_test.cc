@@ -1,4 +1,4 @@
-// Parsers of the printed inputs of the nine cql_* targets (targets/cql/parse.h): hand-written
+// Parsers of the printed inputs of the nine cql_* targets (targets/cql/domain.h): hand-written
 // texts read to exact values, errors at exact character offsets, every line of
 // tests/data/corpus-printed/cql_*.tsv read back to a corpus file that prints as that line, and
 // `serdiff seed --value` writing a file that `serdiff show` prints back.
@@ -20,7 +20,6 @@
 #include "harness/text_parse.h"
 #include "serdiff/cql/value.h"
 #include "targets/cql/domain.h"
-#include "targets/cql/parse.h"
 #include "targets/families.h"
 #include "tests/run_cli.h"
 

@@ -331,7 +331,7 @@ TEST(CqlErrorOffsets, TextAndFramedValues) {
   }
 }
 
-// ---- the CQL peers' accepted divergences (targets/cql/peer_divergences.cc, docs/peers.md) ----
+// ---- the CQL peers' accepted divergences (targets/cql/divergences_<peer>.cc, docs/peers.md) ----
 
 // The name (its reason's first word) of the first divergence of `impl` on `target` that accepts
 // `answer` (hex bytes, or "rejected: <message>") for the input printed as `text`; "" when none

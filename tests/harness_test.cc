@@ -370,6 +370,43 @@ TEST(FamilyRegistration, FoldersAndRegisteredFamiliesAgree) {
   }
 }
 
+// What serdiff accepts from an implementation it did not write is found in one place per peer
+// and family (docs/architecture.md, "The family folder"): every accepted divergence and offset
+// exemption of a registered target is declared in targets/<family>/divergences_<peer>.cc, <peer>
+// being the implementation it names (python_driver_3_25, serdiff's model of the python driver's
+// arithmetic, lives with the driver, python_cassandra).
+TEST(FamilyRegistration, EveryAcceptanceIsDeclaredInItsPeersFile) {
+  const std::map<std::string, std::string> model_of = {{"python_driver_3_25", "python_cassandra"}};
+  size_t seen = 0;
+  for (const auto& t : serdiff::targets::AllTargets().targets()) {
+    std::vector<serdiff::harness::Acceptance> all = t->accepted_divergences();
+    all.insert(all.end(), t->offset_exemptions().begin(), t->offset_exemptions().end());
+    for (const serdiff::harness::Acceptance& a : all) {
+      const auto m = model_of.find(a.impl);
+      const std::string peer = m == model_of.end() ? a.impl : m->second;
+      EXPECT_EQ(serdiff::harness::DeclaredInText(a.declared_in),
+                absl::StrCat("targets/", t->family(), "/divergences_", peer, ".cc"))
+          << t->name() << ", " << a.impl << ": " << a.reason;
+      ++seen;
+    }
+  }
+  EXPECT_GE(seen, 40u);  // every family's peers: libbson, pymongo, js_bson, protobuf, fury, ...
+}
+
+TEST(FamilyRegistration, DeclaredInTextStartsAtTheTreesFolder) {
+  EXPECT_EQ(serdiff::harness::DeclaredInText("/home/u/serdiff/targets/bson/divergences_pymongo.cc"),
+            "targets/bson/divergences_pymongo.cc");
+  EXPECT_EQ(serdiff::harness::DeclaredInText("targets/cql/divergences.cc"),
+            "targets/cql/divergences.cc");
+  EXPECT_EQ(serdiff::harness::DeclaredInText("/src/oracles/x/y.cc"), "oracles/x/y.cc");
+  // The last targets/ of the path: a checkout under folders named oracles/ or targets/.
+  EXPECT_EQ(serdiff::harness::DeclaredInText(
+                "/oracles/targets/serdiff/targets/varint/divergences_fury.cc"),
+            "targets/varint/divergences_fury.cc");
+  EXPECT_EQ(serdiff::harness::DeclaredInText("/home/u/mine/my_divergences.cc"),
+            "/home/u/mine/my_divergences.cc");
+}
+
 // `serdiff list` says where each implementation comes from: the optimized side and its tiers
 // from src/serdiff/<family>, references from reference/<family> (or where they say), and every
 // oracle names its origin (an oracles/<name>/ folder, the standard library, or serdiff's model

@@ -205,8 +205,10 @@ cat >targets/tiny/tiny.cc <<'EOF'
 #include "serdiff/tiny/be32.h"
 #include "targets/families.h"
 
-namespace serdiff::targets {
+namespace serdiff::targets::tiny {
 namespace {
+
+namespace st = ::serdiff::tiny;
 
 using Batch = std::vector<uint32_t>;
 using harness::Output;
@@ -249,7 +251,7 @@ harness::TargetDef<Batch> Be32EncodeTarget() {
   def.description =
       "batch of uint32 as big-endian 32-bit words: optimized byte-swap loop vs reference shifts";
   def.domain = Be32Domain();
-  def.optimized = {"optimized", [](const Batch& v) -> Output { return tiny::EncodeBe32Batch(v); }};
+  def.optimized = {"optimized", [](const Batch& v) -> Output { return st::EncodeBe32Batch(v); }};
   def.others.push_back(
       {"reference", [](const Batch& v) -> Output { return ref::tiny::EncodeBe32Batch(v); }});
   def.checks.push_back({"size", [](const Batch& v, const std::string& out) {
@@ -266,7 +268,7 @@ harness::TargetDef<Batch> Be32EncodeTarget() {
 
 }  // namespace
 
-void RegisterTinyTargets(harness::Registry& registry) {
+void RegisterTargets(harness::Registry& registry) {
   // Fuzz limits (Step 5): max_len, the heap bound at max_len, the timeout, the derivation.
   registry.SetFuzzLimits("tiny_*", {4002, 4064, 25,
                                     "count (2 bytes) + <= 1000 values (kMaxBatch) x 4 bytes: "
@@ -276,9 +278,9 @@ void RegisterTinyTargets(harness::Registry& registry) {
   registry.Add(Be32EncodeTarget());
 }
 
-SERDIFF_REGISTER_FAMILY("tiny", RegisterTinyTargets);
+SERDIFF_REGISTER_FAMILY("tiny", RegisterTargets);
 
-}  // namespace serdiff::targets
+}  // namespace serdiff::targets::tiny
 EOF
 
 # ---- Step 4: no list of names: the fuzz binaries are fuzz/limits.tsv's rows (Step 5) ----------

@@ -23,13 +23,13 @@
 #include "harness/target.h"
 #include "harness/text_parse.h"
 #include "targets/families.h"
-#include "targets/timestamp/domains.h"
+#include "targets/timestamp/domain.h"
 #include "tests/run_cli.h"
 
 namespace serdiff::harness {
 namespace {
 
-namespace tsd = ::serdiff::targets::ts_domains;
+namespace tsd = ::serdiff::targets::timestamp;
 
 // The message of a failed parse, or "ok".
 template <typename T>
@@ -77,12 +77,12 @@ TEST(TextParse, VectorDomainReadsShowVectorAndRefusesAnElidedList) {
 }
 
 TEST(TextParse, CivilDomainReadsItsPrintedFormAndTheIsoTextAlone) {
-  const Domain<timestamp::CivilDateTime> d = tsd::CivilDomain();
-  const timestamp::CivilDateTime want{1969, 12, 31, 23, 59, 59, 999500};
+  const Domain<::serdiff::timestamp::CivilDateTime> d = tsd::CivilDomain();
+  const ::serdiff::timestamp::CivilDateTime want{1969, 12, 31, 23, 59, 59, 999500};
   EXPECT_EQ(*d.parse("1969-12-31T23:59:59.999500"), want);
   EXPECT_EQ(*d.parse(d.show(want)), want);
   // Out-of-range fields print with their sign, and read back.
-  const timestamp::CivilDateTime odd{-1, -1, 0, 24, 60, -1, 1000000};
+  const ::serdiff::timestamp::CivilDateTime odd{-1, -1, 0, 24, 60, -1, 1000000};
   EXPECT_EQ(d.show(odd),
             "-0001--1-00T24:60:-1.1000000 {year -1, month -1, day 0, 24:60:-1, \xc2\xb5s 1000000}");
   EXPECT_EQ(*d.parse(d.show(odd)), odd);
@@ -111,9 +111,9 @@ TEST(TextParse, CivilDomainReadsItsPrintedFormAndTheIsoTextAlone) {
 }
 
 TEST(TextParse, DayTimeSecondsAndIntegerTimestampDomains) {
-  EXPECT_EQ(*tsd::DayDomain().parse("-5877641-06-23"), (timestamp::CivilDay{-5877641, 6, 23}));
+  EXPECT_EQ(*tsd::DayDomain().parse("-5877641-06-23"), (::serdiff::timestamp::CivilDay{-5877641, 6, 23}));
   EXPECT_EQ(*tsd::TimeOfDayDomain().parse("23:59:59.999999000 {23 h, 59 min, 59 s, 999999000 ns}"),
-            (timestamp::TimeOfDay{23, 59, 59, 999999000}));
+            (::serdiff::timestamp::TimeOfDay{23, 59, 59, 999999000}));
   const Domain<int64_t> ms = tsd::MillisDomain();
   EXPECT_EQ(*ms.parse("-1"), -1);
   EXPECT_EQ(*ms.parse("-1 ms"), -1);

@@ -17,7 +17,7 @@
 #include "absl/time/time.h"
 #include "reference/timestamp/timestamp_ref.h"
 #include "serdiff/timestamp/timestamp.h"
-#include "targets/timestamp/edges.h"
+#include "targets/timestamp/domain.h"
 #include "tests/timestamp_test_util.h"
 
 namespace serdiff::timestamp {
@@ -25,11 +25,11 @@ namespace {
 
 namespace rts = ::serdiff::ref::timestamp;
 // The edge tables are test inputs, kept beside the targets (not in the library's header).
-using ::serdiff::targets::ts_edges::AnchorMillis;
-using ::serdiff::targets::ts_edges::EdgeCqlTimeNanos;
-using ::serdiff::targets::ts_edges::EdgeDays;
-using ::serdiff::targets::ts_edges::EdgeMicros;
-using ::serdiff::targets::ts_edges::EdgeMillis;
+using ::serdiff::targets::timestamp::AnchorMillis;
+using ::serdiff::targets::timestamp::EdgeCqlTimeNanos;
+using ::serdiff::targets::timestamp::EdgeDays;
+using ::serdiff::targets::timestamp::EdgeMicros;
+using ::serdiff::targets::timestamp::EdgeMillis;
 
 // Shared with tests/timestamp_conversions_test.cc (tests/timestamp_test_util.h).
 using test_util::Be32;

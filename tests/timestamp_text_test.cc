@@ -1,4 +1,4 @@
-// The timestamp targets' text outputs (targets/timestamp/domains.h DayText, CivilText,
+// The timestamp targets' text outputs (targets/timestamp/domain.h DayText, CivilText,
 // TimeText) are built digit by digit for speed; they must stay exactly the printf forms the
 // corpus records and the reports were written with: "%s%04d-%02d-%02d" (sign apart),
 // "T%02d:%02d:%02d.%06d" and "%02d:%02d:%02d.%09d", invalid and extreme fields included.
@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "targets/timestamp/domains.h"
+#include "targets/timestamp/domain.h"
 
-namespace serdiff::targets::ts_domains {
+namespace serdiff::targets::timestamp {
 namespace {
 
 const std::vector<int32_t>& Fields() {
@@ -138,4 +138,4 @@ TEST(TimestampTextTest, OutputBytesReadBackToTheirFields) {
 }
 
 }  // namespace
-}  // namespace serdiff::targets::ts_domains
+}  // namespace serdiff::targets::timestamp

@@ -5,7 +5,7 @@ Usage: python3 tools/regression_inputs.py corpus
 Each input is one that failed during development or that a planted bug (mutants/varint,
 mutants/timestamp) fails on, kept forever so that replay sees it. The files are in
 the FuzzedDataProvider corpus form of the target's domain (harness/domains.h,
-targets/varint/varint.cc DecodeDomain, targets/timestamp/domains.h), named by SHA-1. Idempotent.
+targets/varint/varint.cc DecodeDomain, targets/timestamp/domain.h), named by SHA-1. Idempotent.
 """
 import hashlib
 import os

@@ -14,12 +14,11 @@
 //   bson_decode_offsets  bytes -> "accept" or "reject at <offset>": optimized vs reference,
 //                        so that the offsets themselves are compared
 //
-// Other files of the family: domain.cc (corpus form, generators), oracles/libbson/ (the
-// libbson oracle), divergences.cc (accepted divergences from libbson), interchange.cc (how the
-// inputs cross to workers and modules: every target above but bson_decode_offsets has an
-// interchange, docs/workers.md), peer_divergences.cc (accepted divergences of the workers
-// pymongo and js_bson, docs/peers.md).
-#include "targets/bson/domain.h"
+// The family's files follow docs/architecture.md, "The family folder": this file defines and
+// registers the targets; domain.h (domain.cc, parse.cc) the inputs; interchange.h how they
+// cross to workers and modules (every target above but bson_decode_offsets has an interchange,
+// docs/workers.md); divergences.h what serdiff accepts from libbson, pymongo and js_bson, one
+// divergences_<peer>.cc each (docs/peers.md); wire_edges.cc the wire-edge table.
 
 #include <charconv>
 #include <cstring>
@@ -40,10 +39,12 @@
 #include "serdiff/common/error_offset.h"
 #include "serdiff/timestamp/timestamp.h"
 #include "targets/bson/divergences.h"
-#include "targets/bson/wire_edges.h"
+#include "targets/bson/domain.h"
+#include "targets/bson/interchange.h"
+#include "targets/bson/internal.h"
 #include "targets/families.h"
 
-namespace serdiff::targets {
+namespace serdiff::targets::bson {
 namespace {
 
 namespace sb = serdiff::bson;
@@ -91,7 +92,7 @@ std::string FormatWith(const T& v, size_t (*format_signed)(int64_t, char*),
 }
 
 template <typename T>
-void RegisterFormat(harness::Registry& registry, const std::string& name, const std::string& type) {
+harness::TargetDef<T> FormatTarget(const std::string& name, const std::string& type) {
   harness::TargetDef<T> def;
   def.name = name;
   def.description =
@@ -103,24 +104,24 @@ void RegisterFormat(harness::Registry& registry, const std::string& name, const 
                      return FormatWith<T>(v, sb::FormatInt64, sb::FormatUint64);
                    }};
   def.others.push_back({"digit_pairs", harness::Role::kOptimizedTier, [](const T& v) -> Output {
-                              return FormatWith<T>(v, sb::FormatInt64DigitPairs,
-                                                   sb::FormatUint64DigitPairs);
-                            }});
+                          return FormatWith<T>(v, sb::FormatInt64DigitPairs,
+                                               sb::FormatUint64DigitPairs);
+                        }});
   def.others.push_back({"reference", [](const T& v) -> Output {
-                              if constexpr (std::is_signed_v<T>) return ref::bson::FormatInt64(v);
-                              return ref::bson::FormatUint64(static_cast<uint64_t>(v));
-                            }});
+                          if constexpr (std::is_signed_v<T>) return ref::bson::FormatInt64(v);
+                          return ref::bson::FormatUint64(static_cast<uint64_t>(v));
+                        }});
   def.others.push_back({"to_chars", harness::Role::kOracle,
-                            "the C++ standard library: std::to_chars (libstdc++, GCC 12)",
-                            [](const T& v) -> Output {
-                              char buf[24];
-                              auto r = std::to_chars(buf, buf + sizeof buf, v);
-                              return std::string(buf, r.ptr);
-                            }});
+                        "the C++ standard library: std::to_chars (libstdc++, GCC 12)",
+                        [](const T& v) -> Output {
+                          char buf[24];
+                          auto r = std::to_chars(buf, buf + sizeof buf, v);
+                          return std::string(buf, r.ptr);
+                        }});
   def.others.push_back({"absl", harness::Role::kOracle, oracle::abseil::kOrigin,
-                            [](const T& v) -> Output { return oracle::abseil::FormatDecimal(v); }});
+                        [](const T& v) -> Output { return oracle::abseil::FormatDecimal(v); }});
   def.others.push_back({"fmt", harness::Role::kOracle, oracle::fmt::kOrigin,
-                            [](const T& v) -> Output { return oracle::fmt::FormatDecimal(v); }});
+                        [](const T& v) -> Output { return oracle::fmt::FormatDecimal(v); }});
   // Formatting allocates nothing; the returned std::string is the only allocation.
   def.heap_bound = harness::HeapBound<T>::Linear(1, 64);
   def.show_output = [](const std::string& out) { return out; };
@@ -128,19 +129,19 @@ void RegisterFormat(harness::Registry& registry, const std::string& name, const 
   // uint64's bit pattern for SERDIFF_FORM_UINT64).
   def.interchange.op = std::is_signed_v<T> ? "int64.to_decimal" : "uint64.to_decimal";
   def.interchange.input_json = [](const T& v) -> absl::StatusOr<std::string> {
-    return bson::DecimalInputJson(v);
+    return DecimalInputJson(v);
   };
   def.interchange.as_int64 = [](const T& v) { return static_cast<int64_t>(v); };
-  registry.Add(std::move(def));
+  return def;
 }
 
-void RegisterArrayKeys(harness::Registry& registry) {
+harness::TargetDef<uint32_t> ArrayKeysTarget() {
   harness::TargetDef<uint32_t> def;
   def.name = "bson_array_keys";
   def.description =
       "the keys of an n-element array (each with its NUL): the decimal counter vs snprintf per "
       "key vs libbson's bson_uint32_to_string; check: ArrayKeyBytes(n)";
-  def.domain = bson::ArrayKeyCountDomain();
+  def.domain = ArrayKeyCountDomain();
   def.optimized = {"optimized", [](const uint32_t& n) -> Output {
                      std::string out(sb::ArrayKeyBytes(n), '\0');
                      char* p = out.data();
@@ -149,16 +150,15 @@ void RegisterArrayKeys(harness::Registry& registry) {
                      return out;
                    }};
   def.others.push_back({"reference", [](const uint32_t& n) -> Output {
-                              std::string out;
-                              for (uint32_t i = 0; i < n; ++i) {
-                                out += ref::bson::ArrayKey(i);
-                                out.push_back('\0');
-                              }
-                              return out;
-                            }});
-  def.others.push_back(
-      {"libbson", harness::Role::kOracle, oracle::libbson::kOrigin,
-       [](const uint32_t& n) -> Output { return oracle::libbson::ArrayKeys(n); }});
+                          std::string out;
+                          for (uint32_t i = 0; i < n; ++i) {
+                            out += ref::bson::ArrayKey(i);
+                            out.push_back('\0');
+                          }
+                          return out;
+                        }});
+  def.others.push_back({"libbson", harness::Role::kOracle, oracle::libbson::kOrigin,
+                        [](const uint32_t& n) -> Output { return oracle::libbson::ArrayKeys(n); }});
   def.checks.push_back({"key-bytes", [](const uint32_t& n, const std::string& out) {
                           if (sb::ArrayKeyBytes(n) == out.size()) return absl::OkStatus();
                           return absl::InternalError(absl::StrCat("ArrayKeyBytes(", n,
@@ -168,17 +168,17 @@ void RegisterArrayKeys(harness::Registry& registry) {
   def.heap_bound = harness::HeapBound<uint32_t>::Linear(1, 4096);
   def.interchange.op = "bson.array_keys";
   def.interchange.input_json = [](const uint32_t& n) -> absl::StatusOr<std::string> {
-    return bson::ArrayKeysInputJson(n);
+    return ArrayKeysInputJson(n);
   };
-  registry.Add(std::move(def));
+  return def;
 }
 
 // The encode targets' interchange: the document as canonical Extended JSON, or the reference
-// encoder's bytes where that is not exact (bson::EncodeInputJson); the answer is the bytes.
+// encoder's bytes where that is not exact (EncodeInputJson); the answer is the bytes.
 harness::Interchange<Document> EncodeInterchange() {
   harness::Interchange<Document> ic;
   ic.op = "bson.encode";
-  ic.input_json = [](const Document& doc) { return bson::EncodeInputJson(doc); };
+  ic.input_json = [](const Document& doc) { return EncodeInputJson(doc); };
   return ic;
 }
 
@@ -191,13 +191,13 @@ harness::OutputCheck<Document> SizePredictionCheck() {
           }};
 }
 
-void RegisterEncode(harness::Registry& registry) {
+harness::TargetDef<Document> EncodeTarget() {
   harness::TargetDef<Document> def;
   def.name = "bson_encode";
   def.description =
       "document -> BSON bytes: optimized (size pass + exact write) vs reference (fragments) vs "
       "libbson bson_append_*";
-  def.domain = bson::DocumentDomain();
+  def.domain = DocumentDomain();
   def.optimized = {"optimized", [](const Document& doc) -> Output { return sb::Encode(doc); }};
   def.others.push_back(
       {"reference", [](const Document& doc) -> Output { return ref::bson::Encode(doc); }});
@@ -211,43 +211,43 @@ void RegisterEncode(harness::Registry& registry) {
                           opt.check_array_keys = true;
                           return sb::Validate(out, opt);
                         }});
-  def.divergences = bson::EncodeDivergences();
-  // The workers pymongo and js_bson join this target (their manifests): what they write on
-  // purpose or by a bug, as docs/peers.md lists it.
-  for (auto& d : bson::PeerEncodeDivergences()) def.divergences.push_back(std::move(d));
+  // What serdiff accepts from libbson and from the workers pymongo and js_bson, which join this
+  // target (their manifests): each peer's list, from its divergences_<peer>.cc.
+  def.divergences = LibbsonEncodeDivergences();
+  for (auto& d : PymongoEncodeDivergences()) def.divergences.push_back(std::move(d));
+  for (auto& d : JsBsonEncodeDivergences()) def.divergences.push_back(std::move(d));
   def.heap_bound = harness::HeapBound<Document>::Linear(1, 4096);
   def.interchange = EncodeInterchange();
-  registry.Add(std::move(def));
+  return def;
 }
 
 // Packed arrays (serdiff/bson/document.h, Packed): the documents of bson_encode with every
 // homogeneous array held as one contiguous vector. The optimized encoder's packed loop is
 // compared with its element-by-element path on the same document unpacked (tier "children"),
 // with the reference (which spells packed arrays out) and with libbson.
-void RegisterEncodePacked(harness::Registry& registry) {
+harness::TargetDef<Document> EncodePackedTarget() {
   harness::TargetDef<Document> def;
   def.name = "bson_encode_packed";
   def.description =
       "document with homogeneous arrays packed (int32/int64/double/bool spans, keys implicit) "
       "-> BSON bytes: optimized packed loop vs the same encoder on the unpacked document vs "
       "reference vs libbson";
-  def.domain = bson::PackedDocumentDomain();
+  def.domain = PackedDocumentDomain();
   def.optimized = {"optimized", [](const Document& doc) -> Output { return sb::Encode(doc); }};
-  def.others.push_back(
-      {"children", harness::Role::kOptimizedTier,
-       [](const Document& doc) -> Output { return sb::Encode(sb::Unpack(doc)); }});
+  def.others.push_back({"children", harness::Role::kOptimizedTier,
+                        [](const Document& doc) -> Output { return sb::Encode(sb::Unpack(doc)); }});
   def.others.push_back(
       {"reference", [](const Document& doc) -> Output { return ref::bson::Encode(doc); }});
   def.others.push_back(
       {"libbson", harness::Role::kOracle, oracle::libbson::kOrigin,
        [](const Document& doc) -> Output { return oracle::libbson::Encode(doc); }});
   def.checks.push_back(SizePredictionCheck());
-  def.divergences = bson::EncodeDivergences();
+  def.divergences = LibbsonEncodeDivergences();
   // The packed loop allocates nothing but the output.
   def.heap_bound = harness::HeapBound<Document>::Linear(1, 4096);
   // Packed arrays cross as the arrays they stand for (Unpack).
   def.interchange = EncodeInterchange();
-  registry.Add(std::move(def));
+  return def;
 }
 
 Output Accepted(const std::string& bytes, const absl::Status& st) {
@@ -255,13 +255,13 @@ Output Accepted(const std::string& bytes, const absl::Status& st) {
   return bytes;
 }
 
-void RegisterDecode(harness::Registry& registry) {
+harness::TargetDef<std::string> DecodeTarget() {
   harness::TargetDef<std::string> def;
   def.name = "bson_decode";
   def.description =
       "bytes -> accept/reject: optimized Validate and Decode vs reference vs libbson "
       "bson_validate (UTF-8 checked, NUL allowed in strings)";
-  def.domain = bson::DecoderInputDomain();
+  def.domain = DecoderInputDomain();
   def.optimized = {"optimized",
                    [](const std::string& in) -> Output { return Accepted(in, sb::Validate(in)); }};
   def.others.push_back(
@@ -270,33 +270,33 @@ void RegisterDecode(harness::Registry& registry) {
          return Accepted(in, doc.status());
        }});
   def.others.push_back({"reference", [](const std::string& in) -> Output {
-                              return Accepted(in, ref::bson::Validate(in));
-                            }});
+                          return Accepted(in, ref::bson::Validate(in));
+                        }});
   def.others.push_back({"libbson", harness::Role::kOracle, oracle::libbson::kOrigin,
-                            [](const std::string& in) -> Output {
-                              return Accepted(in, oracle::libbson::Validate(in));
-                            }});
-  def.divergences = bson::DecodeDivergences();
-  for (auto& d : bson::PeerDecodeDivergences()) def.divergences.push_back(std::move(d));
+                        [](const std::string& in) -> Output {
+                          return Accepted(in, oracle::libbson::Validate(in));
+                        }});
+  def.divergences = LibbsonDecodeDivergences();
+  for (auto& d : PymongoDecodeDivergences()) def.divergences.push_back(std::move(d));
+  for (auto& d : JsBsonDecodeDivergences()) def.divergences.push_back(std::move(d));
   // Every serdiff decoder reports where the first invalid field starts (docs/architecture.md,
   // "Error offsets"); libbson's bson_validate reports an offset of its own convention only, the
   // workers pymongo and js_bson none.
   def.offsets = harness::OffsetPolicy::kRequired;
-  def.offset_exemptions.push_back(
-      {"libbson", "bson_validate's error offset follows libbson's own rules, not serdiff's"});
-  for (auto& e : bson::PeerDecodeOffsetExemptions()) def.offset_exemptions.push_back(std::move(e));
+  def.offset_exemptions = {LibbsonDecodeOffsetExemption(), PymongoDecodeOffsetExemption(),
+                           JsBsonDecodeOffsetExemption()};
   def.heap_bound = harness::HeapBound<std::string>::Linear(1, 4096);
   // An outside decoder answers accept (with bytes of its own: a re-encoding, say) or reject; an
   // acceptance is this target's output for an accepted input, the input itself (Accepted).
   def.interchange.op = "bson.decode";
   def.interchange.input_json = [](const std::string& in) -> absl::StatusOr<std::string> {
-    return bson::BytesInputJson(in);
+    return BytesInputJson(in);
   };
   def.interchange.output = [](const std::string& in,
                               const harness::ExternalAnswer&) -> absl::StatusOr<std::string> {
     return in;
   };
-  registry.Add(std::move(def));
+  return def;
 }
 
 // "accept" or "reject at N" (N from the status payload, "none" when missing).
@@ -306,32 +306,32 @@ std::string Verdict(const absl::Status& st) {
   return absl::StrCat("reject at ", at ? absl::StrCat(*at) : std::string("none"));
 }
 
-void RegisterDecodeOffsets(harness::Registry& registry) {
+harness::TargetDef<std::string> DecodeOffsetsTarget() {
   harness::TargetDef<std::string> def;
   def.name = "bson_decode_offsets";
   def.description =
       "bytes -> \"accept\" or \"reject at <offset>\" (with array keys checked): optimized vs "
       "reference, so the error offsets are compared";
-  def.domain = bson::DecoderInputDomain();
+  def.domain = DecoderInputDomain();
   def.optimized = {"optimized", [](const std::string& in) -> Output {
                      sb::DecodeOptions opt;
                      opt.check_array_keys = true;
                      return Verdict(sb::Validate(in, opt));
                    }};
   def.others.push_back({"reference", [](const std::string& in) -> Output {
-                              ref::bson::ValidateOptions opt;
-                              opt.check_array_keys = true;
-                              return Verdict(ref::bson::Validate(in, opt));
-                            }});
+                          ref::bson::ValidateOptions opt;
+                          opt.check_array_keys = true;
+                          return Verdict(ref::bson::Validate(in, opt));
+                        }});
   def.heap_bound = harness::HeapBound<std::string>::Fixed(4096);
   def.show_output = [](const std::string& out) { return out; };
-  registry.Add(std::move(def));
+  return def;
 }
 
 }  // namespace
 
-void RegisterBsonTargets(harness::Registry& registry) {
-  registry.AddWireEdges(serdiff::targets::bson::WireEdges());
+void RegisterTargets(harness::Registry& registry) {
+  registry.AddWireEdges(WireEdges());
   // Fuzz limits (docs/fuzzing.md, "Limits"; fuzz/limits.tsv is generated from these):
   // max_len, the heap bound at the largest input, the per-input timeout, the derivation.
   registry.SetFuzzLimits(
@@ -363,15 +363,15 @@ void RegisterBsonTargets(harness::Registry& registry) {
   // The custom mutator lies about int32 document and string lengths, little-endian (BSON 1.1),
   // and the 2-byte counts of the fuzz inputs' own form.
   registry.SetDefaultLengthFields({{4, false}, {2, false}});
-  RegisterFormat<int64_t>(registry, "bson_format_int64", "int64");
-  RegisterFormat<uint64_t>(registry, "bson_format_uint64", "uint64");
-  RegisterArrayKeys(registry);
-  RegisterEncode(registry);
-  RegisterEncodePacked(registry);
-  RegisterDecode(registry);
-  RegisterDecodeOffsets(registry);
+  registry.Add(FormatTarget<int64_t>("bson_format_int64", "int64"));
+  registry.Add(FormatTarget<uint64_t>("bson_format_uint64", "uint64"));
+  registry.Add(ArrayKeysTarget());
+  registry.Add(EncodeTarget());
+  registry.Add(EncodePackedTarget());
+  registry.Add(DecodeTarget());
+  registry.Add(DecodeOffsetsTarget());
 }
 
-SERDIFF_REGISTER_FAMILY("bson", RegisterBsonTargets);
+SERDIFF_REGISTER_FAMILY("bson", RegisterTargets);
 
-}  // namespace serdiff::targets
+}  // namespace serdiff::targets::bson

@@ -1,10 +1,20 @@
-// Accepted divergences of the BSON targets from libbson 1.23 (targets/bson/divergences.cc). Where
-// the BSON spec, libbson and pymongo disagree, the spec decides serdiff's behaviour; each entry
-// below says what libbson does instead and why it is accepted. tests/bson_test.cc shows, for each,
-// a nearby valid input that the predicate does not cover.
+// BSON family: what serdiff accepts from each implementation it did not write, declared once:
+// libbson (oracles/libbson, in process), pymongo (oracles/pymongo: pymongo's bson 3.11 with its C
+// extension) and js_bson (oracles/js_bson: npm bson 7.3.4), the last two workers
+// (docs/workers.md). Each peer's definitions are in its own file, divergences_<peer>.cc;
+// divergences.cc holds what the peer files share (internal.h). docs/peers.md ("## BSON") gives
+// each with its example and its kind (on purpose or a bug), and its generated table lists every
+// one with its file (`serdiff list --emit divergences-md`). What a peer cannot take at all, its
+// worker declines instead.
+//
+// Every predicate recomputes what the peer answers from the input and holds only when the
+// peer's answer is exactly that. tests/bson_test.cc and tests/interchange_test.cc
+// ("InterchangePeers") show each on its example and on a nearby input it does not cover.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/target.h"
@@ -12,7 +22,45 @@
 
 namespace serdiff::targets::bson {
 
-std::vector<harness::Divergence<serdiff::bson::Document>> EncodeDivergences();
-std::vector<harness::Divergence<std::string>> DecodeDivergences();
+// ---- libbson 1.23 (divergences_libbson.cc) ----------------------------------------------------
+// Where the BSON spec and libbson disagree, the spec decides serdiff's behaviour.
+//   LibbsonEncodeDivergences     bson_encode, bson_encode_packed: nesting past 100 levels, regex
+//                                options libbson drops
+//   LibbsonDecodeDivergences     bson_decode: the checks bson_validate skips, nesting past 100
+//   LibbsonDecodeOffsetExemption bson_decode: bson_validate's offsets follow its own rules
+std::vector<harness::Divergence<serdiff::bson::Document>> LibbsonEncodeDivergences();
+std::vector<harness::Divergence<std::string>> LibbsonDecodeDivergences();
+harness::OffsetExemption LibbsonDecodeOffsetExemption();
+
+// ---- pymongo (divergences_pymongo.cc) ---------------------------------------------------------
+//   PymongoEncodeDivergences     bson_encode: undefined, DBPointer, symbol, a top-level "_id",
+//                                regex options, the SystemError of subtype 0xFF
+//   PymongoDecodeDivergences     bson_decode: UTF-8 it does not check, nesting past 100, UUIDs of
+//                                other than 16 bytes, subtype 0xFF, a value run past its
+//                                document's end (PymongoDecodeModel)
+//   PymongoDecodeOffsetExemption bson_decode: it reports no error position
+std::vector<harness::Divergence<serdiff::bson::Document>> PymongoEncodeDivergences();
+std::vector<harness::Divergence<std::string>> PymongoDecodeDivergences();
+harness::OffsetExemption PymongoDecodeOffsetExemption();
+// The bytes pymongo's bson.encode writes for doc as the bson.encode interchange sends it: a
+// top-level "_id" first, undefined as null, a DBPointer as {"$ref": ns, "$id": id}, a symbol
+// as a string, regex options cut to the letters of "ilmsux" (once each, in that order).
+// nullopt: a document with a key twice (the worker declines it) or one the encoders reject.
+std::optional<std::string> PymongoEncodeModel(const serdiff::bson::Document& doc);
+// `bson` with every byte >= 0x80 turned into 'a' in the cstrings a peer's decoder leaves
+// unchecked (pymongo: array keys and regex options; js_bson (pymongo false): document and array
+// keys and regex patterns), the layout followed as BSON 1.1 lays it out; nullopt where the
+// layout cannot be followed (a length that does not fit, an unknown type, nesting past 1,000).
+std::optional<std::string> BlankUncheckedUtf8(std::string_view bson, bool pymongo);
+
+// ---- js_bson (divergences_js_bson.cc) ---------------------------------------------------------
+//   JsBsonEncodeDivergences      bson_encode: regex options outside "ilmsux", a UUID of other than
+//                                16 bytes
+//   JsBsonDecodeDivergences      bson_decode: UTF-8 it does not check, nesting past 100, regex
+//                                options
+//   JsBsonDecodeOffsetExemption  bson_decode: it reports no error position
+std::vector<harness::Divergence<serdiff::bson::Document>> JsBsonEncodeDivergences();
+std::vector<harness::Divergence<std::string>> JsBsonDecodeDivergences();
+harness::OffsetExemption JsBsonDecodeOffsetExemption();
 
 }  // namespace serdiff::targets::bson

@@ -16,10 +16,9 @@
 #include "harness/two_way.h"
 #include "serdiff/bson/codec.h"
 #include "serdiff/timestamp/timestamp.h"
-#include "targets/timestamp/edges.h"
+#include "targets/timestamp/domain.h"
 
-namespace serdiff::targets {
-namespace bson {
+namespace serdiff::targets::bson {
 
 namespace sb = serdiff::bson;
 using sb::Document;
@@ -116,7 +115,7 @@ struct DocumentVisitor {
         io.Bool(civil);
         if (civil) {
           if constexpr (IO::kReading) v.civil.emplace();
-          timestamp::CivilDateTime& c = *v.civil;
+          ::serdiff::timestamp::CivilDateTime& c = *v.civil;
           io.Int(c.year, 0, 10000);
           io.Int(c.month, 0, 13);
           io.Int(c.day, 0, 32);
@@ -253,21 +252,21 @@ rc::Gen<int32_t> GenInt32() {
   });
 }
 
-rc::Gen<timestamp::CivilDateTime> GenCivil() {
+rc::Gen<::serdiff::timestamp::CivilDateTime> GenCivil() {
   return rc::gen::exec([] {
     const int which = *rc::gen::inRange(0, 4);
     if (which == 0) {
-      return *rc::gen::element(timestamp::CivilDateTime{9999, 1, 1, 1, 1, 1, 999999},
-                               timestamp::CivilDateTime{1969, 12, 31, 23, 59, 59, 999500},
-                               timestamp::CivilDateTime{1, 1, 1, 0, 0, 0, 0},
-                               timestamp::CivilDateTime{9999, 12, 31, 23, 59, 59, 999999},
-                               timestamp::CivilDateTime{1970, 1, 1, 0, 0, 0, 1},
-                               timestamp::CivilDateTime{2000, 2, 30, 0, 0, 0, 0});
+      return *rc::gen::element(::serdiff::timestamp::CivilDateTime{9999, 1, 1, 1, 1, 1, 999999},
+                               ::serdiff::timestamp::CivilDateTime{1969, 12, 31, 23, 59, 59, 999500},
+                               ::serdiff::timestamp::CivilDateTime{1, 1, 1, 0, 0, 0, 0},
+                               ::serdiff::timestamp::CivilDateTime{9999, 12, 31, 23, 59, 59, 999999},
+                               ::serdiff::timestamp::CivilDateTime{1970, 1, 1, 0, 0, 0, 1},
+                               ::serdiff::timestamp::CivilDateTime{2000, 2, 30, 0, 0, 0, 0});
     }
-    const std::vector<int64_t> edges = ts_edges::EdgeMillis();
+    const std::vector<int64_t> edges = ::serdiff::targets::timestamp::EdgeMillis();
     const int64_t ms = *rc::gen::elementOf(edges);
-    absl::StatusOr<timestamp::CivilDateTime> c = timestamp::FromUnixMillis(ms);
-    timestamp::CivilDateTime out = c.ok() ? *c : timestamp::CivilDateTime{};
+    absl::StatusOr<::serdiff::timestamp::CivilDateTime> c = ::serdiff::timestamp::FromUnixMillis(ms);
+    ::serdiff::timestamp::CivilDateTime out = c.ok() ? *c : ::serdiff::timestamp::CivilDateTime{};
     if (which == 2) out.microsecond = *rc::gen::inRange(0, 1000000);
     return out;
   });
@@ -596,5 +595,4 @@ rc::Gen<std::string> GenDecoderInput() {
   });
 }
 
-}  // namespace bson
-}  // namespace serdiff::targets
+}  // namespace serdiff::targets::bson

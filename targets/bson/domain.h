@@ -1,7 +1,8 @@
 // BSON documents as a harness domain (targets/bson/domain.cc): an edge-biased RapidCheck generator,
 // the corpus form (one two-way visitor, harness/two_way.h), and the mutated-bytes generator for
-// the decoder targets; also the key count of bson_array_keys; and the targets' interchange with
-// workers and modules (targets/bson/interchange.cc: canonical Extended JSON of a Document).
+// the decoder targets; also the key count of bson_array_keys. The interchange with workers and
+// modules is in targets/bson/interchange.h, what serdiff accepts from each peer in
+// targets/bson/divergences.h.
 //
 // Corpus form of a Document (DocumentVisitor in domain.cc; FuzzedDataProvider calls): a
 // container reads its element count as ConsumeIntegralInRange<uint32_t>(0, min(kMaxElements,
@@ -84,69 +85,5 @@ serdiff::bson::Document PackArrays(const serdiff::bson::Document& doc);
 // Bytes for the decoder: a well-formed encoded document, often with one length, terminator,
 // type byte or count (array element, cut) changed; sometimes raw random bytes.
 rc::Gen<std::string> GenDecoderInput();
-
-// ---- the interchange (docs/workers.md; targets/bson/interchange.cc) -------------------------
-
-// doc in MongoDB Extended JSON v2, canonical mode (mongodb/specifications,
-// source/extended-json/extended-json.md), compact: {"a":{"$numberInt":"1"},"b":[true,null]}.
-// Keys in the document's order; wrappers $numberInt, $numberLong, $numberDouble, $binary (base64
-// with padding, subType two lower-case hex digits), $oid, $date {$numberLong}, $timestamp,
-// $regularExpression (options sorted as the encoders write them), $dbPointer, $code, $scope,
-// $symbol, $undefined, $minKey, $maxKey; arrays as JSON arrays (the encoders write the keys "0",
-// "1", ... whatever the model holds). A datetime given as civil time is its ms as the reference
-// encoder converts it (floor).
-// Errors: FailedPrecondition when the text would not denote exactly the bytes the encoders write:
-// a key twice in one document, a key beginning with '$' (EJSON reads those as type wrappers or
-// DBRefs), a key or string (string, code, symbol, regex, DBPointer namespace) that is not UTF-8
-// or holds NUL, a NaN other than 0x7ff8000000000000 (EJSON's "NaN" keeps neither sign nor
-// payload), a decimal128 (left to the bytes form); InvalidArgument for a document the encoders
-// reject (a NUL in a key or regex, an int32 out of range, a bool not 0 or 1, an ObjectId or
-// DBPointer id not 12 bytes, an ill-formed packed array, nesting past 100 levels, a civil time
-// out of range).
-absl::StatusOr<std::string> CanonicalExtendedJson(const serdiff::bson::Document& doc);
-// A double's $numberDouble text: "Infinity", "-Infinity", "NaN" (for 0x7ff8000000000000 only;
-// nullopt for any other NaN), "0.0", "-0.0", else the shortest digits that read back as d, laid
-// out as Python's repr(float): "1.5", "1.0", "100.0", "0.0001", "1e-05", "1e+16",
-// "1.2345678901234568e+18".
-std::optional<std::string> ExtendedJsonDouble(double d);
-
-// The "input" of each op (docs/workers.md, "The interchange"):
-//   bson.encode        {"document":<CanonicalExtendedJson>}, or {"bson":"<hex>"} of the
-//                      reference encoder's bytes where the EJSON would not be exact; Declined
-//                      when the reference encoder rejects the document
-//   int64.to_decimal   {"value":"-9223372036854775808"}; uint64.to_decimal {"value":"..."}
-//   bson.array_keys    {"count":11}
-//   bson.decode        {"bson":"<hex>"}
-absl::StatusOr<std::string> EncodeInputJson(const serdiff::bson::Document& doc);
-std::string DecimalInputJson(int64_t v);
-std::string DecimalInputJson(uint64_t v);
-std::string ArrayKeysInputJson(uint32_t count);
-std::string BytesInputJson(absl::string_view bytes);
-
-// ---- the outside implementations' accepted divergences (targets/bson/peer_divergences*.cc) -
-// pymongo (oracles/pymongo; peer_divergences_pymongo.cc) and js_bson (oracles/js_bson;
-// peer_divergences_js_bson.cc), joined in peer_divergences.cc, as docs/peers.md lists them:
-// what each does on purpose or by a bug, covered only where the peer's answer is exactly what
-// the predicate recomputes from the input. What a peer cannot take at all, its worker declines.
-//   PeerEncodeDivergences       bson_encode (pymongo: undefined, DBPointer, symbol, top-level
-//                               "_id", regex options, the SystemError of subtype 0xFF; js_bson:
-//                               regex options outside "ilmsux")
-//   PeerDecodeDivergences       bson_decode (UTF-8 the peers do not check, nesting past 100,
-//                               pymongo's UUIDs of other than 16 bytes and subtype 0xFF, js_bson's
-//                               regex options)
-//   PeerDecodeOffsetExemptions  bson_decode: neither peer reports an error position
-std::vector<harness::Divergence<serdiff::bson::Document>> PeerEncodeDivergences();
-std::vector<harness::Divergence<std::string>> PeerDecodeDivergences();
-std::vector<harness::OffsetExemption> PeerDecodeOffsetExemptions();
-// The bytes pymongo's bson.encode writes for doc as the bson.encode interchange sends it: a
-// top-level "_id" first, undefined as null, a DBPointer as {"$ref": ns, "$id": id}, a symbol
-// as a string, regex options cut to the letters of "ilmsux" (once each, in that order).
-// nullopt: a document with a key twice (the worker declines it) or one the encoders reject.
-std::optional<std::string> PymongoEncodeModel(const serdiff::bson::Document& doc);
-// `bson` with every byte >= 0x80 turned into 'a' in the cstrings a peer's decoder leaves
-// unchecked (pymongo: array keys and regex options; js_bson (pymongo false): document and array
-// keys and regex patterns), the layout followed as BSON 1.1 lays it out; nullopt where the
-// layout cannot be followed (a length that does not fit, an unknown type, nesting past 1,000).
-std::optional<std::string> BlankUncheckedUtf8(std::string_view bson, bool pymongo);
 
 }  // namespace serdiff::targets::bson

@@ -30,6 +30,7 @@
 #include "serdiff/bson/codec.h"
 #include "serdiff/common/utf8.h"
 #include "targets/bson/domain.h"
+#include "targets/bson/interchange.h"
 
 namespace serdiff::targets::bson {
 

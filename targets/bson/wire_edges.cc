@@ -2,7 +2,7 @@
 // rule of docs/bson.md's "Decoder and validator" table, each on a valid document in which the
 // field sits at a known offset, with the error offset the table's offset column gives for the
 // edited inputs. docs/bson.md, "Wire edges", prints this table (scripts/registry-tables).
-#include "targets/bson/wire_edges.h"
+#include "targets/bson/internal.h"
 
 #include <string>
 

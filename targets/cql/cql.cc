@@ -29,12 +29,13 @@
 #include "reference/cql/codec_ref.h"
 #include "serdiff/cql/codec.h"
 #include "serdiff/cql/literal.h"
+#include "targets/cql/divergences.h"
 #include "targets/cql/domain.h"
+#include "targets/cql/interchange.h"
 #include "targets/cql/internal.h"
 #include "targets/families.h"
 
-namespace serdiff::targets {
-namespace cql {
+namespace serdiff::targets::cql {
 
 namespace ref = serdiff::ref::cql;
 
@@ -170,12 +171,10 @@ void AddDecodeTarget(harness::Registry& registry, std::string name, std::string 
 
 }  // namespace
 
-}  // namespace cql
-
 // ---- registration -------------------------------------------------------------------------------
 
-void RegisterCqlTargets(harness::Registry& registry) {
-  registry.AddWireEdges(serdiff::targets::cql::WireEdges());
+void RegisterTargets(harness::Registry& registry) {
+  registry.AddWireEdges(WireEdges());
   // Fuzz limits (docs/fuzzing.md, "Limits"; fuzz/limits.tsv is generated from these):
   // max_len, the heap bound at the largest input, the per-input timeout, the derivation.
   registry.SetFuzzLimits(
@@ -194,7 +193,6 @@ void RegisterCqlTargets(harness::Registry& registry) {
   registry.SetFuzzLimits("cql_*", {8192, 1114112, 25,
                                    "DecodePeakBound <= 64 x input (512 KiB) + 3 x output (<= 384 "
                                    "KiB) + 64 KiB, rounded up to 1088 KiB"});
-  using namespace cql;  // NOLINT
   // The custom mutator lies about [int] and [short] lengths and counts, big-endian (v4 spec 3).
   registry.SetDefaultLengthFields({{4, true}, {2, true}});
   auto encode_target = [](std::string name, bool nested, std::string what) {
@@ -334,9 +332,10 @@ void RegisterCqlTargets(harness::Registry& registry) {
     registry.Add(std::move(def));
   }
 
-  RegisterTypedTargets(registry);
+  registry.Add(TypedEncodeTarget());
+  registry.Add(TypedDecodeTarget());
 }
 
-SERDIFF_REGISTER_FAMILY("cql", RegisterCqlTargets);
+SERDIFF_REGISTER_FAMILY("cql", RegisterTargets);
 
-}  // namespace serdiff::targets
+}  // namespace serdiff::targets::cql

@@ -13,6 +13,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "serdiff/common/utf8.h"
+#include "targets/cql/interchange.h"
 #include "targets/cql/internal.h"
 
 namespace serdiff::targets::cql {

@@ -1,24 +1,26 @@
 // CQL family, private to targets/cql/: the limits of generated and fuzz-decoded inputs,
-// the edge-value tables (edges.cc), the two-way corpus-file visitor (visitor.cc), the
-// generator building blocks (gen.cc) and the codec runners (cql.cc) that the other
+// the edge-value tables (domain_edges.cc), the two-way corpus-file visitor (domain_visitor.cc), the
+// generator building blocks (domain_gen.cc) and the codec runners (cql.cc) that the other
 // target files share. Tests, properties and benchmarks use targets/cql/domain.h instead.
 //
 // Files of the family:
-//   edges.cc    edge values per kind (integers, floats, text, UUIDs, varints, ...)
-//   visitor.cc  the corpus-file form: one visitor, run as reader (fuzz bytes -> input) and
-//                   as writer (input -> fuzz bytes), so the two directions cannot drift apart
-//   gen.cc      RapidCheck generators and the large-collection builder
-//   domains.cc  the harness domains of the tree-codec targets and their printers
-//   typed.cc    the typed fast path targets (cql_typed_encode, cql_typed_decode)
+//   domain_edges.cc    edge values per kind (integers, floats, text, UUIDs, varints, ...)
+//   domain_visitor.cc  the corpus-file form: one visitor, run as reader (fuzz bytes -> input)
+//                      and as writer (input -> fuzz bytes), so the two directions cannot drift
+//   domain_gen.cc      RapidCheck generators and the large-collection builder
+//   domain.cc   the harness domains of the tree-codec targets and their printers
+//   parse.cc    the parsers of the printed inputs (domain.h)
+//   cql_typed.cc  the typed fast path targets (cql_typed_encode, cql_typed_decode)
 //   wire_edges.cc  the wire-edge table (harness/wire_edges.h)
 //   cql.cc          the codec runners, checks and the registration of every cql_* target
-//   peer_divergences.cc  the accepted divergences of the CQL peers (python_cassandra,
-//                        node_cassandra) and the driver models their predicates check
+//   divergences.cc  what the divergence files share (below); each peer's divergences and
+//                   driver model: divergences_python_cassandra.cc, divergences_node_cassandra.cc
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -82,7 +84,8 @@ inline constexpr uint32_t kGenericMaxItems = 8;
 inline constexpr int64_t kMaxTimeNanos = 86'399'999'999'999;
 inline constexpr int64_t kDateEpoch = int64_t{1} << 31;
 
-// ---- edge values (edges.cc) -----------------------------------------------------------------
+// ---- edge values (domain_edges.cc)
+// -----------------------------------------------------------------
 
 // Edge values of an integer kind (tinyint .. time), including a few just outside its range.
 const std::vector<int64_t>& IntEdges(Kind k);
@@ -107,7 +110,8 @@ const std::vector<BigInt>& VarintEdgeTable();
 // SplitMix64: the deterministic stream the builders (large, typed) draw from a seed.
 uint64_t SplitMix(uint64_t* state);
 
-// ---- corpus-file form (visitor.cc) --------------------------------------------------------
+// ---- corpus-file form (domain_visitor.cc)
+// --------------------------------------------------------
 
 // The two directions of the shared two-way visitor (harness/two_way.h).
 using FdpIn = harness::FuzzReader;
@@ -122,7 +126,7 @@ void Decrement(int& budget);
 uint32_t ListLimit(int budget);
 uint32_t MapLimit(int budget);
 
-// The visitors, instantiated for FdpIn and FdpOut (visitor.cc). With FdpIn they fill the
+// The visitors, instantiated for FdpIn and FdpOut (domain_visitor.cc). With FdpIn they fill the
 // argument from the fuzz bytes; with FdpOut they write the bytes that FdpIn reads back as the
 // same value (the argument is left unchanged).
 template <typename IO>
@@ -139,7 +143,8 @@ extern template void VisitEncodeInput<FdpOut>(FdpOut&, EncodeInput&, int);
 extern template void VisitOptions<FdpIn>(FdpIn&, DecodeOptions&);
 extern template void VisitOptions<FdpOut>(FdpOut&, DecodeOptions&);
 
-// ---- generators (gen.cc) --------------------------------------------------------------------
+// ---- generators (domain_gen.cc)
+// --------------------------------------------------------------------
 
 // A uniform draw in [lo, hi), independent of the generation size (rc::gen::inRange scales its
 // range with the size; choices between kinds of inputs must not).
@@ -165,7 +170,7 @@ int GenVersion();
 // Decode options: the defaults half of the time, otherwise each strict flag at 1/2.
 DecodeOptions GenOptionsNow();
 
-// ---- printers (domains.cc) ----------------------------------------------------------------
+// ---- printers (domain.cc) ----------------------------------------------------------------
 
 // " max_depth=N" and the names of the strict flags that are on.
 std::string ShowOptions(const DecodeOptions& o);
@@ -176,54 +181,61 @@ std::string ShowOptions(const DecodeOptions& o);
 Output OptEncode(const EncodeInput& in);
 Output RefEncode(const EncodeInput& in);
 
-// ---- registration of the typed targets (typed.cc) -----------------------------------------
+// ---- the typed fast path targets (cql_typed.cc) ---------------------------------------------
 
-void RegisterTypedTargets(harness::Registry& registry);
+harness::TargetDef<TypedInput> TypedEncodeTarget();        // cql_typed_encode
+harness::TargetDef<TypedDecodeInput> TypedDecodeTarget();  // cql_typed_decode
 
-// ---- interchange.cc: the "cql.serialize" interchange (docs/workers.md) -----------------------
-// The CQL JSON value of `v` as type `t`, or Declined when the JSON form cannot hold it exactly.
-absl::StatusOr<std::string> CqlValueJson(const Type& t, const Value& v);
-// {"type": ..., "value": ..., "version": ...} for an encode input.
-absl::StatusOr<std::string> CqlSerializeRequest(const EncodeInput& in);
-// An outside payload as the target's output: a framed input's answer gets its [bytes] length.
-absl::StatusOr<std::string> CqlSerializeOutput(const EncodeInput& in,
-                                               const harness::ExternalAnswer& answer);
-// The list<int> module form (SERDIFF_FORM_INT32_LIST); Declined for any other input.
-absl::StatusOr<harness::Int32List> CqlInt32List(const EncodeInput& in);
-// The interchange of a target whose input holds an EncodeInput (`get` finds it).
-template <typename T, typename Get>
-harness::Interchange<T> CqlSerializeInterchange(Get get) {
-  harness::Interchange<T> ic;
-  ic.op = "cql.serialize";
-  ic.input_json = [get](const T& v) { return CqlSerializeRequest(get(v)); };
-  ic.output = [get](const T& v, const harness::ExternalAnswer& a) {
-    return CqlSerializeOutput(get(v), a);
+// ---- what the peer divergence files share (divergences.cc) -----------------------------------
+
+// What a model says a driver answers.
+struct Answer {
+  enum class Is {
+    kBytes,       // accepted: `bytes` is the payload
+    kNull,        // the driver's encoder returned null (no payload; a null component)
+    kRejected,    // the driver throws; its message contains `error`
+    kUnmodelled,  // outside what the model knows (the worker declines it, or serdiff rejects
+                  // a native value the driver may take): no divergence applies
   };
-  ic.as_int32_list = [get](const T& v) { return CqlInt32List(get(v)); };
-  return ic;
-}
+  Is is = Is::kUnmodelled;
+  std::string bytes;
+  std::string_view error;
 
-// ---- peer_divergences.cc: what the outside CQL implementations are known to do otherwise ----
-// (docs/peers.md, "## CQL"). One known difference of python_cassandra or node_cassandra: the
-// predicate sees the encode input and the peer's answer (framed as the target's output).
-struct PeerDivergence {
-  std::string impl;
-  std::string reason;
-  bool (*applies)(const EncodeInput& in, const Output& other);
+  static Answer Bytes(std::string b) { return {Is::kBytes, std::move(b), {}}; }
+  static Answer Null() { return {Is::kNull, {}, {}}; }
+  static Answer Rejected(std::string_view e) { return {Is::kRejected, {}, e}; }
+  static Answer Unmodelled() { return {}; }
 };
-const std::vector<PeerDivergence>& PeerDivergences();
-// Adds to `def` the divergences of the peers named in `impls` (the workers whose manifests
-// name the target); `get` finds the EncodeInput in the target's input.
-template <typename T, typename Get>
-void AddPeerDivergences(harness::TargetDef<T>& def, Get get,
-                        std::initializer_list<std::string_view> impls) {
-  for (const PeerDivergence& d : PeerDivergences()) {
-    if (std::find(impls.begin(), impls.end(), d.impl) == impls.end()) continue;
-    def.divergences.push_back(
-        {d.impl, d.reason, [get, f = d.applies](const T& v, const Output&, const Output& other) {
-           return f(get(v), other);
-         }});
-  }
-}
+
+// Appends n as 4 / 2 bytes big-endian.
+void Put32(uint32_t n, std::string* out);
+void Put16(uint32_t n, std::string* out);
+// serdiff's payload of a native value, or nullopt where serdiff rejects it.
+std::optional<std::string> SerdiffNative(Kind k, const Value& v, int version);
+// 8 bytes big-endian of any int64: a time as the drivers write it, with no range check.
+std::string RawInt64(int64_t x);
+// The 16 bytes of any UUID: a timeuuid as the drivers write it, with no version check.
+std::string RawUuid(const Uuid& u);
+// Three zigzag vints (v5 spec 6.8) of any signs: a duration as the drivers write it.
+std::string RawDuration(const Duration& d);
+// Neither all >= 0 nor all <= 0.
+bool MixedSigns(const Duration& d);
+// True when `other` is the model's answer (a [value] input: the payload behind its [int]
+// length, as targets/cql/interchange.cc frames a peer's answer).
+bool Matches(const Answer& a, const EncodeInput& in, const Output& other);
+
+// Where a value sits in its parent.
+enum class Where { kTop, kElement, kMapKey, kMapValue, kComponent };
+using ValuePredicate = bool (*)(const Type& t, const Value& v, Where w);
+// True when pred(type, value, where) holds for the input's value or any value inside it (as far
+// as the shapes are their types').
+bool Shows(const EncodeInput& in, ValuePredicate pred);
+// t is kind k and v has that kind's shape.
+bool Holds(const Value& v, Kind k, const Type& t);
+// What both drivers are known to write otherwise.
+bool NullElement(const Type&, const Value& v, Where w);
+bool TimeOutOfRange(const Type& t, const Value& v, Where);
+bool MixedDuration(const Type& t, const Value& v, Where);
+bool TimeuuidNotV1(const Type& t, const Value& v, Where);
 
 }  // namespace serdiff::targets::cql

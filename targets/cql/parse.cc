@@ -1,4 +1,4 @@
-// CQL family: parsers of the printed inputs of the cql_* targets (targets/cql/parse.h).
+// CQL family: parsers of the printed inputs of the cql_* targets (targets/cql/domain.h).
 //
 // The printers put together a protocol version, a type (serdiff::cql::TypeToString), decode
 // options (ShowOptions), a value (serdiff::cql::FormatValue) or bytes (harness::Hex). Types are
@@ -7,7 +7,7 @@
 // following FormatValue's structure exactly (its spacing, and the <shape:body> form it prints
 // for a value whose shape does not fit the type, which ParseValue does not read); every scalar
 // token is handed to ParseValue with its own type.
-#include "targets/cql/parse.h"
+#include "targets/cql/domain.h"
 
 #include <cstddef>
 #include <cstdint>

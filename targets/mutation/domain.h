@@ -1,8 +1,8 @@
 // Mutation family: the inputs of the mutation_* targets (a small spec from which a mutation is
 // built deterministically), their generators and corpus forms, and helpers shared with
 // tests/mutation_*_test.cc, props/mutation_*_test.cc and bench/mutation_benchmark.cc.
-// Definitions live in targets/mutation/build.cc (BuildMutation, SingleValueMutation),
-// domains.cc (GenSpec and the domains), parse.cc (the parsers) and mutation.cc (Dump).
+// Definitions live in targets/mutation/domain_build.cc (BuildMutation, SingleValueMutation),
+// domain.cc (GenSpec and the domains), parse.cc (the parsers) and mutation.cc (Dump).
 #pragma once
 
 #include <cstddef>
@@ -14,7 +14,6 @@
 
 #include "harness/mutated.h"
 #include "harness/target.h"
-#include "harness/wire_edges.h"
 #include "serdiff/mutation/model.h"
 
 namespace serdiff::targets::mutation {
@@ -37,7 +36,7 @@ using serdiff::mutation::Mutation;
 // at kMaxBuiltBytes both limits are those of the spec before the budget existed (rows stop
 // at 256 KiB, and 256 KiB / 16 is above the largest value scale). A fuzz input pays for its
 // budget with its length: kBudgetBytesPerInputByte per byte of filler (see the domains in
-// targets/mutation/domains.cc), so a short input builds a small mutation. The rest of the work is
+// targets/mutation/domain.cc), so a short input builds a small mutation. The rest of the work is
 // bounded by the spec's ranges: 8 tables of at most 70 + 3 columns, one static row each, and
 // the one row that may cross the budget. Large single values have their own benchmark and
 // tests (SingleValueMutation).
@@ -119,7 +118,7 @@ harness::Domain<MutatedInput> MutatedDomain();
 //             such a text fails with ElidedAt.
 //   mutated   the spec, then " op=O pos=P arg=A" (op 0..6, pos a uint32, arg 0..255).
 // The derived fields (the built mutation, schema, version, mutated bytes) are left unset: the
-// domains in domains.cc fill them. Errors: InvalidArgument "at character N: ..." where the
+// domains in domain.cc fill them. Errors: InvalidArgument "at character N: ..." where the
 // text departs from the form or a field is out of range.
 absl::Status ParseSpecAt(harness::TextCursor& c, MutationSpec& s);
 absl::StatusOr<MutationSpec> ParseSpec(std::string_view text);
@@ -132,9 +131,6 @@ absl::StatusOr<MutationSpec> ParseSpec(std::string_view text);
 // measured shapes are in docs/mutation.md, "Decoder heap").
 inline constexpr int64_t kDecodeHeapPerInputByte = 512;
 
-// The family's wire-edge table (wire_edges.cc; harness/wire_edges.h), registered with its
-// targets.
-harness::WireEdgeTable WireEdges();
 absl::StatusOr<DecodeInput> ParseDecodeText(std::string_view text);
 
 // The SerializeSmall threshold the mutation_serialize_small target uses (its scratch buffer is

@@ -11,7 +11,7 @@
 //   mutation_decode_mutated    the same on valid encodings with one byte, length or flag changed
 //
 // The targets, their canonical output (Dump) and their registration are in this file; the
-// mutation a spec describes is built in build.cc, the domains are in domains.cc.
+// mutation a spec describes is built in domain_build.cc, the domains are in domain.cc.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -25,6 +25,7 @@
 #include "serdiff/mutation/mutation.h"
 #include "targets/families.h"
 #include "targets/mutation/domain.h"
+#include "targets/mutation/internal.h"
 
 namespace serdiff::targets::mutation {
 
@@ -220,12 +221,9 @@ harness::TargetDef<In> DecodeTarget(std::string name, std::string description,
 }
 
 }  // namespace
-}  // namespace serdiff::targets::mutation
 
-namespace serdiff::targets {
-
-void RegisterMutationTargets(harness::Registry& registry) {
-  registry.AddWireEdges(serdiff::targets::mutation::WireEdges());
+void RegisterTargets(harness::Registry& registry) {
+  registry.AddWireEdges(WireEdges());
   // Fuzz limits (docs/fuzzing.md, "Limits"; fuzz/limits.tsv is generated from these):
   // max_len, the heap bound at the largest input, the per-input timeout, the derivation.
   registry.SetFuzzLimits(
@@ -246,7 +244,6 @@ void RegisterMutationTargets(harness::Registry& registry) {
       {64, 155136, 25,
        "capped for speed: the spec (17 B), then filler (budget) and bytes to decode sharing <= 47 "
        "B: 512 x 47 + 4 x <= 16 KiB of Dump text + 64 KiB"});
-  using namespace serdiff::targets::mutation;  // NOLINT
   // The custom mutator lies about 4- and 2-byte little-endian lengths and counts (the fuzz
   // inputs' own form: FuzzedDataProvider integers at the back).
   registry.SetDefaultLengthFields({{4, false}, {2, false}});
@@ -268,6 +265,6 @@ void RegisterMutationTargets(harness::Registry& registry) {
       }));
 }
 
-SERDIFF_REGISTER_FAMILY("mutation", RegisterMutationTargets);
+SERDIFF_REGISTER_FAMILY("mutation", RegisterTargets);
 
-}  // namespace serdiff::targets
+}  // namespace serdiff::targets::mutation

@@ -1,6 +1,6 @@
 // Mutation family: parsers of the printed specs and inputs of the mutation_* targets
 // (declared in targets/mutation/domain.h; the printers are ShowSpec and the domains' show
-// functions in targets/mutation/domains.cc).
+// functions in targets/mutation/domain.cc).
 #include <cstdint>
 #include <string>
 #include <string_view>

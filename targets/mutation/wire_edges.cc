@@ -14,6 +14,7 @@
 #include "reference/mutation/decoder_ref.h"
 #include "serdiff/mutation/mutation.h"
 #include "targets/mutation/domain.h"
+#include "targets/mutation/internal.h"
 
 namespace serdiff::targets::mutation {
 namespace {

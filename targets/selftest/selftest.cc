@@ -133,11 +133,10 @@ void RegisterSelfTestTargets(harness::Registry& registry) {
                      }};
     def.others.push_back(Correct("reference", Role::kReference));
     def.others.push_back({"picky", Role::kOracle, "targets/selftest (reach -inf..-2000, 0..)",
-                              [](const int64_t& v) -> Output {
-                                if (v < 0 && v > -2000)
-                                  return harness::Declined("outside my reach");
-                                return Le64(v);
-                              }});
+                          [](const int64_t& v) -> Output {
+                            if (v < 0 && v > -2000) return harness::Declined("outside my reach");
+                            return Le64(v);
+                          }});
     AddPlanted(registry, std::move(def),
                {Class("error-class-mismatch", "reference"), Bytes("reference", 0)},
                "rules 2 and 3, and the shrinker's keeping of the class and the compared set");
@@ -197,11 +196,11 @@ void RegisterSelfTestTargets(harness::Registry& registry) {
                      }};
     def.others.push_back(Correct("reference", Role::kReference));
     def.others.push_back({"second", Role::kOracle, "targets/selftest (a planted bug)",
-                              [](const int64_t& v) -> Output {
-                                return Le64(Odd(v) ? uint64_t(v) ^ (uint64_t{1} << 40) ^
-                                                         (uint64_t{1} << 16)
-                                                   : uint64_t(v));
-                              }});
+                          [](const int64_t& v) -> Output {
+                            return Le64(Odd(v) ? uint64_t(v) ^ (uint64_t{1} << 40) ^
+                                                     (uint64_t{1} << 16)
+                                               : uint64_t(v));
+                          }});
     AddPlanted(registry, std::move(def), {Bytes("reference", 5)},
                "the verdict's implementation and offset both come from the first failure");
   }
@@ -291,10 +290,10 @@ void RegisterSelfTestTargets(harness::Registry& registry) {
         "optimized", Role::kOptimized, "targets/selftest (a planted bug)",
         [](const int64_t& v) -> Output { return Le64(Odd(v) ? uint64_t(v) ^ 1 : uint64_t(v)); }};
     def.others.push_back({"heavy", Role::kOracle, "targets/selftest (a planted bug)",
-                              [](const int64_t& v) -> Output {
-                                TouchHeap(4096);
-                                return Le64(Odd(v) ? uint64_t(v) ^ 1 : uint64_t(v));
-                              }});
+                          [](const int64_t& v) -> Output {
+                            TouchHeap(4096);
+                            return Le64(Odd(v) ? uint64_t(v) ^ 1 : uint64_t(v));
+                          }});
     def.others.push_back(Correct("reference", Role::kReference));
     PlantedVerdict v = Bytes("reference", 0);
     v.reference_peak_bytes = 0;

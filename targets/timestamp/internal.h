@@ -1,11 +1,12 @@
 // Timestamp family, private to targets/timestamp/: what the target files share (the canonical
 // output forms, their report texts and the base of every definition), and the target builders
 // each file defines for the registration in timestamp.cc (in its order):
-//   timestamp.cc        civil <-> ms / µs, double seconds, and the registration
-//   cql_date_time.cc    CQL date and CQL time
-//   drivers.cc          the two python-driver behaviours, compared on purpose
-//   round_trips.cc      the round trips
-// Other families use targets/timestamp/domains.h instead.
+//   timestamp.cc                civil <-> ms / µs, double seconds, and the registration
+//   timestamp_cql_date_time.cc  CQL date and CQL time
+//   timestamp_drivers.cc        the two python-driver behaviours, compared on purpose (their
+//                               accepted divergences: divergences_python_cassandra.cc)
+//   timestamp_round_trips.cc    the round trips
+// Other families use targets/timestamp/domain.h instead.
 #pragma once
 
 #include <bit>
@@ -23,15 +24,14 @@
 #include "oracles/abseil/time.h"
 #include "reference/timestamp/timestamp_ref.h"
 #include "serdiff/timestamp/timestamp.h"
-#include "targets/timestamp/domains.h"
+#include "targets/timestamp/domain.h"
 
-namespace serdiff::targets::ts_targets {
+namespace serdiff::targets::timestamp {
 
 namespace ts = ::serdiff::timestamp;
 namespace rts = ::serdiff::ref::timestamp;
 namespace oab = ::serdiff::oracle::abseil;
 using harness::Output;
-using ts_domains::Seconds;
 
 // ---- canonical outputs ------------------------------------------------------------------
 
@@ -62,14 +62,14 @@ inline uint32_t ReadBe32(const std::string& s) {
 inline std::string DoubleBytes(double d) { return Be64(std::bit_cast<int64_t>(d)); }
 
 // Texts for reports (ShowMillisOutput, ShowRawOutput).
-inline std::string Text(const ts::CivilDateTime& c) { return ts_domains::CivilText(c); }
-inline std::string Text(const ts::CivilDay& d) { return ts_domains::DayText(d); }
+inline std::string Text(const ts::CivilDateTime& c) { return CivilText(c); }
+inline std::string Text(const ts::CivilDay& d) { return DayText(d); }
 
-// Canonical output bytes of civil values (ts_domains::CivilBytes: compact, no allocation for a
+// Canonical output bytes of civil values (CivilBytes: compact, no allocation for a
 // valid value), shown as text by ShowCivilOutput and friends.
-inline std::string Canon(const ts::CivilDateTime& c) { return ts_domains::CivilBytes(c); }
-inline std::string Canon(const ts::CivilDay& d) { return ts_domains::DayBytes(d); }
-inline std::string Canon(const ts::TimeOfDay& t) { return ts_domains::TimeBytes(t); }
+inline std::string Canon(const ts::CivilDateTime& c) { return CivilBytes(c); }
+inline std::string Canon(const ts::CivilDay& d) { return DayBytes(d); }
+inline std::string Canon(const ts::TimeOfDay& t) { return TimeBytes(t); }
 
 template <typename T, typename F>
 Output Wrap(const absl::StatusOr<T>& v, F encode) {
@@ -104,13 +104,13 @@ std::string ShowCanon(const absl::StatusOr<V>& v, const std::string& out,
   return v.ok() ? text(*v) : absl::StrCat("0x", absl::BytesToHexString(out));
 }
 inline std::string ShowCivilOutput(const std::string& out) {
-  return ShowCanon(ts_domains::CivilOfBytes(out), out, ts_domains::CivilText);
+  return ShowCanon(CivilOfBytes(out), out, CivilText);
 }
 inline std::string ShowDayOutput(const std::string& out) {
-  return ShowCanon(ts_domains::DayOfBytes(out), out, ts_domains::DayText);
+  return ShowCanon(DayOfBytes(out), out, DayText);
 }
 inline std::string ShowTimeOutput(const std::string& out) {
-  return ShowCanon(ts_domains::TimeOfBytes(out), out, ts_domains::TimeText);
+  return ShowCanon(TimeOfBytes(out), out, TimeText);
 }
 
 inline std::string ModeName(ts::Rounding r) { return std::string(ts::RoundingName(r)); }
@@ -136,7 +136,7 @@ harness::TargetDef<T> Base(std::string name, std::string description, harness::D
 
 // The input itself while it is a ms of year 1..9999 (the reference's range), else OutOfRange.
 inline absl::StatusOr<int64_t> IdentityInRange(int64_t ms) {
-  if (ms < ts_domains::RefMinMillis() || ms > ts_domains::RefMaxMillis()) {
+  if (ms < RefMinMillis() || ms > RefMaxMillis()) {
     return absl::OutOfRangeError("outside year 1..9999");
   }
   return ms;
@@ -152,7 +152,7 @@ harness::TargetDef<int64_t> MicrosToCivil();
 harness::TargetDef<int64_t> MicrosToMillis(ts::Rounding r);
 harness::TargetDef<ts::CivilDateTime> CivilToSeconds();
 harness::TargetDef<Seconds> SecondsToMicros(ts::Rounding r);
-// cql_date_time.cc
+// timestamp_cql_date_time.cc
 harness::TargetDef<int64_t> DaysToCqlDate();
 harness::TargetDef<ts::CivilDay> CivilToCqlDate();
 harness::TargetDef<uint32_t> CqlDateToCivil();
@@ -161,11 +161,11 @@ harness::TargetDef<ts::TimeOfDay> TimeOfDayToCqlTime();
 harness::TargetDef<int64_t> CqlTimeToTimeOfDay();
 harness::TargetDef<ts::CivilDateTime> CivilToCqlTime();
 harness::TargetDef<int64_t> CqlTimeToMicrosOfDay(ts::Rounding r);
-// drivers.cc
+// timestamp_drivers.cc
 harness::TargetDef<ts::CivilDateTime> DriverSerialize();
 harness::TargetDef<int64_t> DriverDeserialize();
 harness::TargetDef<int64_t> DriverRoundTrip();
-// round_trips.cc
+// timestamp_round_trips.cc
 harness::TargetDef<int64_t> MillisRoundTrip();
 harness::TargetDef<int64_t> MicrosRoundTrip();
 harness::TargetDef<ts::CivilDateTime> CivilRoundTrip();
@@ -173,4 +173,4 @@ harness::TargetDef<uint32_t> CqlDateRoundTrip();
 harness::TargetDef<int64_t> CqlTimeRoundTrip();
 harness::TargetDef<ts::CivilDateTime> SecondsRoundTrip();
 
-}  // namespace serdiff::targets::ts_targets
+}  // namespace serdiff::targets::timestamp

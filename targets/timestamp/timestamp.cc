@@ -29,12 +29,13 @@
 //   timestamp_seconds_roundtrip             civil -> double -> civil (half-even), |s| < 2^33
 // <mode> is floor, truncate or half_even. Outputs: integers as big-endian bytes (the CQL wire
 // form: 8 bytes for ms/µs/ns, 4 for a CQL date), civil values as their fields packed
-// (ts_domains::CivilBytes; reports show them as ISO text), doubles as their 8 IEEE bytes
+// (CivilBytes; reports show them as ISO text), doubles as their 8 IEEE bytes
 // big-endian. Every valid output fits std::string's inline buffer, so judging a passing input
 // allocates no output.
 //
-// The targets are defined in this file (civil <-> ms / µs, double seconds), cql_date_time.cc,
-// drivers.cc and round_trips.cc; what they share is in internal.h.
+// The targets are defined in this file (civil <-> ms / µs, double seconds),
+// timestamp_cql_date_time.cc, timestamp_drivers.cc and timestamp_round_trips.cc; what they share is
+// in internal.h.
 #include <cstdint>
 #include <string>
 
@@ -47,11 +48,10 @@
 #include "reference/timestamp/timestamp_ref.h"
 #include "serdiff/timestamp/timestamp.h"
 #include "targets/families.h"
-#include "targets/timestamp/domains.h"
+#include "targets/timestamp/domain.h"
 #include "targets/timestamp/internal.h"
 
-namespace serdiff::targets {
-namespace ts_targets {
+namespace serdiff::targets::timestamp {
 namespace {
 
 // ---- civil <-> ms / µs --------------------------------------------------------------------
@@ -102,7 +102,7 @@ harness::TargetDef<ts::CivilDateTime> CivilToMillis(ts::Rounding r) {
       absl::StrCat("CivilDateTime -> int64 ms rounded ", ModeName(r), ": optimized vs slow",
                    r == ts::Rounding::kFloor ? " vs Abseil absl::ToUnixMillis" : "",
                    "; output 8 bytes BE"),
-      ts_domains::CivilDomain(), ShowMillisOutput);
+      CivilDomain(), ShowMillisOutput);
   def.optimized = {"optimized", [r](const ts::CivilDateTime& c) -> Output {
                      return AsBe64(ts::ToUnixMillis(c, r));
                    }};
@@ -124,7 +124,7 @@ harness::TargetDef<int64_t> MillisToCivil() {
   auto def = Base<int64_t>("timestamp_millis_to_civil",
                            "int64 ms -> CivilDateTime (exact; OutOfRange beyond year 1..9999): "
                            "optimized vs Abseil vs slow; output civil bytes, shown as ISO text",
-                           ts_domains::MillisDomain(), ShowCivilOutput);
+                           MillisDomain(), ShowCivilOutput);
   def.optimized = {"optimized",
                    [](const int64_t& ms) -> Output { return AsCanon(ts::FromUnixMillis(ms)); }};
   def.others.push_back(
@@ -143,7 +143,7 @@ harness::TargetDef<ts::CivilDateTime> CivilToMicros() {
   auto def = Base<ts::CivilDateTime>(
       "timestamp_civil_to_micros",
       "CivilDateTime -> int64 µs (exact): optimized vs Abseil vs slow; output 8 bytes BE",
-      ts_domains::CivilDomain(), ShowInt64Output);
+      CivilDomain(), ShowInt64Output);
   def.optimized = {"optimized", [](const ts::CivilDateTime& c) -> Output {
                      return AsBe64(ts::ToUnixMicros(c));
                    }};
@@ -162,7 +162,7 @@ harness::TargetDef<int64_t> MicrosToCivil() {
   auto def = Base<int64_t>("timestamp_micros_to_civil",
                            "int64 µs -> CivilDateTime (exact; OutOfRange beyond year 1..9999): "
                            "optimized vs Abseil vs slow; output civil bytes, shown as ISO text",
-                           ts_domains::MicrosDomain(), ShowCivilOutput);
+                           MicrosDomain(), ShowCivilOutput);
   def.optimized = {"optimized",
                    [](const int64_t& us) -> Output { return AsCanon(ts::FromUnixMicros(us)); }};
   def.others.push_back(
@@ -183,7 +183,7 @@ harness::TargetDef<int64_t> MicrosToMillis(ts::Rounding r) {
       absl::StrCat("int64 µs -> int64 ms rounded ", ModeName(r), " (any int64): optimized vs slow",
                    r == ts::Rounding::kFloor ? " vs Abseil ToUnixMillis(FromUnixMicros)" : "",
                    "; output 8 bytes BE"),
-      ts_domains::MicrosDomain(), ShowInt64Output);
+      MicrosDomain(), ShowInt64Output);
   def.optimized = {"optimized",
                    [r](const int64_t& us) -> Output { return Be64(ts::MicrosToMillis(us, r)); }};
   if (r == ts::Rounding::kFloor) {
@@ -204,7 +204,7 @@ harness::TargetDef<ts::CivilDateTime> CivilToSeconds() {
       "timestamp_civil_to_seconds",
       "CivilDateTime -> double seconds, the double nearest to µs / 10^6: optimized (integer "
       "rounding above 2^53 µs) vs slow (decimal text through strtod); output IEEE bytes BE",
-      ts_domains::CivilDomain(), ShowDoubleOutput);
+      CivilDomain(), ShowDoubleOutput);
   def.optimized = {"optimized", [](const ts::CivilDateTime& c) -> Output {
                      return Wrap(ts::ToUnixSeconds(c), DoubleBytes);
                    }};
@@ -220,7 +220,7 @@ harness::TargetDef<Seconds> SecondsToMicros(ts::Rounding r) {
       absl::StrCat("double seconds -> int64 µs, the exact value rounded ", ModeName(r),
                    " (NaN/inf InvalidArgument, beyond int64 OutOfRange): optimized (bit "
                    "decomposition) vs slow (exact %.1100f decimal); output 8 bytes BE"),
-      ts_domains::SecondsDomain(), ShowInt64Output);
+      SecondsDomain(), ShowInt64Output);
   def.optimized = {"optimized", [r](const Seconds& s) -> Output {
                      return AsBe64(ts::UnixMicrosFromSeconds(s.value, r));
                    }};
@@ -230,10 +230,7 @@ harness::TargetDef<Seconds> SecondsToMicros(ts::Rounding r) {
   return def;
 }
 
-}  // namespace ts_targets
-
-void RegisterTimestampTargets(harness::Registry& registry) {
-  using namespace ts_targets;  // NOLINT: the builders
+void RegisterTargets(harness::Registry& registry) {
   // Fuzz limits (docs/fuzzing.md, "Limits"; fuzz/limits.tsv is generated from these):
   // max_len, the heap bound at the largest input, the per-input timeout, the derivation.
   registry.SetFuzzLimits(
@@ -264,6 +261,6 @@ void RegisterTimestampTargets(harness::Registry& registry) {
   registry.Add(SecondsRoundTrip());
 }
 
-SERDIFF_REGISTER_FAMILY("timestamp", RegisterTimestampTargets);
+SERDIFF_REGISTER_FAMILY("timestamp", RegisterTargets);
 
-}  // namespace serdiff::targets
+}  // namespace serdiff::targets::timestamp

@@ -16,7 +16,7 @@
 #include "harness/domains.h"
 #include "serdiff/common/error_offset.h"
 
-namespace serdiff::targets::varint_interchange {
+namespace serdiff::targets::varint {
 namespace {
 
 template <typename T>
@@ -49,14 +49,6 @@ absl::Status NotTheValue(absl::string_view text, absl::string_view what) {
 }
 
 }  // namespace
-
-std::string DecodedOutput(size_t consumed, absl::Span<const uint64_t> values) {
-  std::string out;
-  out.reserve(8 * (values.size() + 1));
-  harness::AppendLe64(&out, consumed);
-  for (uint64_t v : values) harness::AppendLe64(&out, v);
-  return out;
-}
 
 std::string ForyEncodeInputJson(absl::Span<const uint64_t> values) {
   return EncodeInput(values, false);
@@ -119,4 +111,4 @@ absl::StatusOr<std::string> ForyDecodeOutput(size_t count, const harness::Extern
   return DecodedOutput(n, parsed);
 }
 
-}  // namespace serdiff::targets::varint_interchange
+}  // namespace serdiff::targets::varint

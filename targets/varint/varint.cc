@@ -15,7 +15,7 @@
 // The Fory targets (varint_fory_encode, varint_fory_zigzag_encode, varint_fory_decode) take
 // outside implementations too, through the interchange of targets/varint/interchange.h
 // (docs/workers.md); the accepted divergences of the worker "fury" are in
-// targets/varint/peer_divergences.cc (docs/peers.md).
+// targets/varint/divergences_fury.cc (docs/peers.md).
 
 #include <algorithm>
 #include <cstring>
@@ -39,17 +39,21 @@
 #include "serdiff/common/error_offset.h"
 #include "serdiff/varint/varint.h"
 #include "targets/families.h"
+#include "targets/varint/divergences.h"
+#include "targets/varint/domain.h"
 #include "targets/varint/interchange.h"
 
-namespace serdiff::targets {
+namespace serdiff::targets::varint {
 namespace {
 
+namespace sv = ::serdiff::varint;
+
 using harness::Output;
-using varint::Format;
+using sv::Format;
 
 constexpr size_t kMaxBatch = 10000;
 
-std::string Name(Format f) { return std::string(varint::FormatName(f)); }
+std::string Name(Format f) { return std::string(sv::FormatName(f)); }
 constexpr uint8_t kGuard = 0xA5;
 constexpr size_t kGuardBytes = 16;
 
@@ -71,9 +75,6 @@ std::string ShowDecoded(const std::string& out) {
   return absl::StrCat("consumed ", harness::ReadLe64(out.data()), " bytes, values ",
                       harness::ShowVector(vals));
 }
-
-// Consumed byte count, then each value, all as 8 bytes LE (targets/varint/interchange.h).
-using varint_interchange::DecodedOutput;
 
 // Runs a caller-buffer encoder on an exactly sized span followed by guard bytes; reports
 // any write past the span.
@@ -103,45 +104,43 @@ struct Signedness<uint64_t> {
   static uint64_t ToWire(uint64_t v) { return v; }
   static uint64_t RefToWire(uint64_t v) { return v; }
   static std::string Encode(Format f, absl::Span<const uint64_t> v) {
-    return varint::EncodeBatch(f, v);
+    return sv::EncodeBatch(f, v);
   }
   static absl::StatusOr<size_t> EncodeInto(Format f, absl::Span<const uint64_t> v,
                                            absl::Span<uint8_t> out) {
-    return varint::EncodeBatch(f, v, out);
+    return sv::EncodeBatch(f, v, out);
   }
-  static size_t Size(Format f, absl::Span<const uint64_t> v) {
-    return varint::EncodedBatchSize(f, v);
-  }
+  static size_t Size(Format f, absl::Span<const uint64_t> v) { return sv::EncodedBatchSize(f, v); }
   static std::string RefEncode(Format f, absl::Span<const uint64_t> v) {
     return ref::varint::EncodeBatch(f, v);
   }
   static absl::StatusOr<size_t> Decode(Format f, absl::Span<const uint8_t> in,
                                        absl::Span<uint64_t> out) {
-    return varint::DecodeBatch(f, in, out);
+    return sv::DecodeBatch(f, in, out);
   }
 };
 template <>
 struct Signedness<int64_t> {
   static constexpr const char* kSuffix = "_zigzag_encode";
   static constexpr const char* kType = "vector<int64>";
-  static uint64_t ToWire(int64_t v) { return varint::EncodeZigZag64(v); }
+  static uint64_t ToWire(int64_t v) { return sv::EncodeZigZag64(v); }
   static uint64_t RefToWire(int64_t v) { return ref::varint::EncodeZigZag64(v); }
   static std::string Encode(Format f, absl::Span<const int64_t> v) {
-    return varint::EncodeZigZagBatch(f, v);
+    return sv::EncodeZigZagBatch(f, v);
   }
   static absl::StatusOr<size_t> EncodeInto(Format f, absl::Span<const int64_t> v,
                                            absl::Span<uint8_t> out) {
-    return varint::EncodeZigZagBatch(f, v, out);
+    return sv::EncodeZigZagBatch(f, v, out);
   }
   static size_t Size(Format f, absl::Span<const int64_t> v) {
-    return varint::EncodedZigZagBatchSize(f, v);
+    return sv::EncodedZigZagBatchSize(f, v);
   }
   static std::string RefEncode(Format f, absl::Span<const int64_t> v) {
     return ref::varint::EncodeZigZagBatch(f, v);
   }
   static absl::StatusOr<size_t> Decode(Format f, absl::Span<const uint8_t> in,
                                        absl::Span<int64_t> out) {
-    return varint::DecodeZigZagBatch(f, in, out);
+    return sv::DecodeZigZagBatch(f, in, out);
   }
 };
 
@@ -162,26 +161,24 @@ harness::TargetDef<std::vector<T>> EncodeTarget(Format f, std::vector<T> edges) 
   def.domain = harness::VectorDomain<T>(S::kType, EdgeBiased<T>(std::move(edges)), kMaxBatch);
   def.optimized = {"optimized", [f](const Batch& v) -> Output { return S::Encode(f, v); }};
   def.others.push_back({"buffer", harness::Role::kOptimizedTier, [f](const Batch& v) -> Output {
-                              return WithGuardBytes(S::Size(f, v), [&](absl::Span<uint8_t> out) {
-                                return S::EncodeInto(f, v, out);
-                              });
-                            }});
+                          return WithGuardBytes(S::Size(f, v), [&](absl::Span<uint8_t> out) {
+                            return S::EncodeInto(f, v, out);
+                          });
+                        }});
   def.others.push_back({"single", harness::Role::kOptimizedTier, [f](const Batch& v) -> Output {
-                              std::string out(v.size() * varint::MaxBytes(f), '\0');
-                              uint8_t* const begin = reinterpret_cast<uint8_t*>(out.data());
-                              uint8_t* p = begin;
-                              for (T x : v) p = varint::WriteToArray(f, S::ToWire(x), p);
-                              out.resize(static_cast<size_t>(p - begin));
-                              return out;
-                            }});
-  def.others.push_back(
-      {"reference", [f](const Batch& v) -> Output { return S::RefEncode(f, v); }});
+                          std::string out(v.size() * sv::MaxBytes(f), '\0');
+                          uint8_t* const begin = reinterpret_cast<uint8_t*>(out.data());
+                          uint8_t* p = begin;
+                          for (T x : v) p = sv::WriteToArray(f, S::ToWire(x), p);
+                          out.resize(static_cast<size_t>(p - begin));
+                          return out;
+                        }});
+  def.others.push_back({"reference", [f](const Batch& v) -> Output { return S::RefEncode(f, v); }});
   if (f == Format::kLeb128) {
     def.others.push_back({"protobuf", harness::Role::kOracle, oracle::protobuf::kOrigin,
-                              [](const Batch& v) -> Output {
-                                return oracle::protobuf::EncodeVarint64Batch(
-                                    absl::MakeConstSpan(v));
-                              }});
+                          [](const Batch& v) -> Output {
+                            return oracle::protobuf::EncodeVarint64Batch(absl::MakeConstSpan(v));
+                          }});
   }
   def.checks.push_back({"size-prediction", [f](const Batch& v, const std::string& out) {
                           const size_t predicted = S::Size(f, v);
@@ -213,22 +210,19 @@ harness::TargetDef<std::vector<T>> EncodeTarget(Format f, std::vector<T> edges) 
     // The values in decimal, zigzag for the int64 batches; the answer is the bytes.
     def.interchange.op = "varint.fory_encode";
     def.interchange.input_json = [](const Batch& v) -> absl::StatusOr<std::string> {
-      return varint_interchange::ForyEncodeInputJson(absl::MakeConstSpan(v));
+      return ForyEncodeInputJson(absl::MakeConstSpan(v));
     };
     // The worker "fury" writes plain LEB128 (docs/peers.md).
     if constexpr (std::is_signed_v<T>) {
-      def.divergences = varint_interchange::FuryZigZagEncodeDivergences();
+      def.divergences = FuryZigZagEncodeDivergences();
     } else {
-      def.divergences = varint_interchange::FuryEncodeDivergences();
+      def.divergences = FuryEncodeDivergences();
     }
   }
   return def;
 }
 
 // ---- decode targets --------------------------------------------------------------------
-
-// Raw bytes to decode `count` unsigned values from (targets/varint/interchange.h).
-using varint_interchange::DecodeInput;
 
 // Valid encodings of generated values, then maybe damaged: truncated, a byte replaced,
 // junk appended, or a count larger than what is there; or arbitrary bytes.
@@ -316,22 +310,6 @@ Output DecodeWith(const DecodeInput& in, Fn decode) {
   return DecodedOutput(*n, values);
 }
 
-// True when a LEB128 varint of ten bytes starts at `offset` of `bytes` and its tenth byte holds
-// more than the one value bit left of 64 (nine continuation bytes, then a last byte above
-// 0x01): the overflow every serdiff LEB128 decoder rejects, told from a truncation by the
-// input and the error offset (a payload), never by the message text.
-bool OverflowsAt(std::string_view bytes, std::optional<int64_t> offset) {
-  if (!offset || *offset < 0 || static_cast<size_t>(*offset) > bytes.size() ||
-      bytes.size() - static_cast<size_t>(*offset) < 10) {
-    return false;
-  }
-  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data()) + *offset;
-  for (int i = 0; i < 9; ++i) {
-    if ((p[i] & 0x80) == 0) return false;
-  }
-  return p[9] > 0x01 && (p[9] & 0x80) == 0;
-}
-
 harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
   harness::TargetDef<DecodeInput> def;
   def.name = absl::StrCat("varint_", Name(f), "_decode");
@@ -343,53 +321,43 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
       "; output: consumed bytes and values (8 bytes LE each)");
   def.domain = DecodeDomain(f);
   def.optimized = {"optimized", [f](const DecodeInput& in) {
-                     return DecodeWith(in, [f](auto bytes, auto out) {
-                       return varint::DecodeBatch(f, bytes, out);
-                     });
+                     return DecodeWith(
+                         in, [f](auto bytes, auto out) { return sv::DecodeBatch(f, bytes, out); });
                    }};
   def.others.push_back({"portable", harness::Role::kOptimizedTier, [f](const DecodeInput& in) {
-                              return DecodeWith(in, [f](auto bytes, auto out) {
-                                return varint::DecodeBatchPortable(f, bytes, out);
-                              });
-                            }});
+                          return DecodeWith(in, [f](auto bytes, auto out) {
+                            return sv::DecodeBatchPortable(f, bytes, out);
+                          });
+                        }});
   def.others.push_back({"single", harness::Role::kOptimizedTier, [f](const DecodeInput& in) {
-                              return DecodeWith(
-                                  in, [f](auto bytes, auto out) -> absl::StatusOr<size_t> {
-                                    size_t offset = 0;
-                                    for (uint64_t& v : out) {
-                                      absl::StatusOr<uint64_t> r = varint::Read(f, bytes, &offset);
-                                      if (!r.ok()) return r.status();
-                                      v = *r;
-                                    }
-                                    return offset;
-                                  });
-                            }});
-  def.others.push_back({"reference", [f](const DecodeInput& in) {
-                              return DecodeWith(in, [f](auto bytes, auto out) {
-                                return ref::varint::DecodeBatch(f, bytes, out);
+                          return DecodeWith(
+                              in, [f](auto bytes, auto out) -> absl::StatusOr<size_t> {
+                                size_t offset = 0;
+                                for (uint64_t& v : out) {
+                                  absl::StatusOr<uint64_t> r = sv::Read(f, bytes, &offset);
+                                  if (!r.ok()) return r.status();
+                                  v = *r;
+                                }
+                                return offset;
                               });
-                            }});
+                        }});
+  def.others.push_back({"reference", [f](const DecodeInput& in) {
+                          return DecodeWith(in, [f](auto bytes, auto out) {
+                            return ref::varint::DecodeBatch(f, bytes, out);
+                          });
+                        }});
   if (f == Format::kLeb128) {
     def.others.push_back(
         {"protobuf", harness::Role::kOracle, oracle::protobuf::kOrigin, [](const DecodeInput& in) {
            return DecodeWith(in, oracle::protobuf::DecodeVarint64Batch);
          }});
-    def.divergences.push_back(
-        {"protobuf",
-         "protobuf 3.21's CodedInputStream, on its fast path (10 or more bytes buffered), accepts "
-         "a 10th byte above 0x01 and drops the bits past 64 (ff x9 02 reads as 2^63-1), while "
-         "its slow path near the end of the buffer rejects it; serdiff always rejects it as an "
-         "overflow, since the value does not fit 64 bits",
-         [](const DecodeInput& in, const Output& opt, const Output& pb) {
-           return !opt.ok() && pb.ok() && OverflowsAt(in.bytes, ErrorOffset(opt.status()));
-         }});
+    def.divergences = ProtobufDecodeDivergences();
   }
   // Every decoder (optimized tiers and reference) reports the failing value's first byte
   // as its error offset; protobuf reports none.
   def.offsets = harness::OffsetPolicy::kRequired;
   if (f == Format::kLeb128) {
-    def.offset_exemptions.push_back(
-        {"protobuf", "CodedInputStream::ReadVarint64 returns only false, with no position"});
+    def.offset_exemptions.push_back(ProtobufDecodeOffsetExemption());
   }
   // The harness's own copies (the input, the value slots, the output) plus 4 KiB for the
   // decoder, whether it accepts or rejects: decoding allocates nothing else.
@@ -402,18 +370,17 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
   def.show_output = ShowDecoded;
   if (f == Format::kFory) {
     // The bytes the decode of `count` values reads; the answer's values and consumed count
-    // become this target's output (targets/varint/interchange.h).
+    // become this target's output (targets/varint/domain.h).
     def.interchange.op = "varint.fory_decode";
     def.interchange.input_json = [](const DecodeInput& in) -> absl::StatusOr<std::string> {
-      return varint_interchange::ForyDecodeInputJson(in.bytes,
-                                                     std::min<size_t>(in.count, kMaxBatch));
+      return ForyDecodeInputJson(in.bytes, std::min<size_t>(in.count, kMaxBatch));
     };
     def.interchange.output = [](const DecodeInput& in,
                                 const harness::ExternalAnswer& a) -> absl::StatusOr<std::string> {
-      return varint_interchange::ForyDecodeOutput(std::min<size_t>(in.count, kMaxBatch), a);
+      return ForyDecodeOutput(std::min<size_t>(in.count, kMaxBatch), a);
     };
     // The worker "fury" misreads on its reader's fast path (docs/peers.md).
-    for (auto& d : varint_interchange::FuryDecodeDivergences(kMaxBatch)) {
+    for (auto& d : FuryDecodeDivergences(kMaxBatch)) {
       def.divergences.push_back(std::move(d));
     }
   }
@@ -435,18 +402,17 @@ harness::TargetDef<int64_t> ZigZagTarget() {
     return s;
   };
   def.optimized = {"optimized",
-                   [le](const int64_t& v) -> Output { return le(varint::EncodeZigZag64(v)); }};
+                   [le](const int64_t& v) -> Output { return le(sv::EncodeZigZag64(v)); }};
   def.others.push_back({"reference", [le](const int64_t& v) -> Output {
-                              return le(ref::varint::EncodeZigZag64(v));
-                            }});
+                          return le(ref::varint::EncodeZigZag64(v));
+                        }});
   def.others.push_back(
       {"protobuf", harness::Role::kOracle, oracle::protobuf::kOrigin,
        [le](const int64_t& v) -> Output { return le(oracle::protobuf::ZigZagEncode64(v)); }});
   def.offsets = harness::OffsetPolicy::kNotApplicable;
   def.offsets_reason = "the input is one integer, not bytes";
   def.checks.push_back({"round-trip", [](const int64_t& v, const std::string& out) {
-                          const int64_t back =
-                              varint::DecodeZigZag64(harness::ReadLe64(out.data()));
+                          const int64_t back = sv::DecodeZigZag64(harness::ReadLe64(out.data()));
                           if (back == v) return absl::OkStatus();
                           return absl::InternalError(absl::StrCat("DecodeZigZag64 gave ", back));
                         }});
@@ -458,7 +424,7 @@ harness::TargetDef<int64_t> ZigZagTarget() {
 
 }  // namespace
 
-void RegisterVarintTargets(harness::Registry& registry) {
+void RegisterTargets(harness::Registry& registry) {
   // Fuzz limits (docs/fuzzing.md, "Limits"; fuzz/limits.tsv is generated from these):
   // max_len, the heap bound at the largest input, the per-input timeout, the derivation.
   registry.SetFuzzLimits(
@@ -481,6 +447,6 @@ void RegisterVarintTargets(harness::Registry& registry) {
   }
 }
 
-SERDIFF_REGISTER_FAMILY("varint", RegisterVarintTargets);
+SERDIFF_REGISTER_FAMILY("varint", RegisterTargets);
 
-}  // namespace serdiff::targets
+}  // namespace serdiff::targets::varint

@@ -1,7 +1,7 @@
 // Mutation family: BuildMutation, the mutation a MutationSpec describes (declared, with what it
 // draws, in targets/mutation/domain.h), built from a PRNG seeded with the spec's seed: the edge
 // values, the pickers of each part and the budget; and SingleValueMutation (the benchmark's
-// shape). The domains built on it are in domains.cc, the targets in mutation.cc.
+// shape). The domains built on it are in domain.cc, the targets in mutation.cc.
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>

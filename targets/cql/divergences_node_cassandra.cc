@@ -1,17 +1,7 @@
-// CQL family: the accepted divergences of the outside implementations that join the encode
-// targets as peers (docs/workers.md; the findings in docs/peers.md, "## CQL"):
-//   python_cassandra  the DataStax python driver 3.25 (oracles/python_cassandra/worker.py)
-//   node_cassandra    the DataStax Node.js driver 4.10.0 (oracles/node_cassandra/worker.js)
-//
-// Each divergence is one known difference. Its predicate holds when the input shows that
-// difference AND the peer's answer is exactly what a model of the driver answers. The model
-// writes every native value with serdiff's own bytes (opt::Serialize of that value), except
-// the few the driver is known to write otherwise, and the collections, tuples and UDTs by the
-// driver's rules as its source reads (cassandra/cqltypes.py of 3.25; lib/encoder.js of
-// 4.10.0). So a divergence never covers an answer that differs anywhere else: a peer that also
-// wrote one other byte, or rejected for another reason, still fails the case. Where an input
-// shows several known differences at once, the model applies them all and the first matching
-// divergence below names the case.
+// CQL family: what serdiff accepts from node_cassandra, the DataStax Node.js driver 4.10.0
+// (npm cassandra-driver, oracles/node_cassandra/worker.js), in the encode targets it joins
+// (docs/peers.md, "## CQL"), and the model of the driver its predicates check the answers
+// against. Declared in targets/cql/divergences.h; how the predicates work: divergences.cc.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,72 +13,11 @@
 #include "absl/strings/str_cat.h"
 #include "serdiff/cql/codec.h"
 #include "serdiff/varint/varint.h"
+#include "targets/cql/divergences.h"
 #include "targets/cql/internal.h"
 
 namespace serdiff::targets::cql {
-
 namespace {
-
-// What a model says a driver answers.
-struct Answer {
-  enum class Is {
-    kBytes,       // accepted: `bytes` is the payload
-    kNull,        // the driver's encoder returned null (no payload; a null component)
-    kRejected,    // the driver throws; its message contains `error`
-    kUnmodelled,  // outside what the model knows (the worker declines it, or serdiff rejects
-                  // a native value the driver may take): no divergence applies
-  };
-  Is is = Is::kUnmodelled;
-  std::string bytes;
-  std::string_view error;
-
-  static Answer Bytes(std::string b) { return {Is::kBytes, std::move(b), {}}; }
-  static Answer Null() { return {Is::kNull, {}, {}}; }
-  static Answer Rejected(std::string_view e) { return {Is::kRejected, {}, e}; }
-  static Answer Unmodelled() { return {}; }
-};
-
-void Put32(uint32_t n, std::string* out) {
-  const char b[4] = {static_cast<char>(n >> 24), static_cast<char>(n >> 16),
-                     static_cast<char>(n >> 8), static_cast<char>(n)};
-  out->append(b, 4);
-}
-void Put16(uint32_t n, std::string* out) {
-  const char b[2] = {static_cast<char>(n >> 8), static_cast<char>(n)};
-  out->append(b, 2);
-}
-
-// ---- native values --------------------------------------------------------------------------
-
-// serdiff's payload of a native value, or nullopt where serdiff rejects it.
-std::optional<std::string> SerdiffNative(Kind k, const Value& v, int version) {
-  absl::StatusOr<std::string> s = opt::Serialize(Type::Native(k), v, version);
-  if (!s.ok()) return std::nullopt;
-  return *std::move(s);
-}
-
-// 8 bytes big-endian of any int64: a time as the drivers write it, with no range check.
-std::string RawInt64(int64_t x) {
-  std::string out;
-  Put32(static_cast<uint32_t>(static_cast<uint64_t>(x) >> 32), &out);
-  Put32(static_cast<uint32_t>(x), &out);
-  return out;
-}
-
-// The 16 bytes of any UUID: a timeuuid as the drivers write it, with no version check.
-std::string RawUuid(const Uuid& u) {
-  return std::string(reinterpret_cast<const char*>(u.data()), 16);
-}
-
-// Three zigzag vints (v5 spec 6.8) of any signs: a duration as the drivers write it.
-std::string RawDuration(const Duration& d) {
-  uint8_t buf[3 * varint::kMaxVIntBytes];
-  uint8_t* p = buf;
-  p = varint::WriteToArray(varint::Format::kVInt, varint::EncodeZigZag64(d.months), p);
-  p = varint::WriteToArray(varint::Format::kVInt, varint::EncodeZigZag64(d.days), p);
-  p = varint::WriteToArray(varint::Format::kVInt, varint::EncodeZigZag64(d.nanos), p);
-  return std::string(reinterpret_cast<const char*>(buf), static_cast<size_t>(p - buf));
-}
 
 // Node's Buffer.from(text, "ascii"), which is latin1: the low byte of every UTF-16 code unit
 // (a code point above U+FFFF is two units, a surrogate pair). nullopt for text that is not
@@ -132,12 +61,6 @@ std::optional<std::string> NodeAsciiBytes(std::string_view s) {
     i += len;
   }
   return out;
-}
-
-bool MixedSigns(const Duration& d) {
-  const bool all_ge = d.months >= 0 && d.days >= 0 && d.nanos >= 0;
-  const bool all_le = d.months <= 0 && d.days <= 0 && d.nanos <= 0;
-  return !all_ge && !all_le;
 }
 
 // ---- the drivers' composite rules -------------------------------------------------------------
@@ -280,165 +203,10 @@ class NodeModel {
   int version_;
 };
 
-// python driver 3.25, cqltypes <type>.serialize (protocol v3..v5; the worker declines v1/v2):
-//   list, set, map  [int] count, then each element as [int] length + bytes, where a None
-//                   element, key or value is to_binary(None) = b'': length 0, an empty value;
-//   tuple           zip(value, subtypes): the components given, None as length -1;
-//   udt             every field; a value with fewer is declined by the worker;
-//   time            any int64 (no range check); timeuuid: any 16 bytes; duration: any signs;
-//   other natives   serdiff's bytes.
-class PythonModel {
- public:
-  explicit PythonModel(int version) : version_(version) {}
-
-  Answer Encode(const Type& t, const Value& v) const {
-    if (version_ < 3 || v.is_null()) return Answer::Unmodelled();
-    if (v.shape() != serdiff::cql::ShapeOfKind(t.kind)) return Answer::Unmodelled();
-    switch (t.kind) {
-      case Kind::kList:
-      case Kind::kSet:
-      case Kind::kMap: {
-        const std::vector<Value>& items = v.items();
-        const bool map = t.kind == Kind::kMap;
-        std::string out;
-        Put32(static_cast<uint32_t>(map ? items.size() / 2 : items.size()), &out);
-        for (size_t i = 0; i < items.size(); ++i) {
-          const Type& et = map ? t.params[i % 2] : t.params[0];
-          if (items[i].is_null()) {
-            Put32(0, &out);
-            continue;
-          }
-          Answer a = Encode(et, items[i]);
-          if (a.is != Answer::Is::kBytes) return a;
-          Put32(static_cast<uint32_t>(a.bytes.size()), &out);
-          out += a.bytes;
-        }
-        return Answer::Bytes(std::move(out));
-      }
-      case Kind::kTuple:
-      case Kind::kUdt: {
-        const std::vector<Value>& items = v.items();
-        if (items.size() > t.params.size()) return Answer::Unmodelled();
-        if (t.kind == Kind::kUdt && items.size() < t.params.size()) return Answer::Unmodelled();
-        std::string out;
-        for (size_t i = 0; i < items.size(); ++i) {
-          if (items[i].is_null()) {
-            Put32(0xFFFFFFFFu, &out);
-            continue;
-          }
-          Answer a = Encode(t.params[i], items[i]);
-          if (a.is != Answer::Is::kBytes) return a;
-          Put32(static_cast<uint32_t>(a.bytes.size()), &out);
-          out += a.bytes;
-        }
-        return Answer::Bytes(std::move(out));
-      }
-      case Kind::kTime:
-        return Answer::Bytes(RawInt64(v.as_int()));
-      case Kind::kTimeuuid:
-        return Answer::Bytes(RawUuid(v.uuid()));
-      case Kind::kDuration:
-        return Answer::Bytes(RawDuration(v.duration()));
-      default: {
-        std::optional<std::string> b = SerdiffNative(t.kind, v, version_);
-        return b ? Answer::Bytes(*std::move(b)) : Answer::Unmodelled();
-      }
-    }
-  }
-
- private:
-  int version_;
-};
-
-// True when `other` is the model's answer (a [value] input: the payload behind its [int]
-// length, as targets/cql/interchange.cc frames a peer's answer).
-bool Matches(const Answer& a, const EncodeInput& in, const Output& other) {
-  switch (a.is) {
-    case Answer::Is::kBytes: {
-      if (!other.ok()) return false;
-      if (!in.framed) return *other == a.bytes;
-      std::string framed;
-      Put32(static_cast<uint32_t>(a.bytes.size()), &framed);
-      return *other == framed + a.bytes;
-    }
-    case Answer::Is::kRejected:
-      return !other.ok() && !harness::IsDeclined(other.status()) &&
-             absl::StrContains(other.status().message(),
-                               absl::string_view(a.error.data(), a.error.size()));
-    default:
-      return false;
-  }
-}
-
-bool PythonAnswers(const EncodeInput& in, const Output& other) {
-  return Matches(PythonModel(in.version).Encode(in.type, in.value), in, other);
-}
 bool NodeAnswers(const EncodeInput& in, const Output& other) {
   return Matches(NodeModel(in.version).Encode(in.type, in.value), in, other);
 }
 
-// ---- what an input shows ------------------------------------------------------------------------
-
-// Where a value sits in its parent.
-enum class Where { kTop, kElement, kMapKey, kMapValue, kComponent };
-
-// True when pred(type, value, where) holds for `v` or for any value inside it (as far as the
-// shapes are their types').
-template <typename Pred>
-bool AnyValue(const Type& t, const Value& v, Where w, const Pred& pred) {
-  if (pred(t, v, w)) return true;
-  if (v.shape() != serdiff::cql::ShapeOfKind(t.kind)) return false;
-  switch (t.kind) {
-    case Kind::kList:
-    case Kind::kSet:
-      for (const Value& e : v.items()) {
-        if (AnyValue(t.params[0], e, Where::kElement, pred)) return true;
-      }
-      return false;
-    case Kind::kMap: {
-      const std::vector<Value>& kv = v.items();
-      for (size_t i = 0; i < kv.size(); ++i) {
-        if (AnyValue(t.params[i % 2], kv[i], i % 2 == 0 ? Where::kMapKey : Where::kMapValue,
-                     pred)) {
-          return true;
-        }
-      }
-      return false;
-    }
-    case Kind::kTuple:
-    case Kind::kUdt: {
-      const std::vector<Value>& items = v.items();
-      for (size_t i = 0; i < items.size() && i < t.params.size(); ++i) {
-        if (AnyValue(t.params[i], items[i], Where::kComponent, pred)) return true;
-      }
-      return false;
-    }
-    default:
-      return false;
-  }
-}
-
-template <typename Pred>
-bool Shows(const EncodeInput& in, const Pred& pred) {
-  return AnyValue(in.type, in.value, Where::kTop, pred);
-}
-
-bool Holds(const Value& v, Kind k, const Type& t) {
-  return t.kind == k && v.shape() == serdiff::cql::ShapeOfKind(k);
-}
-
-bool NullElement(const Type&, const Value& v, Where w) {
-  return v.is_null() && (w == Where::kElement || w == Where::kMapKey || w == Where::kMapValue);
-}
-bool TimeOutOfRange(const Type& t, const Value& v, Where) {
-  return Holds(v, Kind::kTime, t) && (v.as_int() < 0 || v.as_int() > kMaxTimeNanos);
-}
-bool MixedDuration(const Type& t, const Value& v, Where) {
-  return Holds(v, Kind::kDuration, t) && MixedSigns(v.duration());
-}
-bool TimeuuidNotV1(const Type& t, const Value& v, Where) {
-  return Holds(v, Kind::kTimeuuid, t) && (v.uuid()[6] >> 4) != 1;
-}
 bool AsciiAbove127(const Type& t, const Value& v, Where) {
   if (!Holds(v, Kind::kAscii, t)) return false;
   for (const char c : v.bytes()) {
@@ -462,59 +230,21 @@ bool NestedCollection(const Type& t, const Value& v, Where w) {
   return w != Where::kTop && serdiff::cql::IsCollection(t.kind) &&
          v.shape() == serdiff::cql::ShapeOfKind(t.kind);
 }
-
 using Applies = bool (*)(const EncodeInput&, const Output&);
 
-std::vector<PeerDivergence> Build() {
+}  // namespace
+
+std::vector<PeerDivergence> NodeCassandraDivergences() {
   std::vector<PeerDivergence> d;
   auto add = [&d](const char* impl, std::string reason, Applies applies) {
     d.push_back({impl, std::move(reason), applies});
   };
-  constexpr const char* kPy = "python_cassandra";
   constexpr const char* kNode = "node_cassandra";
-  constexpr const char* kPyModel =
-      " Accepted when the input holds one and the peer's bytes are exactly the driver model's "
-      "(targets/cql/peer_divergences.cc: serdiff's bytes for every native value, cqltypes' "
-      "rules for collections, the driver's other known departures applied).";
   constexpr const char* kNodeModel =
       " Accepted when the input holds one and the peer's answer is exactly the driver model's "
-      "(targets/cql/peer_divergences.cc: serdiff's bytes for every native value, encoder.js' "
-      "rules for collections, tuples and UDTs, the driver's other known departures applied).";
-
-  // python_cassandra (python3-cassandra 3.25.0).
-  add(kPy,
-      absl::StrCat("none-element-as-empty: the driver writes a null list/set element or map "
-                   "key/value as an empty value (to_binary(None) = b'', length 00000000), "
-                   "serdiff as null (length ffffffff): v4 list<int> [1, null, 3] -> "
-                   "00000003 0000000400000001 00000000 0000000400000003, serdiff's has "
-                   "ffffffff for the null.",
-                   kPyModel),
-      [](const EncodeInput& in, const Output& other) {
-        return Shows(in, NullElement) && PythonAnswers(in, other);
-      });
-  add(kPy,
-      absl::StrCat("time-range-unchecked: TimeType writes any int64 as 8 bytes, serdiff rejects a "
-                   "time outside 0..86399999999999 ns: v4 time -1 -> ffffffffffffffff.",
-                   kPyModel),
-      [](const EncodeInput& in, const Output& other) {
-        return Shows(in, TimeOutOfRange) && PythonAnswers(in, other);
-      });
-  add(kPy,
-      absl::StrCat("duration-sign-unchecked: DurationType writes months, days and nanoseconds of "
-                   "mixed signs, serdiff rejects them (v5 spec 6.8): v4 duration(1, -2, 3) -> "
-                   "020306.",
-                   kPyModel),
-      [](const EncodeInput& in, const Output& other) {
-        return Shows(in, MixedDuration) && PythonAnswers(in, other);
-      });
-  add(kPy,
-      absl::StrCat("timeuuid-version-unchecked: TimeUUIDType writes any UUID, serdiff rejects a "
-                   "timeuuid whose version nibble is not 1: v4 timeuuid "
-                   "00000000-0000-4000-8000-000000000000 -> 00000000000040008000000000000000.",
-                   kPyModel),
-      [](const EncodeInput& in, const Output& other) {
-        return Shows(in, TimeuuidNotV1) && PythonAnswers(in, other);
-      });
+      "(targets/cql/divergences_node_cassandra.cc: serdiff's bytes for every native value, "
+      "encoder.js' rules for collections, tuples and UDTs, the driver's other known departures "
+      "applied).";
 
   // node_cassandra (npm cassandra-driver 4.10.0).
   add(kNode,
@@ -590,13 +320,6 @@ std::vector<PeerDivergence> Build() {
         return Shows(in, TimeuuidNotV1) && NodeAnswers(in, other);
       });
   return d;
-}
-
-}  // namespace
-
-const std::vector<PeerDivergence>& PeerDivergences() {
-  static const std::vector<PeerDivergence>* const kAll = new std::vector<PeerDivergence>(Build());
-  return *kAll;
 }
 
 }  // namespace serdiff::targets::cql

@@ -17,8 +17,10 @@
 #include "harness/hex.h"
 #include "serdiff/cql/literal.h"
 #include "serdiff/cql/typed.h"
+#include "targets/cql/divergences.h"
+#include "targets/cql/domain.h"
+#include "targets/cql/interchange.h"
 #include "targets/cql/internal.h"
-#include "targets/cql/parse.h"
 
 namespace serdiff::targets::cql {
 
@@ -352,7 +354,7 @@ harness::Domain<TypedInput> TypedDomain() {
     s.container = Roll<uint8_t>(0, 3);
     s.key = Roll<uint8_t>(0, kTypedKindCount);
     // Unused by a list or set, and not printed for one: the default, so that the printed form
-    // names the whole input (targets/cql/parse.h).
+    // names the whole input (targets/cql/domain.h).
     s.value = s.container == 2 ? Roll<uint8_t>(0, kTypedKindCount) : uint8_t{3};
     s.count =
         *rc::gen::weightedOneOf<uint32_t>({{3, rc::gen::inRange<uint32_t>(0, 40)},
@@ -389,7 +391,7 @@ harness::Domain<TypedDecodeInput> TypedDecodeDomain() {
     s.container = Roll<uint8_t>(0, 3);
     s.key = Roll<uint8_t>(0, kTypedKindCount);
     // Unused by a list or set, and not printed for one: the default, so that the printed form
-    // names the whole input (targets/cql/parse.h).
+    // names the whole input (targets/cql/domain.h).
     s.value = s.container == 2 ? Roll<uint8_t>(0, kTypedKindCount) : uint8_t{3};
     s.count = *rc::gen::weightedOneOf<uint32_t>(
         {{4, rc::gen::inRange<uint32_t>(0, 20)}, {1, rc::gen::inRange<uint32_t>(0, 2000)}});
@@ -462,95 +464,90 @@ harness::Domain<TypedDecodeInput> TypedDecodeDomain() {
   return d;
 }
 
-void RegisterTypedTargets(harness::Registry& registry) {
-  {
-    harness::TargetDef<TypedInput> def;
-    def.name = "cql_typed_encode";
-    def.description =
-        "list/set/map of fixed-width kinds from spans + null bitmap (0/1/33/99/100% nulls, "
-        "counts 0, 1, 65535, 65536, v1..v5): typed SerializeFixedList/Map (auto tier) vs each "
-        "CPU tier forced (portable, ssse3, avx2, avx512) vs the Value-tree encoder vs the "
-        "reference, byte for byte";
-    def.domain = TypedDomain();
-    def.optimized = {"optimized", [](const TypedInput& in) -> Output { return TypedEncode(in); }};
-    def.others.push_back({"value_tree", harness::Role::kOptimizedTier,
-                              [](const TypedInput& in) { return OptEncode(in.built->tree); }});
-    for (opt::TypedTier tier : {opt::TypedTier::kPortable, opt::TypedTier::kSsse3,
-                                opt::TypedTier::kAvx2, opt::TypedTier::kAvx512}) {
-      def.others.push_back(
-          {std::string(opt::TypedTierName(tier)), harness::Role::kOptimizedTier,
-           [tier](const TypedInput& in) { return TypedEncodeTier(in, tier); }});
-    }
-    def.others.push_back(
-        {"reference", [](const TypedInput& in) { return RefEncode(in.built->tree); }});
-    // Accepted: the one exact-size output allocation plus 64 bytes. Rejected: nothing but the
-    // error status (its message and offset payload), at most 1 KiB.
-    def.heap_bound = harness::HeapBound<TypedInput>::Custom(
-        "output + 64 (rejected: 1 KiB, the error status)",
-        [](const TypedInput&, const Output& out) -> int64_t {
-          return out.ok() ? static_cast<int64_t>(out->size()) + 64 : 1024;
-        });
-    def.show_output = [](const std::string& out) {
-      return absl::StrCat(out.size(), " bytes, starting ", harness::Hex(out.substr(0, 32)));
-    };
-    def.interchange = CqlSerializeInterchange<TypedInput>(
-        [](const TypedInput& in) -> const EncodeInput& { return in.built->tree; });
-    AddPeerDivergences(def,
-                       [](const TypedInput& in) -> const EncodeInput& { return in.built->tree; },
-                       {"python_cassandra", "node_cassandra"});
-    registry.Add(std::move(def));
+harness::TargetDef<TypedInput> TypedEncodeTarget() {
+  harness::TargetDef<TypedInput> def;
+  def.name = "cql_typed_encode";
+  def.description =
+      "list/set/map of fixed-width kinds from spans + null bitmap (0/1/33/99/100% nulls, "
+      "counts 0, 1, 65535, 65536, v1..v5): typed SerializeFixedList/Map (auto tier) vs each "
+      "CPU tier forced (portable, ssse3, avx2, avx512) vs the Value-tree encoder vs the "
+      "reference, byte for byte";
+  def.domain = TypedDomain();
+  def.optimized = {"optimized", [](const TypedInput& in) -> Output { return TypedEncode(in); }};
+  def.others.push_back({"value_tree", harness::Role::kOptimizedTier,
+                        [](const TypedInput& in) { return OptEncode(in.built->tree); }});
+  for (opt::TypedTier tier : {opt::TypedTier::kPortable, opt::TypedTier::kSsse3,
+                              opt::TypedTier::kAvx2, opt::TypedTier::kAvx512}) {
+    def.others.push_back({std::string(opt::TypedTierName(tier)), harness::Role::kOptimizedTier,
+                          [tier](const TypedInput& in) { return TypedEncodeTier(in, tier); }});
   }
+  def.others.push_back(
+      {"reference", [](const TypedInput& in) { return RefEncode(in.built->tree); }});
+  // Accepted: the one exact-size output allocation plus 64 bytes. Rejected: nothing but the
+  // error status (its message and offset payload), at most 1 KiB.
+  def.heap_bound = harness::HeapBound<TypedInput>::Custom(
+      "output + 64 (rejected: 1 KiB, the error status)",
+      [](const TypedInput&, const Output& out) -> int64_t {
+        return out.ok() ? static_cast<int64_t>(out->size()) + 64 : 1024;
+      });
+  def.show_output = [](const std::string& out) {
+    return absl::StrCat(out.size(), " bytes, starting ", harness::Hex(out.substr(0, 32)));
+  };
+  def.interchange = CqlSerializeInterchange<TypedInput>(
+      [](const TypedInput& in) -> const EncodeInput& { return in.built->tree; });
+  AddPeerDivergences(def, [](const TypedInput& in) -> const EncodeInput& { return in.built->tree; },
+                     {"python_cassandra", "node_cassandra"});
+  return def;
+}
 
-  {
-    harness::TargetDef<TypedDecodeInput> def;
-    def.name = "cql_typed_decode";
-    def.description =
-        "arbitrary and mutated bytes as list/set/map of fixed-width kinds: typed "
-        "DeserializeFixedList/Map vs the Value-tree decoder (error class, then every element); "
-        "Value-tree results with empty elements are declined (no typed form)";
-    def.domain = TypedDecodeDomain();
-    def.optimized = {"optimized", TypedDecodeRun};
-    def.others.push_back({"value_tree", harness::Role::kOptimizedTier, TreeDecodeRun});
-    // Both decoders report where the first invalid field starts (docs/architecture.md,
-    // "Error offsets"); a missing or different offset fails the case.
-    def.offsets = harness::OffsetPolicy::kRequired;
-    def.heap_bound = harness::HeapBound<TypedDecodeInput>::Custom(
-        "typed column + its dump (reserved at full size) + 64 (rejected: a column of input/2 "
-        "elements + 1 KiB)",
-        [](const TypedDecodeInput& in, const Output& result) -> int64_t {
-          // The typed column (values + bitmap; both columns for a map) and the dump of it.
-          const Kind kk = kTypedKinds[in.key % kTypedKindCount];
-          const Kind vk = kTypedKinds[in.value % kTypedKindCount];
-          const bool map = in.container % 3 == 2;
-          auto size_of = [](Kind k) -> size_t {
-            return WithElementType(k,
-                                   [](auto tag) { return sizeof(typename decltype(tag)::type); });
-          };
-          if (!result.ok()) {
-            // Rejected: the column may have been reserved for the count before an element failed,
-            // but only once the count was checked against the bytes that remain, at 4 bytes (a
-            // length: 2 bytes in v1/v2, 4 from v3) per element at least; plus the error status.
-            const size_t n_max = in.bytes.size() / 2;
-            const size_t column =
-                n_max * (size_of(kk) + (map ? size_of(vk) : 0)) + 2 * (n_max / 8 + 1);
-            return static_cast<int64_t>(column) + 1024;
-          }
-          const std::string& out = *result;
-          // Elements in the dump: 'N' alone, or 'V' and the value (8 or 16 bytes).
-          size_t n = 0;
-          for (size_t i = 0; i < out.size(); ++n) {
-            const Kind k = (map && n % 2 == 1) ? vk : kk;
-            i += out[i] == 'N' ? 1 : DumpWidth(k);
-          }
-          if (map) n /= 2;
+harness::TargetDef<TypedDecodeInput> TypedDecodeTarget() {
+  harness::TargetDef<TypedDecodeInput> def;
+  def.name = "cql_typed_decode";
+  def.description =
+      "arbitrary and mutated bytes as list/set/map of fixed-width kinds: typed "
+      "DeserializeFixedList/Map vs the Value-tree decoder (error class, then every element); "
+      "Value-tree results with empty elements are declined (no typed form)";
+  def.domain = TypedDecodeDomain();
+  def.optimized = {"optimized", TypedDecodeRun};
+  def.others.push_back({"value_tree", harness::Role::kOptimizedTier, TreeDecodeRun});
+  // Both decoders report where the first invalid field starts (docs/architecture.md,
+  // "Error offsets"); a missing or different offset fails the case.
+  def.offsets = harness::OffsetPolicy::kRequired;
+  def.heap_bound = harness::HeapBound<TypedDecodeInput>::Custom(
+      "typed column + its dump (reserved at full size) + 64 (rejected: a column of input/2 "
+      "elements + 1 KiB)",
+      [](const TypedDecodeInput& in, const Output& result) -> int64_t {
+        // The typed column (values + bitmap; both columns for a map) and the dump of it.
+        const Kind kk = kTypedKinds[in.key % kTypedKindCount];
+        const Kind vk = kTypedKinds[in.value % kTypedKindCount];
+        const bool map = in.container % 3 == 2;
+        auto size_of = [](Kind k) -> size_t {
+          return WithElementType(k, [](auto tag) { return sizeof(typename decltype(tag)::type); });
+        };
+        if (!result.ok()) {
+          // Rejected: the column may have been reserved for the count before an element failed,
+          // but only once the count was checked against the bytes that remain, at 4 bytes (a
+          // length: 2 bytes in v1/v2, 4 from v3) per element at least; plus the error status.
+          const size_t n_max = in.bytes.size() / 2;
           const size_t column =
-              n * size_of(kk) + (n + 7) / 8 + (map ? n * size_of(vk) + (n + 7) / 8 : 0);
-          // The dump reserves its largest size (every element present) up front.
-          const size_t dump = n * (DumpWidth(kk) + (map ? DumpWidth(vk) : 0));
-          return static_cast<int64_t>(column + dump) + 64;
-        });
-    registry.Add(std::move(def));
-  }
+              n_max * (size_of(kk) + (map ? size_of(vk) : 0)) + 2 * (n_max / 8 + 1);
+          return static_cast<int64_t>(column) + 1024;
+        }
+        const std::string& out = *result;
+        // Elements in the dump: 'N' alone, or 'V' and the value (8 or 16 bytes).
+        size_t n = 0;
+        for (size_t i = 0; i < out.size(); ++n) {
+          const Kind k = (map && n % 2 == 1) ? vk : kk;
+          i += out[i] == 'N' ? 1 : DumpWidth(k);
+        }
+        if (map) n /= 2;
+        const size_t column =
+            n * size_of(kk) + (n + 7) / 8 + (map ? n * size_of(vk) + (n + 7) / 8 : 0);
+        // The dump reserves its largest size (every element present) up front.
+        const size_t dump = n * (DumpWidth(kk) + (map ? DumpWidth(vk) : 0));
+        return static_cast<int64_t>(column + dump) + 64;
+      });
+  return def;
 }
 
 }  // namespace serdiff::targets::cql

@@ -12,8 +12,8 @@
 #include "absl/strings/str_cat.h"
 #include "harness/hex.h"
 #include "serdiff/cql/literal.h"
+#include "targets/cql/domain.h"
 #include "targets/cql/internal.h"
-#include "targets/cql/parse.h"
 
 namespace serdiff::targets::cql {
 

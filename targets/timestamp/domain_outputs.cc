@@ -1,8 +1,8 @@
-// Domains of the timestamp family, the output forms (declared in targets/timestamp/domains.h):
+// Domains of the timestamp family, the output forms (declared in targets/timestamp/domain.h):
 // the texts of civil values (DayText, CivilText, TimeText), written digit by digit, and their
 // packed bytes (CivilBytes, DayBytes, TimeBytes), the canonical outputs the timestamp targets
-// compare, with their inverses. The domains themselves: domains.cc (civil datetime, day, time
-// of day) and domains_scalar.cc (integers, raw dates, double seconds).
+// compare, with their inverses. The domains themselves: domain.cc (civil datetime, day, time
+// of day) and domain_scalar.cc (integers, raw dates, double seconds).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -12,9 +12,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "targets/timestamp/domains.h"
+#include "targets/timestamp/domain.h"
 
-namespace serdiff::targets::ts_domains {
+namespace serdiff::targets::timestamp {
 
 namespace {
 
@@ -166,4 +166,4 @@ absl::StatusOr<int64_t> MicrosOfCivilBytes(std::string_view bytes) {
   return rts::ToUnixMicros(*c);
 }
 
-}  // namespace serdiff::targets::ts_domains
+}  // namespace serdiff::targets::timestamp

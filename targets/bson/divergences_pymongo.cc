@@ -1,9 +1,9 @@
 // BSON family: the accepted divergences of pymongo (oracles/pymongo: pymongo's bson 3.11 with
 // its C extension, a worker, docs/workers.md), in bson_encode and bson_decode, and the models
 // their predicates check pymongo's answers against: what bson.encode writes
-// (PymongoEncodeModel, declared in targets/bson/domain.h) and what its C decoder accepts
-// (PymongoDecodeModel). docs/peers.md ("## BSON") lists each; peer_divergences.cc says how the
-// predicates work and joins these lists with js_bson's (peer_divergences_js_bson.cc).
+// (PymongoEncodeModel, declared in targets/bson/divergences.h) and what its C decoder accepts
+// (PymongoDecodeModel). docs/peers.md ("## BSON") lists each; divergences.h says how the
+// predicates work; divergences.cc holds what this file shares with js_bson's.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -18,8 +18,9 @@
 #include "reference/bson/bson_ref.h"
 #include "serdiff/bson/codec.h"
 #include "serdiff/bson/document.h"
+#include "targets/bson/divergences.h"
 #include "targets/bson/domain.h"
-#include "targets/bson/peer_internal.h"
+#include "targets/bson/internal.h"
 
 namespace serdiff::targets::bson {
 

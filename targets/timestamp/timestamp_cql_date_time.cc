@@ -12,10 +12,10 @@
 #include "oracles/abseil/time.h"
 #include "reference/timestamp/timestamp_ref.h"
 #include "serdiff/timestamp/timestamp.h"
-#include "targets/timestamp/domains.h"
+#include "targets/timestamp/domain.h"
 #include "targets/timestamp/internal.h"
 
-namespace serdiff::targets::ts_targets {
+namespace serdiff::targets::timestamp {
 
 // ---- CQL date -------------------------------------------------------------------------------
 
@@ -24,7 +24,7 @@ harness::TargetDef<int64_t> DaysToCqlDate() {
       "timestamp_days_to_cql_date",
       "int64 day count -> CQL date raw = days + 2^31 (OutOfRange outside int32, never wrapped): "
       "optimized vs slow; output 4 bytes BE",
-      ts_domains::DaysDomain(), ShowRawOutput);
+      DaysDomain(), ShowRawOutput);
   def.optimized = {"optimized",
                    [](const int64_t& d) -> Output { return AsBe32(ts::CqlDateFromDays(d)); }};
   def.others.push_back(
@@ -42,7 +42,7 @@ harness::TargetDef<ts::CivilDay> CivilToCqlDate() {
       "timestamp_civil_to_cql_date",
       "CivilDay -> CQL date raw: optimized vs Abseil (CivilDay difference) vs slow (counting); "
       "output 4 bytes BE",
-      ts_domains::DayDomain(), ShowRawOutput);
+      DayDomain(), ShowRawOutput);
   def.optimized = {"optimized",
                    [](const ts::CivilDay& d) -> Output { return AsBe32(ts::CqlDateFromCivil(d)); }};
   def.others.push_back(
@@ -58,7 +58,7 @@ harness::TargetDef<uint32_t> CqlDateToCivil() {
       "timestamp_cql_date_to_civil",
       "CQL date raw -> CivilDay (every uint32 is a date): optimized vs Abseil vs slow; output day "
       "bytes, shown as ISO text",
-      ts_domains::RawDateDomain(), ShowDayOutput);
+      RawDateDomain(), ShowDayOutput);
   def.optimized = {"optimized",
                    [](const uint32_t& raw) -> Output { return Canon(ts::CivilFromCqlDate(raw)); }};
   def.others.push_back(
@@ -75,7 +75,7 @@ harness::TargetDef<int64_t> MillisToCqlDate(ts::Rounding r) {
       absl::StrCat("int64 ms -> CQL date raw of the day rounded ", ModeName(r),
                    ": optimized vs slow", r == ts::Rounding::kFloor ? " vs Abseil ToCivilDay" : "",
                    "; output 4 bytes BE"),
-      ts_domains::MillisDomain(), ShowRawOutput);
+      MillisDomain(), ShowRawOutput);
   def.optimized = {"optimized", [r](const int64_t& ms) -> Output {
                      return AsBe32(ts::CqlDateFromUnixMillis(ms, r));
                    }};
@@ -97,7 +97,7 @@ harness::TargetDef<ts::TimeOfDay> TimeOfDayToCqlTime() {
       "timestamp_time_of_day_to_cql_time",
       "TimeOfDay -> CQL time ns since midnight (InvalidArgument for 24:00 etc.): optimized vs "
       "slow; output 8 bytes BE",
-      ts_domains::TimeOfDayDomain(), ShowInt64Output);
+      TimeOfDayDomain(), ShowInt64Output);
   def.optimized = {"optimized", [](const ts::TimeOfDay& t) -> Output {
                      return AsBe64(ts::CqlTimeFromTimeOfDay(t));
                    }};
@@ -112,7 +112,7 @@ harness::TargetDef<int64_t> CqlTimeToTimeOfDay() {
       "timestamp_cql_time_to_time_of_day",
       "CQL time ns -> TimeOfDay (OutOfRange outside 0..86399999999999, negatives included): "
       "optimized vs slow; output time bytes, shown as text",
-      ts_domains::CqlTimeDomain(), ShowTimeOutput);
+      CqlTimeDomain(), ShowTimeOutput);
   def.optimized = {"optimized", [](const int64_t& ns) -> Output {
                      return AsCanon(ts::TimeOfDayFromCqlTime(ns));
                    }};
@@ -126,7 +126,7 @@ harness::TargetDef<ts::CivilDateTime> CivilToCqlTime() {
       "timestamp_civil_to_cql_time",
       "CivilDateTime -> CQL time of its time of day (µs * 1000): optimized vs slow; output 8 "
       "bytes BE",
-      ts_domains::CivilDomain(), ShowInt64Output);
+      CivilDomain(), ShowInt64Output);
   def.optimized = {"optimized", [](const ts::CivilDateTime& c) -> Output {
                      return AsBe64(ts::CqlTimeFromCivil(c));
                    }};
@@ -142,7 +142,7 @@ harness::TargetDef<int64_t> CqlTimeToMicrosOfDay(ts::Rounding r) {
       absl::StrCat("CQL time ns -> µs since midnight rounded ", ModeName(r),
                    " (OutOfRange when it rounds to 24:00:00): optimized vs slow; output 8 bytes "
                    "BE"),
-      ts_domains::CqlTimeDomain(), ShowInt64Output);
+      CqlTimeDomain(), ShowInt64Output);
   def.optimized = {"optimized", [r](const int64_t& ns) -> Output {
                      return AsBe64(ts::MicrosOfDayFromCqlTime(ns, r));
                    }};
@@ -152,4 +152,4 @@ harness::TargetDef<int64_t> CqlTimeToMicrosOfDay(ts::Rounding r) {
   return def;
 }
 
-}  // namespace serdiff::targets::ts_targets
+}  // namespace serdiff::targets::timestamp

@@ -1,8 +1,8 @@
-// Domains of the timestamp family, the scalar ones (declared in targets/timestamp/domains.h):
+// Domains of the timestamp family, the scalar ones (declared in targets/timestamp/domain.h):
 // ms, µs and days since the epoch, CQL time (ns of the day) and raw CQL dates, each integer
-// edge-biased over its table of targets/timestamp/edges.h, and double seconds; their printers
+// edge-biased over its table of the edge tables (below, domain.h), and double seconds; their printers
 // and parsers, and the reference's range of year 1..9999 in ms. The civil datetime, day and
-// time-of-day domains are in domains.cc, the output forms in domains_outputs.cc.
+// time-of-day domains are in domain.cc, the output forms in domain_outputs.cc.
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -20,10 +20,9 @@
 #include "harness/edges.h"
 #include "harness/text_parse.h"
 #include "harness/two_way.h"
-#include "targets/timestamp/domains.h"
-#include "targets/timestamp/edges.h"
+#include "targets/timestamp/domain.h"
 
-namespace serdiff::targets::ts_domains {
+namespace serdiff::targets::timestamp {
 
 int64_t RefMinMillis() {
   static const int64_t v = *rts::ToUnixMicros({1, 1, 1, 0, 0, 0, 0}) / 1000;
@@ -71,8 +70,7 @@ void SetIntParser(harness::Domain<T>& d, std::string_view unit) {
 
 harness::Domain<int64_t> MillisDomain() {
   auto d = harness::IntegerDomain<int64_t>(
-      "int64 ms",
-      harness::EdgeBiased<int64_t>(ts_edges::EdgeMillis(), RefMinMillis(), RefMaxMillis()));
+      "int64 ms", harness::EdgeBiased<int64_t>(EdgeMillis(), RefMinMillis(), RefMaxMillis()));
   d.show = ShowMillis;
   SetIntParser(d, " ms");
   return d;
@@ -80,7 +78,7 @@ harness::Domain<int64_t> MillisDomain() {
 
 harness::Domain<int64_t> MicrosDomain() {
   auto d = harness::IntegerDomain<int64_t>(
-      "int64 µs", harness::EdgeBiased<int64_t>(ts_edges::EdgeMicros(), RefMinMillis() * 1000,
+      "int64 µs", harness::EdgeBiased<int64_t>(EdgeMicros(), RefMinMillis() * 1000,
                                                RefMaxMillis() * 1000 + 999));
   d.show = ShowMicros;
   SetIntParser(d, " µs");
@@ -89,8 +87,8 @@ harness::Domain<int64_t> MicrosDomain() {
 
 harness::Domain<int64_t> DaysDomain() {
   auto d = harness::IntegerDomain<int64_t>(
-      "int64 days", harness::EdgeBiased<int64_t>(ts_edges::EdgeDays(), -(int64_t{1} << 31),
-                                                 (int64_t{1} << 31) - 1));
+      "int64 days",
+      harness::EdgeBiased<int64_t>(EdgeDays(), -(int64_t{1} << 31), (int64_t{1} << 31) - 1));
   d.show = [](const int64_t& v) { return absl::StrCat(v, " days"); };
   SetIntParser(d, " days");
   return d;
@@ -98,8 +96,7 @@ harness::Domain<int64_t> DaysDomain() {
 
 harness::Domain<int64_t> CqlTimeDomain() {
   auto d = harness::IntegerDomain<int64_t>(
-      "int64 ns",
-      harness::EdgeBiased<int64_t>(ts_edges::EdgeCqlTimeNanos(), 0, 86400LL * 1000000000LL - 1));
+      "int64 ns", harness::EdgeBiased<int64_t>(EdgeCqlTimeNanos(), 0, 86400LL * 1000000000LL - 1));
   d.show = [](const int64_t& v) { return absl::StrCat(v, " ns"); };
   SetIntParser(d, " ns");
   return d;
@@ -108,7 +105,7 @@ harness::Domain<int64_t> CqlTimeDomain() {
 std::vector<uint32_t> EdgeRawDates() {
   std::vector<uint32_t> v = {0,          1,          2,          0x7ffffffe, 0x7fffffff,
                              0x80000000, 0x80000001, 0xfffffffe, 0xffffffff};
-  for (int64_t days : ts_edges::EdgeDays()) {
+  for (int64_t days : EdgeDays()) {
     if (days >= -(int64_t{1} << 31) && days < (int64_t{1} << 31)) {
       v.push_back(static_cast<uint32_t>(days + (int64_t{1} << 31)));
     }
@@ -177,7 +174,7 @@ std::vector<double> EdgeSeconds() {
       v.push_back(x);
     }
   }
-  for (int64_t us : ts_edges::EdgeMicros()) {
+  for (int64_t us : EdgeMicros()) {
     const double s = static_cast<double>(us) / 1e6;
     v.push_back(s);
     v.push_back(std::nextafter(s, kInf));
@@ -247,4 +244,4 @@ absl::StatusOr<Seconds> ParseSeconds(std::string_view text) {
   });
 }
 
-}  // namespace serdiff::targets::ts_domains
+}  // namespace serdiff::targets::timestamp

@@ -1,7 +1,7 @@
 // Mutation family: the domains of the mutation_* targets (declared in
 // targets/mutation/domain.h): the spec generator (GenSpec), the spec's corpus form (one
 // two-way visitor, VisitSpec, harness/two_way.h) and printer, and the spec, decode and
-// mutated domains built on them. Their parsers are in parse.cc, BuildMutation in build.cc.
+// mutated domains built on them. Their parsers are in parse.cc, BuildMutation in domain_build.cc.
 #include <algorithm>
 #include <cstdint>
 #include <string>

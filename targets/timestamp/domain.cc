@@ -1,9 +1,9 @@
 // Domains of the timestamp family: the civil datetime, day (CQL date) and time-of-day (CQL
 // time) domains, their generators, corpus forms (one two-way visitor each), printers and their
-// parsers (declared, with the edge-bias rules, in targets/timestamp/domains.h). The output
-// forms (texts and bytes) are in domains_outputs.cc, the integer and double seconds domains in
-// domains_scalar.cc.
-#include "targets/timestamp/domains.h"
+// parsers (declared, with the edge-bias rules, in targets/timestamp/domain.h). The output
+// forms (texts and bytes) are in domain_outputs.cc, the integer and double seconds domains in
+// domain_scalar.cc.
+#include "targets/timestamp/domain.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -20,9 +20,8 @@
 #include "harness/edges.h"
 #include "harness/text_parse.h"
 #include "harness/two_way.h"
-#include "targets/timestamp/edges.h"
 
-namespace serdiff::targets::ts_domains {
+namespace serdiff::targets::timestamp {
 
 namespace {
 
@@ -59,7 +58,7 @@ void VisitCivil(IO& io, ts::CivilDateTime& c) {
 
 std::vector<int64_t> InRangeEdgeMicros() {
   std::vector<int64_t> v;
-  for (int64_t us : ts_edges::EdgeMicros()) {
+  for (int64_t us : EdgeMicros()) {
     if (us >= RefMinMillis() * 1000 && us <= RefMaxMillis() * 1000 + 999) v.push_back(us);
   }
   return v;
@@ -237,7 +236,7 @@ void VisitDay(IO& io, ts::CivilDay& d) {
 rc::Gen<ts::CivilDay> DayGen() {
   auto of_days = [](int64_t days) { return (oab::CivilFromDays(days)); };
   std::vector<int64_t> edges;
-  for (int64_t days : ts_edges::EdgeDays()) {
+  for (int64_t days : EdgeDays()) {
     if (days >= -(int64_t{1} << 31) - 2 && days <= (int64_t{1} << 31) + 1) edges.push_back(days);
   }
   const std::vector<int32_t> leap_years = {-400, -100, -4, -1, 0, 1, 1900, 2000, 2100, 2400};
@@ -305,7 +304,7 @@ void VisitTime(IO& io, ts::TimeOfDay& t) {
 
 rc::Gen<ts::TimeOfDay> TimeGen() {
   std::vector<int64_t> edges;
-  for (int64_t ns : ts_edges::EdgeCqlTimeNanos()) {
+  for (int64_t ns : EdgeCqlTimeNanos()) {
     if (ns >= 0 && ns < 86400LL * 1000000000LL) edges.push_back(ns);
   }
   auto of_ns = [](int64_t ns) { return (*rts::TimeOfDayFromCqlTime(ns)); };
@@ -364,4 +363,4 @@ harness::Domain<ts::TimeOfDay> TimeOfDayDomain() {
       ParseTime);
 }
 
-}  // namespace serdiff::targets::ts_domains
+}  // namespace serdiff::targets::timestamp

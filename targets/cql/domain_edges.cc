@@ -10,7 +10,7 @@
 #include "absl/numeric/int128.h"
 #include "harness/edges.h"
 #include "targets/cql/internal.h"
-#include "targets/timestamp/edges.h"
+#include "targets/timestamp/domain.h"
 
 namespace serdiff::targets::cql {
 
@@ -18,9 +18,9 @@ namespace {
 
 using harness::SortedUnique;
 
-std::vector<int64_t> EdgeMillisList() { return ts_edges::EdgeMillis(); }
-std::vector<int64_t> EdgeDaysList() { return ts_edges::EdgeDays(); }
-std::vector<int64_t> EdgeTimeList() { return ts_edges::EdgeCqlTimeNanos(); }
+std::vector<int64_t> EdgeMillisList() { return ::serdiff::targets::timestamp::EdgeMillis(); }
+std::vector<int64_t> EdgeDaysList() { return ::serdiff::targets::timestamp::EdgeDays(); }
+std::vector<int64_t> EdgeTimeList() { return ::serdiff::targets::timestamp::EdgeCqlTimeNanos(); }
 
 }  // namespace
 

@@ -1,9 +1,8 @@
-// BSON family, private to the peer divergence files: what the accepted divergences of pymongo
-// (peer_divergences_pymongo.cc) and js_bson (peer_divergences_js_bson.cc) share, defined in
-// peer_divergences.cc: walking a decoded document, a peer's error text, the cstrings a peer's
-// decoder leaves unchecked for UTF-8 (blanked by BlankUncheckedUtf8, domain.h) and each peer's
-// lists, which peer_divergences.cc joins into the family's (PeerEncodeDivergences and friends,
-// domain.h). Tests use targets/bson/domain.h instead.
+// BSON family, private to targets/bson/: the wire-edge table (wire_edges.cc), and what the
+// divergence files of pymongo (divergences_pymongo.cc) and js_bson (divergences_js_bson.cc)
+// share, defined in divergences.cc: walking a decoded document, a peer's error text, the
+// cstrings a peer's decoder leaves unchecked for UTF-8 (blanked by BlankUncheckedUtf8,
+// divergences.h). Tests use targets/bson/domain.h, interchange.h and divergences.h instead.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +14,7 @@
 
 #include "absl/strings/string_view.h"
 #include "harness/target.h"
+#include "harness/wire_edges.h"
 #include "serdiff/bson/document.h"
 
 namespace serdiff::targets::bson {
@@ -26,8 +26,13 @@ using sb::Element;
 using sb::Type;
 using sb::Value;
 
-// The deepest nesting the decode divergences cover (as the libbson ones, divergences.cc): past
-// pymongo's (Python's recursion limit, 1,000), shallow enough for the stack of the walk below.
+// Every length, minimum and reserved-bit field of docs/bson.md's decoder rules, on a valid
+// document each, with the error offsets of the edited inputs; the decoders are
+// serdiff::bson::Validate and serdiff::ref::bson::Validate with default options (wire_edges.cc).
+harness::WireEdgeTable WireEdges();
+
+// The deepest nesting the decode divergences cover (as the libbson ones, divergences_libbson.cc):
+// past pymongo's (Python's recursion limit, 1,000), shallow enough for the stack of the walk below.
 // js-bson reads deeper documents too; those stay reported.
 inline constexpr int kWalkDepth = 1000;
 
@@ -71,16 +76,5 @@ extern const Unchecked kJsBsonUnchecked;
 // nesting up to `max_depth`.
 bool PeerSkipsTheCheck(std::string_view in, const Output& opt, const Output& other, bool pymongo,
                        int max_depth);
-
-// ---- each peer's lists (joined in this order by peer_divergences.cc) --------------------------
-
-// peer_divergences_pymongo.cc
-std::vector<harness::Divergence<Document>> PymongoEncodeDivergences();
-std::vector<harness::Divergence<std::string>> PymongoDecodeDivergences();
-harness::OffsetExemption PymongoDecodeOffsetExemption();
-// peer_divergences_js_bson.cc
-std::vector<harness::Divergence<Document>> JsBsonEncodeDivergences();
-std::vector<harness::Divergence<std::string>> JsBsonDecodeDivergences();
-harness::OffsetExemption JsBsonDecodeOffsetExemption();
 
 }  // namespace serdiff::targets::bson

@@ -9,10 +9,10 @@
 #include "harness/target.h"
 #include "reference/timestamp/timestamp_ref.h"
 #include "serdiff/timestamp/timestamp.h"
-#include "targets/timestamp/domains.h"
+#include "targets/timestamp/domain.h"
 #include "targets/timestamp/internal.h"
 
-namespace serdiff::targets::ts_targets {
+namespace serdiff::targets::timestamp {
 
 // ---- round trips ----------------------------------------------------------------------------
 
@@ -21,7 +21,7 @@ harness::TargetDef<int64_t> MillisRoundTrip() {
       "timestamp_millis_roundtrip",
       "ms -> CivilDateTime -> ms (floor) is the identity for every ms of year 1..9999 and an "
       "OutOfRange error outside; output 8 bytes BE",
-      ts_domains::MillisDomain(), ShowMillisOutput);
+      MillisDomain(), ShowMillisOutput);
   def.optimized = {"optimized", [](const int64_t& ms) -> Output {
                      absl::StatusOr<ts::CivilDateTime> c = ts::FromUnixMillis(ms);
                      if (!c.ok()) return c.status();
@@ -37,15 +37,14 @@ harness::TargetDef<int64_t> MicrosRoundTrip() {
   auto def = Base<int64_t>(
       "timestamp_micros_roundtrip",
       "µs -> CivilDateTime -> µs is the identity for every µs of year 1..9999; output 8 bytes BE",
-      ts_domains::MicrosDomain(), ShowInt64Output);
+      MicrosDomain(), ShowInt64Output);
   def.optimized = {"optimized", [](const int64_t& us) -> Output {
                      absl::StatusOr<ts::CivilDateTime> c = ts::FromUnixMicros(us);
                      if (!c.ok()) return c.status();
                      return AsBe64(ts::ToUnixMicros(*c));
                    }};
   def.others.push_back({"identity", [](const int64_t& us) -> Output {
-                          if (us < ts_domains::RefMinMillis() * 1000 ||
-                              us > ts_domains::RefMaxMillis() * 1000 + 999) {
+                          if (us < RefMinMillis() * 1000 || us > RefMaxMillis() * 1000 + 999) {
                             return absl::OutOfRangeError("outside year 1..9999");
                           }
                           return Be64(us);
@@ -58,7 +57,7 @@ harness::TargetDef<ts::CivilDateTime> CivilRoundTrip() {
       "timestamp_civil_roundtrip",
       "CivilDateTime -> ms (floor) -> CivilDateTime gives the value floored to its millisecond "
       "(the identity for whole-ms values); output civil bytes, shown as ISO text",
-      ts_domains::CivilDomain(), ShowCivilOutput);
+      CivilDomain(), ShowCivilOutput);
   def.optimized = {"optimized", [](const ts::CivilDateTime& c) -> Output {
                      absl::StatusOr<int64_t> ms = ts::ToUnixMillis(c);
                      if (!ms.ok()) return ms.status();
@@ -79,7 +78,7 @@ harness::TargetDef<uint32_t> CqlDateRoundTrip() {
   auto def = Base<uint32_t>(
       "timestamp_cql_date_roundtrip",
       "CQL date raw -> CivilDay -> raw is the identity for every uint32; output 4 bytes BE",
-      ts_domains::RawDateDomain(), ShowRawOutput);
+      RawDateDomain(), ShowRawOutput);
   def.optimized = {"optimized", [](const uint32_t& raw) -> Output {
                      return AsBe32(ts::CqlDateFromCivil(ts::CivilFromCqlDate(raw)));
                    }};
@@ -91,7 +90,7 @@ harness::TargetDef<int64_t> CqlTimeRoundTrip() {
   auto def = Base<int64_t>(
       "timestamp_cql_time_roundtrip",
       "CQL time ns -> TimeOfDay -> ns is the identity on 0..86399999999999; output 8 bytes BE",
-      ts_domains::CqlTimeDomain(), ShowInt64Output);
+      CqlTimeDomain(), ShowInt64Output);
   def.optimized = {"optimized", [](const int64_t& ns) -> Output {
                      absl::StatusOr<ts::TimeOfDay> t = ts::TimeOfDayFromCqlTime(ns);
                      if (!t.ok()) return t.status();
@@ -111,7 +110,7 @@ harness::TargetDef<ts::CivilDateTime> SecondsRoundTrip() {
       "timestamp_seconds_roundtrip",
       "CivilDateTime -> double seconds -> CivilDateTime (half-even) is the identity while "
       "|seconds| < 2^33 (half an ulp < 0.5 µs); output civil bytes, shown as ISO text",
-      ts_domains::CivilDomain(), ShowCivilOutput);
+      CivilDomain(), ShowCivilOutput);
   def.optimized = {"optimized", [](const ts::CivilDateTime& c) -> Output {
                      absl::StatusOr<double> s = ts::ToUnixSeconds(c);
                      if (!s.ok()) return s.status();
@@ -131,4 +130,4 @@ harness::TargetDef<ts::CivilDateTime> SecondsRoundTrip() {
   return def;
 }
 
-}  // namespace serdiff::targets::ts_targets
+}  // namespace serdiff::targets::timestamp

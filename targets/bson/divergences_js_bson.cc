@@ -1,7 +1,7 @@
 // BSON family: the accepted divergences of js_bson (oracles/js_bson: npm bson 7.3.4, a worker,
 // docs/workers.md), in bson_encode and bson_decode. docs/peers.md ("## BSON") lists each;
-// peer_divergences.cc says how the predicates work and joins these lists with pymongo's
-// (peer_divergences_pymongo.cc).
+// divergences.h says how the predicates work; divergences.cc holds what this file shares with
+// pymongo's (divergences_pymongo.cc).
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -11,8 +11,9 @@
 #include "harness/target.h"
 #include "serdiff/bson/codec.h"
 #include "serdiff/bson/document.h"
+#include "targets/bson/divergences.h"
 #include "targets/bson/domain.h"
-#include "targets/bson/peer_internal.h"
+#include "targets/bson/internal.h"
 
 namespace serdiff::targets::bson {
 

@@ -1,6 +1,6 @@
 // Varint family: the accepted divergences of the worker "fury" (oracles/fury: Apache Fury's
 // JavaScript package, npm @furyjs/fury 0.5.9-beta, dist/lib/writer.js and reader/index.js), which
-// joins varint_fory_encode and varint_fory_decode. Declared in targets/varint/interchange.h;
+// joins varint_fory_encode and varint_fory_decode. Declared in targets/varint/divergences.h;
 // docs/peers.md ("## varint") lists them. Both are bugs of the package, each kept as a
 // regression input (corpus/varint_fory_{encode,decode}/regressions/).
 //
@@ -22,9 +22,10 @@
 #include "absl/types/span.h"
 #include "harness/target.h"
 #include "serdiff/common/error_offset.h"
+#include "targets/varint/divergences.h"
 #include "targets/varint/interchange.h"
 
-namespace serdiff::targets::varint_interchange {
+namespace serdiff::targets::varint {
 
 using harness::Output;
 
@@ -178,4 +179,4 @@ std::vector<harness::Divergence<DecodeInput>> FuryDecodeDivergences(size_t max_c
   };
 }
 
-}  // namespace serdiff::targets::varint_interchange
+}  // namespace serdiff::targets::varint

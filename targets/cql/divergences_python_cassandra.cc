@@ -1,0 +1,149 @@
+// CQL family: what serdiff accepts from python_cassandra, the DataStax python driver 3.25
+// (oracles/python_cassandra/worker.py), in the encode targets it joins (docs/peers.md, "## CQL"),
+// and the model of the driver its predicates check the answers against. Declared in
+// targets/cql/divergences.h; how the predicates work: divergences.cc.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "serdiff/cql/codec.h"
+#include "serdiff/varint/varint.h"
+#include "targets/cql/divergences.h"
+#include "targets/cql/internal.h"
+
+namespace serdiff::targets::cql {
+namespace {
+
+// python driver 3.25, cqltypes <type>.serialize (protocol v3..v5; the worker declines v1/v2):
+//   list, set, map  [int] count, then each element as [int] length + bytes, where a None
+//                   element, key or value is to_binary(None) = b'': length 0, an empty value;
+//   tuple           zip(value, subtypes): the components given, None as length -1;
+//   udt             every field; a value with fewer is declined by the worker;
+//   time            any int64 (no range check); timeuuid: any 16 bytes; duration: any signs;
+//   other natives   serdiff's bytes.
+class PythonModel {
+ public:
+  explicit PythonModel(int version) : version_(version) {}
+
+  Answer Encode(const Type& t, const Value& v) const {
+    if (version_ < 3 || v.is_null()) return Answer::Unmodelled();
+    if (v.shape() != serdiff::cql::ShapeOfKind(t.kind)) return Answer::Unmodelled();
+    switch (t.kind) {
+      case Kind::kList:
+      case Kind::kSet:
+      case Kind::kMap: {
+        const std::vector<Value>& items = v.items();
+        const bool map = t.kind == Kind::kMap;
+        std::string out;
+        Put32(static_cast<uint32_t>(map ? items.size() / 2 : items.size()), &out);
+        for (size_t i = 0; i < items.size(); ++i) {
+          const Type& et = map ? t.params[i % 2] : t.params[0];
+          if (items[i].is_null()) {
+            Put32(0, &out);
+            continue;
+          }
+          Answer a = Encode(et, items[i]);
+          if (a.is != Answer::Is::kBytes) return a;
+          Put32(static_cast<uint32_t>(a.bytes.size()), &out);
+          out += a.bytes;
+        }
+        return Answer::Bytes(std::move(out));
+      }
+      case Kind::kTuple:
+      case Kind::kUdt: {
+        const std::vector<Value>& items = v.items();
+        if (items.size() > t.params.size()) return Answer::Unmodelled();
+        if (t.kind == Kind::kUdt && items.size() < t.params.size()) return Answer::Unmodelled();
+        std::string out;
+        for (size_t i = 0; i < items.size(); ++i) {
+          if (items[i].is_null()) {
+            Put32(0xFFFFFFFFu, &out);
+            continue;
+          }
+          Answer a = Encode(t.params[i], items[i]);
+          if (a.is != Answer::Is::kBytes) return a;
+          Put32(static_cast<uint32_t>(a.bytes.size()), &out);
+          out += a.bytes;
+        }
+        return Answer::Bytes(std::move(out));
+      }
+      case Kind::kTime:
+        return Answer::Bytes(RawInt64(v.as_int()));
+      case Kind::kTimeuuid:
+        return Answer::Bytes(RawUuid(v.uuid()));
+      case Kind::kDuration:
+        return Answer::Bytes(RawDuration(v.duration()));
+      default: {
+        std::optional<std::string> b = SerdiffNative(t.kind, v, version_);
+        return b ? Answer::Bytes(*std::move(b)) : Answer::Unmodelled();
+      }
+    }
+  }
+
+ private:
+  int version_;
+};
+
+bool PythonAnswers(const EncodeInput& in, const Output& other) {
+  return Matches(PythonModel(in.version).Encode(in.type, in.value), in, other);
+}
+
+using Applies = bool (*)(const EncodeInput&, const Output&);
+
+}  // namespace
+
+std::vector<PeerDivergence> PythonCassandraDivergences() {
+  std::vector<PeerDivergence> d;
+  auto add = [&d](const char* impl, std::string reason, Applies applies) {
+    d.push_back({impl, std::move(reason), applies});
+  };
+  constexpr const char* kPy = "python_cassandra";
+  constexpr const char* kPyModel =
+      " Accepted when the input holds one and the peer's bytes are exactly the driver model's "
+      "(targets/cql/divergences_python_cassandra.cc: serdiff's bytes for every native value, "
+      "cqltypes' rules for collections, the driver's other known departures applied).";
+
+  // python_cassandra (python3-cassandra 3.25.0).
+  add(kPy,
+      absl::StrCat("none-element-as-empty: the driver writes a null list/set element or map "
+                   "key/value as an empty value (to_binary(None) = b'', length 00000000), "
+                   "serdiff as null (length ffffffff): v4 list<int> [1, null, 3] -> "
+                   "00000003 0000000400000001 00000000 0000000400000003, serdiff's has "
+                   "ffffffff for the null.",
+                   kPyModel),
+      [](const EncodeInput& in, const Output& other) {
+        return Shows(in, NullElement) && PythonAnswers(in, other);
+      });
+  add(kPy,
+      absl::StrCat("time-range-unchecked: TimeType writes any int64 as 8 bytes, serdiff rejects a "
+                   "time outside 0..86399999999999 ns: v4 time -1 -> ffffffffffffffff.",
+                   kPyModel),
+      [](const EncodeInput& in, const Output& other) {
+        return Shows(in, TimeOutOfRange) && PythonAnswers(in, other);
+      });
+  add(kPy,
+      absl::StrCat("duration-sign-unchecked: DurationType writes months, days and nanoseconds of "
+                   "mixed signs, serdiff rejects them (v5 spec 6.8): v4 duration(1, -2, 3) -> "
+                   "020306.",
+                   kPyModel),
+      [](const EncodeInput& in, const Output& other) {
+        return Shows(in, MixedDuration) && PythonAnswers(in, other);
+      });
+  add(kPy,
+      absl::StrCat("timeuuid-version-unchecked: TimeUUIDType writes any UUID, serdiff rejects a "
+                   "timeuuid whose version nibble is not 1: v4 timeuuid "
+                   "00000000-0000-4000-8000-000000000000 -> 00000000000040008000000000000000.",
+                   kPyModel),
+      [](const EncodeInput& in, const Output& other) {
+        return Shows(in, TimeuuidNotV1) && PythonAnswers(in, other);
+      });
+
+  return d;
+}
+
+}  // namespace serdiff::targets::cql
