@@ -5,10 +5,13 @@
 // second run) fails here.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -19,6 +22,7 @@
 #include "harness/target.h"
 #include "serdiff/common/error_offset.h"
 #include "targets/families.h"
+#include "tests/run_cli.h"
 
 namespace serdiff::harness {
 namespace {
@@ -546,6 +550,34 @@ TEST(CorpusReplay, SeesEveryRegressionFolder) {
         << name << " has no regressions/ folder";
   }
   EXPECT_GE(folders, 6);
+}
+
+// `serdiff check`'s corpus pass replays every file of corpus/<target>/, regressions/ included:
+// its JSON report's "corpus" count of each target equals the files below that folder, counted
+// here without ListCorpusFiles (the in-process and libFuzzer replays are counted in
+// tests/target_driver.cc and fuzz_replay.*).
+TEST(CorpusReplay, CheckReplaysEveryFileOfEveryTarget) {
+  namespace fs = std::filesystem;
+  const std::string json = (fs::temp_directory_path() / "serdiff_check_corpus_count.json").string();
+  const auto [status, out] = ::serdiff::testing_support::RunCli(
+      absl::StrCat("--no-workers check --cases 0 --json ", json));
+  ASSERT_EQ(status, 0) << out;
+  auto text = ReadFileBytes(json);
+  ASSERT_TRUE(text.ok()) << text.status();
+  std::map<std::string, int> counted;
+  const std::regex row(R"re(\{"target": "([a-z0-9_]+)", "corpus": ([0-9]+),)re");
+  for (std::sregex_iterator it(text->begin(), text->end(), row), end; it != end; ++it) {
+    counted[(*it)[1].str()] = std::stoi((*it)[2].str());
+  }
+  int with_regressions = 0;
+  for (const auto& t : serdiff::targets::AllTargets().targets()) {
+    const fs::path dir = fs::path(SERDIFF_CORPUS_DIR) / t->name();
+    ASSERT_TRUE(counted.count(t->name())) << t->name() << " has no row in " << json;
+    EXPECT_EQ(counted[t->name()], static_cast<int>(FilesBelow(dir).size())) << t->name();
+    with_regressions += fs::is_directory(dir / "regressions");
+  }
+  EXPECT_GE(with_regressions, 6);
+  std::remove(json.c_str());
 }
 
 }  // namespace
