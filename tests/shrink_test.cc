@@ -107,6 +107,22 @@ TEST(Shrink, KeepsEveryImplementationThatComparedTheOriginal) {
   EXPECT_TRUE(TwoBugs().RunBytes(s->after_bytes, {}).declined.empty());
 }
 
+// selftest_two_impls fails one way, bytes-mismatch, against "second" on -1000..-1 and against
+// "first" below -1000. From -1500 the shrunk input must still fail against "first": a
+// candidate failing the same kind against another implementation is another failure.
+TEST(Shrink, KeepsTheImplementationTheClassNames) {
+  const Target* t = targets::SelfTestTargets().Find("selftest_two_impls");
+  ASSERT_NE(t, nullptr);
+  ASSERT_EQ(t->RunBytes(Int64Input(-1), {}).failure_class, "bytes-mismatch:second");
+  ASSERT_EQ(t->RunBytes(Int64Input(-1500), {}).failure_class, "bytes-mismatch:first");
+  auto s = Shrink(*t, {}, Int64Input(-1500));
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->failure_class, "bytes-mismatch:first");
+  EXPECT_LT(ShownInt(s->after_value), -1000) << s->after_value;
+  EXPECT_GT(s->steps, 0);
+  EXPECT_EQ(t->RunBytes(s->after_bytes, {}).failure_class, "bytes-mismatch:first");
+}
+
 TEST(Shrink, CliSaysWhenItKeptTheComparison) {
   const auto dir = std::filesystem::temp_directory_path() / "serdiff_shrink_keep_test";
   std::filesystem::remove_all(dir);

@@ -8,7 +8,8 @@
 // Every target's input is one int64 (8 bytes little-endian out). Most bugs fire on odd values
 // only, which the fuzzer reaches within its first few inputs, and every failing input of a target
 // fails in one of its planted ways (class, implementation, offset: one way for each target but
-// selftest_two_bugs, which has two), so that any other verdict is the harness's fault.
+// selftest_two_bugs and selftest_two_impls, which have two), so that any other verdict is the
+// harness's fault.
 #include <cstdint>
 #include <new>
 #include <string>
@@ -140,6 +141,31 @@ void RegisterSelfTestTargets(harness::Registry& registry) {
     AddPlanted(registry, std::move(def),
                {Class("error-class-mismatch", "reference"), Bytes("reference", 0)},
                "rules 2 and 3, and the shrinker's keeping of the class and the compared set");
+  }
+
+  // One bug, seen by two implementations in turn, for the shrinker (tests/shrink_test.cc): the
+  // optimized side writes the wrong bytes for every negative value; "first" shares the bug on
+  // -1000..-1 and "second" below -1000, so the class is bytes-mismatch:second on -1000..-1 and
+  // bytes-mismatch:first below. A shrinker that kept the kind of the class but not the
+  // implementation it names would go from -1500 to -1.
+  {
+    auto def = Int64Target(
+        "selftest_two_impls",
+        "int64 as 8 bytes little-endian; the optimized side flips the low bit of every negative "
+        "value (deliberately wrong); \"first\" flips it too on -1000..-1, \"second\" below -1000");
+    auto flipped = [](int64_t v) { return Le64(static_cast<uint64_t>(v) ^ 1); };
+    def.optimized = {
+        "optimized", Role::kOptimized, "targets/selftest (a planted bug)",
+        [flipped](const int64_t& v) -> Output { return v < 0 ? flipped(v) : Le64(v); }};
+    def.others.push_back({"first", Role::kReference, "targets/selftest (the bug on -1000..-1)",
+                          [flipped](const int64_t& v) -> Output {
+                            return v < 0 && v >= -1000 ? flipped(v) : Le64(v);
+                          }});
+    def.others.push_back(
+        {"second", Role::kReference, "targets/selftest (the bug below -1000)",
+         [flipped](const int64_t& v) -> Output { return v < -1000 ? flipped(v) : Le64(v); }});
+    AddPlanted(registry, std::move(def), {Bytes("second", 0), Bytes("first", 0)},
+               "the shrinker's keeping of the implementation a class names");
   }
 
   // The planted bugs below each watch one rule of the verdict (harness/target.h), and the
