@@ -29,8 +29,9 @@ std::string UuidText(const serdiff::cql::Uuid& u) {
                       h.substr(16, 4), "-", h.substr(20));
 }
 
-// A float or double as JSON: the shortest text that reads back to the same value as a double
-// (every float is exactly a double), the three specials as strings, -0 as "-0".
+// A float or double as JSON: printf's %.17g, 17 significant digits, which always read back to
+// the same double (every float is exactly a double; not always the shortest such text: 0.1 is
+// 0.10000000000000001), the three specials as strings, -0 as "-0".
 absl::Status AppendFloating(double d, bool is_float, uint64_t bits, std::string* out) {
   if (std::isnan(d)) {
     const bool canonical = is_float ? bits == 0x7fc00000u : bits == 0x7ff8000000000000ull;
