@@ -340,7 +340,11 @@ absl::StatusOr<ExternalAnswer> WorkerClient::Call(absl::string_view op,
   if (!a.contains("id") || !a["id"].is_number_integer() || a["id"].get<int64_t>() != id) {
     return Fail("worker-protocol", absl::StrCat("the answer does not echo id ", id));
   }
-  if (a.contains("peak") && a["peak"].is_number_integer()) *peak_bytes = a["peak"].get<int64_t>();
+  if (a.contains("peak")) {
+    if (!a["peak"].is_number_integer())
+      return Fail("worker-protocol", "\"peak\" is not an integer");
+    *peak_bytes = a["peak"].get<int64_t>();
+  }
   if (!a.contains("ok") || !a["ok"].is_boolean()) {
     return Fail("worker-protocol", "the answer has no boolean \"ok\"");
   }
@@ -354,7 +358,10 @@ absl::StatusOr<ExternalAnswer> WorkerClient::Call(absl::string_view op,
       return Fail("worker-protocol", absl::StrCat("\"error\" is neither rejected nor declined"));
     }
     absl::Status st = absl::InvalidArgumentError(absl::StrCat(manifest_.name, ": ", msg));
-    if (a.contains("offset") && a["offset"].is_number_integer()) {
+    if (a.contains("offset")) {
+      if (!a["offset"].is_number_integer() || a["offset"].get<int64_t>() < 0) {
+        return Fail("worker-protocol", "\"offset\" is not a byte offset (an integer >= 0)");
+      }
       st = WithErrorOffset(std::move(st), a["offset"].get<int64_t>());
     }
     return st;

@@ -14,6 +14,7 @@
 #include "harness/domains.h"
 #include "harness/external.h"
 #include "harness/target.h"
+#include "serdiff/common/error_offset.h"
 
 namespace serdiff::harness {
 namespace {
@@ -105,6 +106,75 @@ TEST(Workers, EachFailureIsAVerdictAndTheNextInputIsJudged) {
   }
 }
 
+// Every rule of an answer that serdiff checks, broken once (tests/workers/misbehaving_worker.py,
+// MALFORMED): each is a worker-protocol verdict naming the worker, and the next input is judged
+// normally by a new process. A lenient reader (hex "3g" read as bytes, an offset "3" read as
+// none, a peak "330" read as unknown) would pass one of these.
+TEST(Workers, EachBrokenRuleOfAnAnswerIsAProtocolVerdict) {
+  WithWorker w(Manifest());
+  const struct {
+    int64_t value;
+    const char* why;
+  } kCases[] = {
+      {22, "the answer has no boolean \"ok\""},
+      {23, "the answer has no boolean \"ok\""},
+      {24, "\"error\" is neither rejected nor declined"},
+      {25, "\"hex\" has an odd length"},
+      {26, "\"hex\" holds a non-hex character"},
+      {27, "\"hex\" is not a string"},
+      {28, "an accepted answer has neither \"hex\" nor \"value\""},
+      {29, "the answer is not one JSON object"},
+      {30, "the answer does not echo id"},
+      {31, "\"offset\" is not a byte offset (an integer >= 0)"},
+      {32, "\"offset\" is not a byte offset (an integer >= 0)"},
+      {33, "\"peak\" is not an integer"},
+  };
+  for (const auto& c : kCases) {
+    const CaseResult bad = w.target.Judge(c.value, {}, Render::kAlways);
+    EXPECT_EQ(bad.failure_class, "worker-protocol:misbehaving") << c.value << "\n" << bad.report;
+    EXPECT_NE(bad.report.find(c.why), std::string::npos) << c.value << "\n" << bad.report;
+    EXPECT_TRUE(w.target.Judge(42, {}).passed) << "after " << c.value;
+  }
+}
+
+// A worker's rejection reaches the verdict with its offset: a target whose implementations all
+// reject every negative value at offset 1 (the worker: -1 at offset 1, -2 at offset 2, -3 with
+// none, and it accepts -4).
+TEST(Workers, ARejectionsOffsetIsCompared) {
+  TargetDef<int64_t> def = Int64Target();
+  def.name = "test_reject_negatives";
+  auto reject_negatives = [](const int64_t& v) -> Output {
+    if (v < 0) return WithErrorOffset(absl::InvalidArgumentError("negative"), 1);
+    return absl::StrCat(v);
+  };
+  def.optimized = {"optimized", reject_negatives};
+  def.others = {{"reference", reject_negatives}};
+  def.offsets = OffsetPolicy::kCompareWhenPresent;
+  {
+    WithWorker w(Manifest(), def);
+    EXPECT_TRUE(w.target.Judge(-1, {}).passed);
+    const CaseResult two = w.target.Judge(-2, {}, Render::kAlways);
+    EXPECT_EQ(two.failure_class, "error-offset-mismatch:misbehaving") << two.report;
+    EXPECT_TRUE(w.target.Judge(-3, {}).passed);  // no offset: compared when present only
+    EXPECT_EQ(w.target.Judge(-4, {}).failure_class, "error-class-mismatch:misbehaving");
+  }
+  def.offsets = OffsetPolicy::kRequired;
+  {
+    WithWorker w(Manifest(), def);
+    EXPECT_TRUE(w.target.Judge(-1, {}).passed);
+    EXPECT_EQ(w.target.Judge(-2, {}).failure_class, "error-offset-mismatch:misbehaving");
+    EXPECT_EQ(w.target.Judge(-3, {}).failure_class, "error-offset-missing:misbehaving");
+  }
+  // An exemption lets the worker omit an offset; one it gives is still compared.
+  def.offset_exemptions = {{"misbehaving", "may omit its offsets"}};
+  {
+    WithWorker w(Manifest(), def);
+    EXPECT_EQ(w.target.Judge(-2, {}).failure_class, "error-offset-mismatch:misbehaving");
+    EXPECT_TRUE(w.target.Judge(-3, {}).passed);
+    EXPECT_EQ(w.target.Judge(-4, {}).failure_class, "error-class-mismatch:misbehaving");
+  }
+}
+
 TEST(Workers, WrongBytesFromAPeerAreABytesMismatch) {
   WithWorker w(Manifest());
   const CaseResult r = w.target.Judge(18, {});
@@ -163,6 +233,12 @@ TEST(Workers, TheSubjectIsFirstAndItsPeakIsBounded) {
   EXPECT_TRUE(declined.passed);
   EXPECT_TRUE(declined.subject_declined);
   EXPECT_TRUE(w.target.Judge(5, subject).passed);  // peak 50 <= 100
+  // The bound is inclusive: at it, one below and one above (the peak is value x 10).
+  EXPECT_TRUE(w.target.Judge(10, subject).passed);  // 100
+  EXPECT_TRUE(w.target.Judge(9, subject).passed);   // 90
+  const CaseResult above = w.target.Judge(11, subject);
+  EXPECT_EQ(above.failure_class, "heap-bound:misbehaving");  // 110
+  EXPECT_EQ(above.optimized_peak_bytes, 110);
 }
 
 }  // namespace

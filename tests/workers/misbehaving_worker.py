@@ -13,6 +13,10 @@ misbehaviour, so that one test process can see each failure and then a normal an
   value 19   it declines the input
   value 20   it rejects the input with offset 3
   value 21   it kills itself with SIGKILL mid-call (worker-crashed)
+  values 22 to 33 answer a frame that breaks one rule of the answer (docs/workers.md), each a
+             worker-protocol verdict: MALFORMED below says which
+  value -1   it rejects the input at offset 1; -2 at offset 2; -3 without an offset; -4 it
+             accepts "-4" (the tests' target rejects every negative value at offset 1)
 With --declined it says in its hello that its package is missing.
 Every answer reports a peak of value * 10 bytes.
 """
@@ -36,6 +40,23 @@ def read():
         return None
     (n,) = struct.unpack('>I', head)
     return json.loads(sys.stdin.buffer.read(n))
+
+
+# One broken answer per rule of the answer that serdiff checks (harness/external.cc).
+MALFORMED = {
+    22: lambda rid: {'id': rid, 'hex': '3232'},                       # no "ok"
+    23: lambda rid: {'id': rid, 'ok': 1, 'hex': '3233'},              # "ok" not a boolean
+    24: lambda rid: {'id': rid, 'ok': False, 'error': 'oops'},        # "error" neither rejected nor declined
+    25: lambda rid: {'id': rid, 'ok': True, 'hex': '323'},            # hex of odd length
+    26: lambda rid: {'id': rid, 'ok': True, 'hex': '3g'},             # a non-hex character
+    27: lambda rid: {'id': rid, 'ok': True, 'hex': 3237},             # hex not a string
+    28: lambda rid: {'id': rid, 'ok': True},                          # neither hex nor value
+    29: lambda rid: [rid, True, '3239'],                              # not one JSON object
+    30: lambda rid: {'id': str(rid), 'ok': True, 'hex': '3330'},      # the id as a string
+    31: lambda rid: {'id': rid, 'ok': False, 'error': 'rejected', 'message': 'no', 'offset': '3'},
+    32: lambda rid: {'id': rid, 'ok': False, 'error': 'rejected', 'message': 'no', 'offset': -1},
+    33: lambda rid: {'id': rid, 'ok': True, 'hex': '3333', 'peak': '330'},  # peak not an integer
+}
 
 
 def main():
@@ -72,6 +93,15 @@ def main():
             continue
         if v == 19:
             write({'id': rid, 'ok': False, 'error': 'declined', 'message': 'not today'})
+            continue
+        if v in MALFORMED:
+            write(MALFORMED[v](rid))
+            continue
+        if v in (-1, -2):
+            write({'id': rid, 'ok': False, 'error': 'rejected', 'message': 'negative', 'offset': -v, 'peak': peak})
+            continue
+        if v == -3:
+            write({'id': rid, 'ok': False, 'error': 'rejected', 'message': 'negative', 'peak': peak})
             continue
         if v == 20:
             write({'id': rid, 'ok': False, 'error': 'rejected', 'message': 'no', 'offset': 3, 'peak': peak})
