@@ -131,6 +131,19 @@ struct Impl {
   std::string slack_reason;
 };
 
+// One input at the edge of an accepted divergence, on the spec side: the nearest input where the
+// peer behaves as the spec says, with the two answers the divergence's pattern describes there
+// (the optimized side's and the peer's: what they would be if the departure reached one value
+// further). The divergence's predicate must not cover it: one widened by one value does, and the
+// test DivergenceEdges.NoPredicateCoversItsEdge fails.
+template <typename T>
+struct DivergenceEdge {
+  std::string text;  // the input and why it is the edge ("time 86399999999999 ns, the last valid")
+  T input;
+  Output optimized;
+  Output other;
+};
+
 // A difference between the optimized side and implementation `impl` that is known and
 // accepted. Written `{impl, reason, applies}`; declared_in is then the source file of that brace
 // initialization (__builtin_FILE(), filled in by the compiler), so that every divergence of a
@@ -141,6 +154,10 @@ struct Divergence {
   std::string impl;    // which implementation it concerns
   std::string reason;  // why it is accepted (shown in reports and `serdiff list`)
   std::function<bool(const T& input, const Output& optimized, const Output& other)> applies;
+  // The inputs at its edge (DivergenceEdge), made when asked (the test, `serdiff list`). A
+  // divergence without them says why in no_edge.
+  std::function<std::vector<DivergenceEdge<T>>()> edges = {};
+  std::string no_edge = {};
   const char* declared_in = __builtin_FILE();
 };
 

@@ -49,6 +49,10 @@ struct Acceptance {
   std::string impl;
   std::string reason;
   std::string declared_in;
+  // Divergences only: the text of each input at its edge (Divergence::edges), made when asked,
+  // or why it has none (Divergence::no_edge).
+  std::function<std::vector<std::string>()> edge_texts = {};
+  std::string no_edge = {};
 };
 // `declared_in` from its last "/targets/" on ("targets/bson/divergences_pymongo.cc"), else from
 // its last "/oracles/" on; a path with neither (a user's own project) as it is.
@@ -120,6 +124,10 @@ class Target {
   virtual void RcDifferentialProperty(const RunConfig& config) const = 0;
   // decode(encode(v)) == v for generated v.
   virtual void RcDomainRoundTripProperty() const = 0;
+  // Every accepted divergence held at its edge (Divergence::edges): one line for each edge its
+  // predicate covers and for each divergence with neither edges nor a reason why; empty when
+  // every predicate stops where it should.
+  virtual std::vector<std::string> DivergenceEdgeProblems() const = 0;
   // parse(show(v)) == v for generated v, where show(v) leaves nothing of v out (a parse that
   // fails with ElidedAt is skipped). Precondition: has_parser().
   virtual void RcParseInvertsShowProperty() const = 0;
@@ -302,6 +310,29 @@ class TypedTarget final : public Target {
     }
   }
 
+  std::vector<std::string> DivergenceEdgeProblems() const override {
+    std::vector<std::string> out;
+    for (const Divergence<T>& d : def_.divergences) {
+      const std::string where = DeclaredInText(d.declared_in);
+      if (!d.edges) {
+        if (d.no_edge.empty()) {
+          out.push_back(absl::StrCat(d.impl, " (", where,
+                                     "): no edges and no reason why: ", d.reason.substr(0, 80)));
+        }
+        continue;
+      }
+      const std::vector<DivergenceEdge<T>> edges = d.edges();
+      if (edges.empty()) out.push_back(absl::StrCat(d.impl, " (", where, "): edges() gave none"));
+      for (const DivergenceEdge<T>& e : edges) {
+        if (d.applies(e.input, e.optimized, e.other)) {
+          out.push_back(absl::StrCat(d.impl, " (", where, "): covers its edge ", e.text, ": ",
+                                     d.reason.substr(0, 80)));
+        }
+      }
+    }
+    return out;
+  }
+
   void RcDomainRoundTripProperty() const override {
     const T v = *(*def_.domain.gen);
     const std::string bytes = Encode(v);
@@ -329,12 +360,20 @@ class TypedTarget final : public Target {
     }
     info.heap_bound_text = d.heap_bound.text();
     for (const auto& dv : d.divergences) {
-      info.accepted_divergences.push_back({dv.impl, dv.reason, dv.declared_in});
+      Acceptance a{dv.impl, dv.reason, dv.declared_in, nullptr, dv.no_edge};
+      if (dv.edges) {
+        a.edge_texts = [edges = dv.edges] {
+          std::vector<std::string> texts;
+          for (const DivergenceEdge<T>& e : edges()) texts.push_back(e.text);
+          return texts;
+        };
+      }
+      info.accepted_divergences.push_back(std::move(a));
     }
     info.offset_policy = d.offsets;
     info.offsets_reason = d.offsets_reason;
     for (const auto& e : d.offset_exemptions) {
-      info.offset_exemptions.push_back({e.impl, e.reason, e.declared_in});
+      info.offset_exemptions.push_back({e.impl, e.reason, e.declared_in, nullptr, ""});
     }
     info.length_fields = d.length_fields;
     info.fuzz_limits = d.fuzz_limits;

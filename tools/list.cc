@@ -68,6 +68,12 @@ int List(const Session& session) {
     }
     for (const auto& d : t->accepted_divergences()) {
       std::cout << "  accepted divergence (" << d.impl << "): " << d.reason << "\n";
+      if (d.edge_texts) {
+        for (const std::string& e : d.edge_texts())
+          std::cout << "    edge, not covered: " << e << "\n";
+      } else {
+        std::cout << "    no edge: " << d.no_edge << "\n";
+      }
     }
   }
   return 0;

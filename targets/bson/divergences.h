@@ -53,6 +53,15 @@ std::optional<std::string> PymongoEncodeModel(const serdiff::bson::Document& doc
 // layout cannot be followed (a length that does not fit, an unknown type, nesting past 1,000).
 std::optional<std::string> BlankUncheckedUtf8(std::string_view bson, bool pymongo);
 
+// What pymongo 3.11's C decoder (bson/_cbsonmodule.c: _cbson_bson_to_dict and the functions it
+// calls) does with `in`, as PymongoDecodeModel in divergences_pymongo.cc transcribes it check for
+// check: kAccepts, kRejects, or kUnknown where the model does not follow (a byte it would read
+// lies past the input, a "$ref" key, nesting past kWalkDepth). *overran: some document's last
+// value ran past the end of its element list, the bounds bug PymongoDecodeDivergences covers.
+// tests/peer_models_test.cc holds an input for every check the model transcribes.
+enum class PymongoDecodeVerdict { kAccepts, kRejects, kUnknown };
+PymongoDecodeVerdict PymongoDecode(std::string_view in, bool* overran);
+
 // ---- js_bson (divergences_js_bson.cc) ---------------------------------------------------------
 //   JsBsonEncodeDivergences      bson_encode: regex options outside "ilmsux", a UUID of other than
 //                                16 bytes

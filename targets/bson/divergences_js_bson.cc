@@ -57,6 +57,22 @@ std::vector<harness::Divergence<Document>> JsBsonEncodeDivergences() {
          return HasUuidNot16Bytes(doc, false) &&
                 PeerRejectedSaying(opt, other, "Argument passed in UUID constructor");
        }});
+  // Held at their edges: what js-bson takes (every option of ilmsux; a UUID of 16 bytes; a
+  // subtype 3 of other than 16 bytes, which EJSON.parse does not make a UUID).
+  out[0].edges = [] {
+    const Document doc = DocumentOf(R"({"r": regex /abc/ilmsux})");
+    return std::vector<harness::DivergenceEdge<Document>>{
+        {"regex options ilmsux", doc, *sb::Encode(doc),
+         Rejection("The regular expression option [q] is not supported")}};
+  };
+  out[1].edges = [] {
+    const Document uuid = DocumentOf(R"({"a": binary subtype 4 00112233445566778899aabbccddeeff})");
+    const Document old = DocumentOf(R"({"a": binary subtype 3 010203})");
+    const Output no = Rejection("Argument passed in UUID constructor must be a UUID");
+    return std::vector<harness::DivergenceEdge<Document>>{
+        {"a UUID of 16 bytes", uuid, *sb::Encode(uuid), no},
+        {"a binary of subtype 3 and 3 bytes", old, *sb::Encode(old), no}};
+  };
   return out;
 }
 
@@ -91,6 +107,29 @@ std::vector<harness::Divergence<std::string>> JsBsonDecodeDivergences() {
          const std::optional<Document> doc = Decoded(in);
          return doc.has_value() && HasRegexOptionOutsideIlmsux(*doc);
        }});
+  out[0].edges = [] {
+    const std::string str = BytesOfHex("0e00000002610002000000ff0000");  // a string value ff
+    const std::string opts = BytesOfHex("0c0000000b61006100ff0000");     // a regex option byte ff
+    const std::string valid = BytesOfHex("090000000861000100");
+    return std::vector<harness::DivergenceEdge<std::string>>{
+        {"a string value ff, which js-bson checks", str, sb::Validate(str), str},
+        {"a regex option byte ff, which js-bson reads as an option", opts, sb::Validate(opts),
+         opts},
+        {"{\"a\": true}, valid", valid, Rejection("planted"), valid}};
+  };
+  out[1].edges = [] {
+    const std::string deep = NestedBytes(100);
+    const std::string past = NestedBytes(kWalkDepth + 1);
+    return std::vector<harness::DivergenceEdge<std::string>>{
+        {"100 levels deep, the limit itself", deep, Rejection("too deep"), deep},
+        {"1,001 levels deep, past the walk's limit", past, sb::Validate(past), past}};
+  };
+  out[2].edges = [] {
+    const std::string legal = BytesOfHex("110000000b61006100696c6d7375780000");
+    return std::vector<harness::DivergenceEdge<std::string>>{
+        {"regex options ilmsux", legal, legal,
+         Rejection("The regular expression option [i] is not supported")}};
+  };
   return out;
 }
 

@@ -8,8 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "reference/bson/bson_ref.h"
 #include "serdiff/bson/codec.h"
 #include "targets/bson/divergences.h"
+#include "targets/bson/internal.h"
 
 namespace serdiff::targets::bson {
 
@@ -61,6 +63,21 @@ std::vector<harness::Divergence<Document>> LibbsonEncodeDivergences() {
                    return opt.ok() && other.ok() && *opt != *other &&
                           HasNonCanonicalRegex(doc.elements);
                  }});
+  // Held at their edges: 100 levels, which serdiff writes (had it refused them, a planted
+  // off-by-one, the divergence must not cover that), and options libbson keeps as they are.
+  out[0].edges = [] {
+    const Document doc = NestedDocument(100);
+    return std::vector<harness::DivergenceEdge<Document>>{
+        {"100 levels deep, the limit itself", doc, Rejection("nesting deeper than 100 levels"),
+         *sb::Encode(doc)}};
+  };
+  out[1].edges = [] {
+    const Document doc = DocumentOf(R"({"r": regex /abc/ilmsux})");
+    std::string other = *sb::Encode(doc);
+    other.back() = '\x01';  // any other bytes libbson might write
+    return std::vector<harness::DivergenceEdge<Document>>{
+        {"regex options ilmsux, each letter once", doc, *sb::Encode(doc), other}};
+  };
   return out;
 }
 
@@ -78,7 +95,8 @@ std::vector<harness::Divergence<std::string>> LibbsonDecodeDivergences() {
        "ending with 0x00 without looking inside (its visitor sees only subdocuments "
        "bson_init_static accepts)",
        [](const std::string& in, const harness::Output& opt, const harness::Output& other) {
-         if (opt.ok() || !other.ok()) return false;
+         // Only where the spec (the reference) rejects the input too.
+         if (opt.ok() || !other.ok() || ref::bson::Validate(in).ok()) return false;
          sb::DecodeOptions libbson_model;
          libbson_model.max_depth = kUnlimitedDepth;
          libbson_model.libbson_quirks = true;
@@ -89,9 +107,22 @@ std::vector<harness::Divergence<std::string>> LibbsonDecodeDivergences() {
        "nesting deeper than 100 levels: serdiff rejects it (kDefaultMaxDepth, the "
        "limit the spec recommends), libbson 1.23's bson_validate has no depth limit",
        [](const std::string& in, const harness::Output& opt, const harness::Output& other) {
-         return !opt.ok() && other.ok() &&
+         return !opt.ok() && other.ok() && !ref::bson::Validate(in).ok() &&
                 sb::Validate(in, sb::DecodeOptions{true, false, kUnlimitedDepth}).ok();
        }});
+  // Held at their edges: inputs the spec accepts (100 levels; a bool 1), which a serdiff that
+  // rejected them would get wrong whatever libbson says, and one libbson's quirks reject too.
+  for (auto& d : out) {
+    d.edges = [] {
+      const std::string deep = NestedBytes(100);
+      const std::string flag = BytesOfHex("090000000861000100");
+      const std::string two = BytesOfHex("090000000861000200");
+      return std::vector<harness::DivergenceEdge<std::string>>{
+          {"100 levels deep, the limit itself", deep, Rejection("too deep"), deep},
+          {"{\"a\": true}", flag, Rejection("planted"), flag},
+          {"{\"a\": bool 2}: libbson's bson_validate rejects it too", two, sb::Validate(two), two}};
+    };
+  }
   return out;
 }
 

@@ -420,6 +420,21 @@ class PymongoDecodeModel {
 
 }  // namespace
 
+PymongoDecodeVerdict PymongoDecode(std::string_view in, bool* overran) {
+  PymongoDecodeModel model(in);
+  const PymongoDecodeModel::Verdict v = model.Run();
+  *overran = model.overran();
+  switch (v) {
+    case PymongoDecodeModel::Verdict::kAccepts:
+      return PymongoDecodeVerdict::kAccepts;
+    case PymongoDecodeModel::Verdict::kRejects:
+      return PymongoDecodeVerdict::kRejects;
+    case PymongoDecodeModel::Verdict::kUnknown:
+      break;
+  }
+  return PymongoDecodeVerdict::kUnknown;
+}
+
 // Array keys and regex options (bson.decode reads an array as a list and a regex's options as
 // re flags).
 const Unchecked kPymongoUnchecked{false, true, false, true};
@@ -483,6 +498,30 @@ std::vector<harness::Divergence<Document>> PymongoEncodeDivergences() {
        [](const Document& doc, const Output& opt, const Output& other) {
          return HasBinarySubtype(doc, 0xFF) && PeerRejectedSaying(opt, other, "SystemError");
        }});
+  // Held at their edges: the nearest documents pymongo writes as the spec says (the type next
+  // to the one it rewrites; "_id" already first, or not at the top; options it keeps), each
+  // with what pymongo's model writes there, and subtype 0xFE with the SystemError.
+  auto edge = [](std::string text) {
+    const Document doc = DocumentOf(text);
+    const std::optional<std::string> model = PymongoEncodeModel(doc);
+    return harness::DivergenceEdge<Document>{
+        text, doc, *sb::Encode(doc),
+        model ? Output(*model) : Output(Rejection("outside the model"))};
+  };
+  out[0].edges = [edge] { return std::vector{edge(R"({"u": null})")}; };
+  out[1].edges = [edge] { return std::vector{edge(R"({"p": string "c"})")}; };
+  out[2].edges = [edge] { return std::vector{edge(R"({"s": string "sym"})")}; };
+  out[3].edges = [edge] {
+    return std::vector{edge(R"({"_id": int32 2, "a": int32 1})"),
+                       edge(R"({"d": document{"a": int32 1, "_id": int32 2}})")};
+  };
+  out[4].edges = [edge] { return std::vector{edge(R"({"r": regex /abc/ilmsux})")}; };
+  out[5].edges = [] {
+    const Document doc = DocumentOf(R"({"b": binary subtype 254 010203})");
+    return std::vector<harness::DivergenceEdge<Document>>{
+        {"binary subtype 0xFE", doc, *sb::Encode(doc),
+         Rejection("SystemError: <built-in function _dict_to_bson> returned NULL")}};
+  };
   return out;
 }
 
@@ -547,6 +586,44 @@ std::vector<harness::Divergence<std::string>> PymongoDecodeDivergences() {
          const std::optional<Document> doc = Decoded(in);
          return doc.has_value() && HasBinarySubtype(*doc, 0xFF);
        }});
+  // Held at their edges (an input serdiff rejects is given with its own rejection; one the
+  // spec accepts with a rejection, as a planted bug in serdiff would give).
+  out[0].edges = [] {
+    const std::string key = BytesOfHex("080000000aff0000");  // a document key ff: pymongo checks it
+    const std::string str = BytesOfHex("0e00000002610002000000ff0000");  // a string value ff
+    const std::string valid = BytesOfHex("090000000861000100");
+    return std::vector<harness::DivergenceEdge<std::string>>{
+        {"a document key ff, which pymongo checks", key, sb::Validate(key), key},
+        {"a string value ff, which pymongo checks", str, sb::Validate(str), str},
+        {"{\"a\": true}, valid", valid, Rejection("planted"), valid}};
+  };
+  out[1].edges = [] {
+    const std::string deep = NestedBytes(100);
+    const std::string past = NestedBytes(kWalkDepth + 1);
+    return std::vector<harness::DivergenceEdge<std::string>>{
+        {"100 levels deep, the limit itself", deep, Rejection("too deep"), deep},
+        {"1,001 levels deep, past the walk's limit", past, sb::Validate(past), past}};
+  };
+  out[2].edges = [] {
+    // The last value ends exactly at its document's end: no overrun.
+    const std::string flag = BytesOfHex("090000000861000100");
+    const std::string binary = BytesOfHex("0e00000005610001000000000100");
+    return std::vector<harness::DivergenceEdge<std::string>>{
+        {"{\"a\": true}: the bool ends at the document's end", flag, Rejection("planted"), flag},
+        {"a 1-byte binary ending at the document's end", binary, Rejection("planted"), binary}};
+  };
+  out[3].edges = [] {
+    const std::string uuid = BytesOfHex("1d000000056100100000000400112233445566778899aabbccddeeff00");
+    const std::string md5 = BytesOfHex("10000000056100030000000561626300");  // subtype 5, 3 bytes
+    return std::vector<harness::DivergenceEdge<std::string>>{
+        {"a UUID of 16 bytes", uuid, uuid, Rejection("invalid length or type code")},
+        {"a binary of subtype 5 and 3 bytes", md5, md5, Rejection("invalid length or type code")}};
+  };
+  out[4].edges = [] {
+    const std::string fe = BytesOfHex("0e00000005620001000000fe0100");
+    return std::vector<harness::DivergenceEdge<std::string>>{
+        {"binary subtype 0xFE", fe, fe, Rejection("SystemError")}};
+  };
   return out;
 }
 

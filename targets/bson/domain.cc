@@ -256,16 +256,18 @@ rc::Gen<::serdiff::timestamp::CivilDateTime> GenCivil() {
   return rc::gen::exec([] {
     const int which = *rc::gen::inRange(0, 4);
     if (which == 0) {
-      return *rc::gen::element(::serdiff::timestamp::CivilDateTime{9999, 1, 1, 1, 1, 1, 999999},
-                               ::serdiff::timestamp::CivilDateTime{1969, 12, 31, 23, 59, 59, 999500},
-                               ::serdiff::timestamp::CivilDateTime{1, 1, 1, 0, 0, 0, 0},
-                               ::serdiff::timestamp::CivilDateTime{9999, 12, 31, 23, 59, 59, 999999},
-                               ::serdiff::timestamp::CivilDateTime{1970, 1, 1, 0, 0, 0, 1},
-                               ::serdiff::timestamp::CivilDateTime{2000, 2, 30, 0, 0, 0, 0});
+      return *rc::gen::element(
+          ::serdiff::timestamp::CivilDateTime{9999, 1, 1, 1, 1, 1, 999999},
+          ::serdiff::timestamp::CivilDateTime{1969, 12, 31, 23, 59, 59, 999500},
+          ::serdiff::timestamp::CivilDateTime{1, 1, 1, 0, 0, 0, 0},
+          ::serdiff::timestamp::CivilDateTime{9999, 12, 31, 23, 59, 59, 999999},
+          ::serdiff::timestamp::CivilDateTime{1970, 1, 1, 0, 0, 0, 1},
+          ::serdiff::timestamp::CivilDateTime{2000, 2, 30, 0, 0, 0, 0});
     }
     const std::vector<int64_t> edges = ::serdiff::targets::timestamp::EdgeMillis();
     const int64_t ms = *rc::gen::elementOf(edges);
-    absl::StatusOr<::serdiff::timestamp::CivilDateTime> c = ::serdiff::timestamp::FromUnixMillis(ms);
+    absl::StatusOr<::serdiff::timestamp::CivilDateTime> c =
+        ::serdiff::timestamp::FromUnixMillis(ms);
     ::serdiff::timestamp::CivilDateTime out = c.ok() ? *c : ::serdiff::timestamp::CivilDateTime{};
     if (which == 2) out.microsecond = *rc::gen::inRange(0, 1000000);
     return out;

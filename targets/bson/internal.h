@@ -52,6 +52,19 @@ bool HasUuidNot16Bytes(const Document& doc, bool old_too);
 // The document serdiff decoded from an input it accepted (nullopt if it cannot).
 std::optional<Document> Decoded(std::string_view in);
 
+// ---- the edges of the divergences (divergences.cc) -------------------------------------------
+
+// The document serdiff::bson::Show prints as `text` (ParseDocument); aborts when it does not
+// parse (an edge is written by hand).
+Document DocumentOf(std::string_view text);
+// Bytes from hex (an edge's input).
+std::string BytesOfHex(std::string_view hex);
+// {"d": {"d": ... {}}}, `levels` documents deep, as a Document and as its bytes.
+Document NestedDocument(int levels);
+std::string NestedBytes(int levels);
+// A rejection whose message is `message` (an answer a divergence reads the text of).
+Output Rejection(std::string message);
+
 // ---- a peer's answer -------------------------------------------------------------------------
 
 // serdiff accepted, the peer rejected (not declined) with `text` in its message.

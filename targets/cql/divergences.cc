@@ -14,6 +14,9 @@
 // shows several known differences at once, the model applies them all and the first matching
 // divergence below names the case.
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -157,6 +160,53 @@ bool MixedDuration(const Type& t, const Value& v, Where) {
 }
 bool TimeuuidNotV1(const Type& t, const Value& v, Where) {
   return Holds(v, Kind::kTimeuuid, t) && (v.uuid()[6] >> 4) != 1;
+}
+
+EncodeInput EdgeInput(std::string_view type, Value value, int version) {
+  EncodeInput in;
+  if (!serdiff::cql::ParseType(type, &in.type).ok()) {
+    std::fprintf(stderr, "targets/cql: an edge's type %.*s does not parse\n",
+                 static_cast<int>(type.size()), type.data());
+    std::abort();
+  }
+  in.value = std::move(value);
+  in.version = version;
+  return in;
+}
+
+Output AnswerOutput(const Answer& a, const EncodeInput& in) {
+  switch (a.is) {
+    case Answer::Is::kBytes: {
+      if (!in.framed) return a.bytes;
+      std::string framed;
+      Put32(static_cast<uint32_t>(a.bytes.size()), &framed);
+      return framed + a.bytes;
+    }
+    case Answer::Is::kRejected:
+      return absl::InvalidArgumentError(std::string(a.error));
+    default:
+      return harness::Declined("outside the driver model");
+  }
+}
+
+void SetEdges(std::vector<PeerDivergence>& d, std::string_view name,
+              std::function<std::vector<harness::DivergenceEdge<EncodeInput>>()> edges) {
+  for (PeerDivergence& p : d) {
+    if (absl::StartsWith(p.reason, absl::string_view(name.data(), name.size()))) {
+      p.edges = std::move(edges);
+      return;
+    }
+  }
+  std::fprintf(stderr, "targets/cql: no divergence named %.*s\n", static_cast<int>(name.size()),
+               name.data());
+  std::abort();
+}
+
+Uuid UuidOfVersion(int version) {
+  Uuid u{};
+  u[6] = static_cast<uint8_t>(version << 4);
+  u[8] = 0x80;
+  return u;
 }
 
 const std::vector<PeerDivergence>& PeerDivergences() {

@@ -15,9 +15,11 @@
 #pragma once
 
 #include <algorithm>
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "harness/target.h"
@@ -32,6 +34,9 @@ struct PeerDivergence {
   std::string impl;
   std::string reason;
   bool (*applies)(const EncodeInput& in, const harness::Output& other);
+  // The inputs at its edge, each with the driver model's answer there (harness::DivergenceEdge;
+  // a peer divergence does not read the optimized side's answer).
+  std::function<std::vector<harness::DivergenceEdge<EncodeInput>>()> edges = {};
   const char* declared_in = __builtin_FILE();
 };
 
@@ -47,17 +52,27 @@ const std::vector<PeerDivergence>& PeerDivergences();
 
 // Adds to `def` the divergences of the peers named in `impls` (the workers whose manifests
 // name the target); `get` finds the EncodeInput in the target's input.
+// The edges go with them where the target's input is an EncodeInput (cql_encode_scalar,
+// cql_encode_nested); the other targets' inputs hold one too, and say so in no_edge.
 template <typename T, typename Get>
 void AddPeerDivergences(harness::TargetDef<T>& def, Get get,
                         std::initializer_list<std::string_view> impls) {
   for (const PeerDivergence& d : PeerDivergences()) {
     if (std::find(impls.begin(), impls.end(), d.impl) == impls.end()) continue;
-    def.divergences.push_back(
-        {d.impl, d.reason,
-         [get, f = d.applies](const T& v, const harness::Output&, const harness::Output& other) {
-           return f(get(v), other);
-         },
-         d.declared_in});
+    harness::Divergence<T> div{
+        d.impl, d.reason,
+        [get, f = d.applies](const T& v, const harness::Output&, const harness::Output& other) {
+          return f(get(v), other);
+        }};
+    if constexpr (std::is_same_v<T, EncodeInput>) {
+      div.edges = d.edges;
+    } else {
+      div.no_edge =
+          "the same predicate is held at its edges on cql_encode_scalar, whose input is the "
+          "EncodeInput this target's input holds";
+    }
+    div.declared_in = d.declared_in;
+    def.divergences.push_back(std::move(div));
   }
 }
 

@@ -207,6 +207,12 @@ bool NodeAnswers(const EncodeInput& in, const Output& other) {
   return Matches(NodeModel(in.version).Encode(in.type, in.value), in, other);
 }
 
+// An edge: `in`, with serdiff's answer and the driver model's.
+harness::DivergenceEdge<EncodeInput> Edge(std::string text, EncodeInput in) {
+  const Output model = AnswerOutput(NodeModel(in.version).Encode(in.type, in.value), in);
+  return {std::move(text), in, OptEncode(in), model};
+}
+
 bool AsciiAbove127(const Type& t, const Value& v, Where) {
   if (!Holds(v, Kind::kAscii, t)) return false;
   for (const char c : v.bytes()) {
@@ -319,6 +325,57 @@ std::vector<PeerDivergence> NodeCassandraDivergences() {
       [](const EncodeInput& in, const Output& other) {
         return Shows(in, TimeuuidNotV1) && NodeAnswers(in, other);
       });
+
+  // Each held at its edge: the nearest inputs where the driver writes what the spec says.
+  SetEdges(d, "null-element-refused", [] {
+    return std::vector{
+        Edge("a null tuple component (the driver writes it as null, ffffffff)",
+             EdgeInput("tuple<int, int>", Value::Tuple({Value::Int(1), Value::Null()}))),
+        Edge("a null UDT field",
+             EdgeInput("udt<u, f0 int, f1 int>", Value::Udt({Value::Null(), Value::Int(1)})))};
+  });
+  SetEdges(d, "empty-list-in-list-crash", [] {
+    return std::vector{
+        Edge("a list of one non-empty list",
+             EdgeInput("list<list<int>>", Value::List({Value::List({Value::Int(1)})}))),
+        Edge("a map whose key is a non-empty list",
+             EdgeInput("map<frozen<list<int>>, int>",
+                       Value::Map({{Value::List({Value::Int(1)}), Value::Int(2)}})))};
+  });
+  SetEdges(d, "empty-list-as-null", [] {
+    return std::vector{
+        Edge("a tuple component that is a non-empty list",
+             EdgeInput("tuple<list<int>>", Value::Tuple({Value::List({Value::Int(1)})}))),
+        Edge("a map value that is a non-empty list",
+             EdgeInput("map<int, frozen<list<int>>>",
+                       Value::Map({{Value::Int(1), Value::List({Value::Int(2)})}})))};
+  });
+  SetEdges(d, "udt-fields-padded", [] {
+    return std::vector{Edge("a UDT value with every field of its type",
+                            EdgeInput("udt<addr, street text, zip int>",
+                                      Value::Udt({Value::Text("Main St"), Value::Int(1)})))};
+  });
+  SetEdges(d, "short-lengths-nested", [] {
+    return std::vector{
+        Edge("v3 (the first [int] version) list<list<int>> [[1]]",
+             EdgeInput("list<list<int>>", Value::List({Value::List({Value::Int(1)})}), 3)),
+        Edge("v2 list<int> [1]: a collection at the top, not nested",
+             EdgeInput("list<int>", Value::List({Value::Int(1)}), 2))};
+  });
+  SetEdges(d, "ascii-as-latin1", [] {
+    return std::vector{Edge("ascii 7f, the last ASCII character",
+                            EdgeInput("ascii", Value::Ascii(std::string("\x7f"))))};
+  });
+  SetEdges(d, "duration-sign-unchecked", [] {
+    return std::vector{
+        Edge("duration(1, 0, 3): all >= 0", EdgeInput("duration", Value::FromDuration({1, 0, 3}))),
+        Edge("duration(-1, 0, -3): all <= 0",
+             EdgeInput("duration", Value::FromDuration({-1, 0, -3})))};
+  });
+  SetEdges(d, "timeuuid-version-unchecked", [] {
+    return std::vector{
+        Edge("a version 1 timeuuid", EdgeInput("timeuuid", Value::FromUuid(UuidOfVersion(1))))};
+  });
   return d;
 }
 

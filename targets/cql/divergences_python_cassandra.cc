@@ -93,6 +93,12 @@ bool PythonAnswers(const EncodeInput& in, const Output& other) {
   return Matches(PythonModel(in.version).Encode(in.type, in.value), in, other);
 }
 
+// An edge: `in`, with serdiff's answer and the driver model's.
+harness::DivergenceEdge<EncodeInput> Edge(std::string text, EncodeInput in) {
+  const Output model = AnswerOutput(PythonModel(in.version).Encode(in.type, in.value), in);
+  return {std::move(text), in, OptEncode(in), model};
+}
+
 using Applies = bool (*)(const EncodeInput&, const Output&);
 
 }  // namespace
@@ -143,6 +149,30 @@ std::vector<PeerDivergence> PythonCassandraDivergences() {
         return Shows(in, TimeuuidNotV1) && PythonAnswers(in, other);
       });
 
+  // Each held at its edge: the nearest inputs where the driver writes what the spec says.
+  SetEdges(d, "none-element-as-empty", [] {
+    return std::vector{
+        Edge("a null tuple component (the driver writes it as null, ffffffff)",
+             EdgeInput("tuple<int, int>", Value::Tuple({Value::Int(1), Value::Null()}))),
+        Edge("a list with no null element",
+             EdgeInput("list<int>", Value::List({Value::Int(1), Value::Int(0)})))};
+  });
+  SetEdges(d, "time-range-unchecked", [] {
+    return std::vector{Edge("time 0 ns, the first valid", EdgeInput("time", Value::Int(0))),
+                       Edge("time 86399999999999 ns, the last valid",
+                            EdgeInput("time", Value::Int(kMaxTimeNanos)))};
+  });
+  SetEdges(d, "duration-sign-unchecked", [] {
+    return std::vector{
+        Edge("duration(1, 0, 3): all >= 0", EdgeInput("duration", Value::FromDuration({1, 0, 3}))),
+        Edge("duration(-1, 0, -3): all <= 0",
+             EdgeInput("duration", Value::FromDuration({-1, 0, -3}))),
+        Edge("duration(0, 0, 0)", EdgeInput("duration", Value::FromDuration({0, 0, 0})))};
+  });
+  SetEdges(d, "timeuuid-version-unchecked", [] {
+    return std::vector{
+        Edge("a version 1 timeuuid", EdgeInput("timeuuid", Value::FromUuid(UuidOfVersion(1))))};
+  });
   return d;
 }
 

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -33,6 +34,7 @@
 #include "harness/target.h"
 #include "harness/two_way.h"
 #include "serdiff/cql/codec.h"
+#include "targets/cql/divergences.h"
 #include "targets/cql/domain.h"
 
 namespace serdiff::targets::cql {
@@ -230,6 +232,19 @@ using ValuePredicate = bool (*)(const Type& t, const Value& v, Where w);
 // True when pred(type, value, where) holds for the input's value or any value inside it (as far
 // as the shapes are their types').
 bool Shows(const EncodeInput& in, ValuePredicate pred);
+// ---- the edges of the peer divergences (divergences.cc) ----
+// An encode input of `type` (serdiff's type text; a malformed one is a programming error and
+// aborts) holding `value`, unframed.
+EncodeInput EdgeInput(std::string_view type, Value value, int version = 4);
+// A model's answer as the target's output for `in` (the payload, behind its [int] length when
+// framed; a rejection with the driver's message; Declined outside the model).
+Output AnswerOutput(const Answer& a, const EncodeInput& in);
+// Sets the edges of the divergence of `d` whose reason starts with `name`; aborts if none does.
+void SetEdges(std::vector<PeerDivergence>& d, std::string_view name,
+              std::function<std::vector<harness::DivergenceEdge<EncodeInput>>()> edges);
+// A timeuuid with version nibble `version` (the rest zero but the variant).
+Uuid UuidOfVersion(int version);
+
 // t is kind k and v has that kind's shape.
 bool Holds(const Value& v, Kind k, const Type& t);
 // What both drivers are known to write otherwise.

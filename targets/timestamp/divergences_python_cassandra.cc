@@ -36,6 +36,23 @@ int64_t FloatSecondsErrorBoundMicros(int64_t ms) {
   return static_cast<int64_t>(std::ceil(ulp / 2 * 1e6)) + 1;
 }
 
+// An edge of the serialize divergences: civil time `c`, the integer drivers' floor ms as the
+// optimized answer and that plus `above` as the driver's.
+harness::DivergenceEdge<ts::CivilDateTime> SerializeEdge(std::string text, ts::CivilDateTime c,
+                                                         int64_t above) {
+  const int64_t floor_ms = *ts::DriverIntegerFloorMillis(c);
+  return {std::move(text), c, Be64(floor_ms), Be64(floor_ms + above)};
+}
+
+// An edge of the deserialize divergence: `ms`, the exact civil time as the optimized answer and
+// one µs later as the driver's.
+harness::DivergenceEdge<int64_t> DeserializeEdge(std::string text, int64_t ms) {
+  const ts::CivilDateTime exact = *ts::DriverIntegerFromMillis(ms);
+  ts::CivilDateTime later = exact;
+  later.microsecond += 1;
+  return {std::move(text), ms, Canon(exact), Canon(later)};
+}
+
 }  // namespace
 
 std::vector<harness::Divergence<ts::CivilDateTime>> PythonDriverSerializeDivergences(
@@ -58,6 +75,22 @@ std::vector<harness::Divergence<ts::CivilDateTime>> PythonDriverSerializeDiverge
        [](const ts::CivilDateTime& c, const Output& opt, const Output& other) {
          return OneAboveFloor(c, opt, other) && ReadBe64(*opt) >= 0;
        }});
+  // Held at their edges: the other sign, and a time with no sub-millisecond part (where the
+  // float path must agree with the floor).
+  out[0].edges = [] {
+    return std::vector{SerializeEdge("1970-01-01T00:00:00.000500, floor 0 ms: not before 1970",
+                                     {1970, 1, 1, 0, 0, 0, 500}, 1),
+                       SerializeEdge("1969-12-31T23:59:59.999000, no sub-ms part",
+                                     {1969, 12, 31, 23, 59, 59, 999000}, 1)};
+  };
+  out[1].edges = [] {
+    return std::vector{SerializeEdge("1969-12-31T23:59:59.999500, floor -1 ms: before 1970",
+                                     {1969, 12, 31, 23, 59, 59, 999500}, 1),
+                       SerializeEdge("9999-12-31T23:59:59.999000, no sub-ms part",
+                                     {9999, 12, 31, 23, 59, 59, 999000}, 1),
+                       SerializeEdge("9999-12-31T23:59:59.999999, two above the floor",
+                                     {9999, 12, 31, 23, 59, 59, 999999}, 2)};
+  };
   return out;
 }
 
@@ -76,6 +109,12 @@ std::vector<harness::Divergence<int64_t>> PythonDriverDeserializeDivergences() {
          if (!a.ok() || !b.ok()) return false;
          return std::abs(*a - *b) <= FloatSecondsErrorBoundMicros(ms);
        }});
+  // Held at its edges: the last ms on each side below 2^33 s, one µs off.
+  out[0].edges = [] {
+    return std::vector{
+        DeserializeEdge("8589934591999 ms, the last below 2^33 s", kTwo33SecondsMillis - 1),
+        DeserializeEdge("-8589934591999 ms, the last above -2^33 s", -kTwo33SecondsMillis + 1)};
+  };
   return out;
 }
 
@@ -92,6 +131,16 @@ std::vector<harness::Divergence<int64_t>> PythonDriverRoundTripDivergences() {
          if (ms > -kTwo33SecondsMillis && ms < kTwo33SecondsMillis) return false;
          return std::abs(ReadBe64(*opt) - ReadBe64(*other)) == 1;
        }});
+  // Held at its edges: the last ms on each side below 2^33 s, and two ms off past it.
+  out[0].edges = [] {
+    return std::vector<harness::DivergenceEdge<int64_t>>{
+        {"8589934591999 ms, the last below 2^33 s, one ms lost", kTwo33SecondsMillis - 1,
+         Be64(kTwo33SecondsMillis - 1), Be64(kTwo33SecondsMillis - 2)},
+        {"-8589934591999 ms, the last above -2^33 s, one ms lost", -kTwo33SecondsMillis + 1,
+         Be64(-kTwo33SecondsMillis + 1), Be64(-kTwo33SecondsMillis + 2)},
+        {"10425520380477 ms, past 2^33 s, two ms lost", 10425520380477, Be64(10425520380477),
+         Be64(10425520380475)}};
+  };
   return out;
 }
 

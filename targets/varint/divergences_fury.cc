@@ -22,6 +22,7 @@
 #include "absl/types/span.h"
 #include "harness/target.h"
 #include "serdiff/common/error_offset.h"
+#include "serdiff/varint/varint.h"
 #include "targets/varint/divergences.h"
 #include "targets/varint/interchange.h"
 
@@ -139,25 +140,60 @@ absl::StatusOr<std::string> FuryDecodeModel(const DecodeInput& in, size_t max_co
   return DecodedOutput(at, values);
 }
 
+namespace {
+
+// An edge of the encode divergences: `values`, serdiff's Fory bytes, and what fury writes.
+template <typename T>
+harness::DivergenceEdge<std::vector<T>> EncodeEdge(std::string text, std::vector<T> values,
+                                                   uint64_t (*wire)(T)) {
+  std::vector<uint64_t> w(values.size());
+  std::transform(values.begin(), values.end(), w.begin(), wire);
+  std::string serdiff_bytes = serdiff::varint::EncodeBatch(serdiff::varint::Format::kFory, w);
+  return {std::move(text), std::move(values), std::move(serdiff_bytes), FuryWrites(w)};
+}
+
+// An edge of the decode divergence: what fury's reader answers there as the peer's answer.
+harness::DivergenceEdge<DecodeInput> DecodeEdge(std::string text, DecodeInput in,
+                                                size_t max_count) {
+  bool misread = false;
+  absl::StatusOr<std::string> fury = FuryDecodeModel(in, max_count, &misread);
+  Output other = fury.ok() ? Output(*fury) : Output(fury.status());
+  return {std::move(text), std::move(in), other, other};
+}
+
+}  // namespace
+
 std::vector<harness::Divergence<std::vector<uint64_t>>> FuryEncodeDivergences() {
-  return {FuryEncodeDivergence<uint64_t>(
+  auto d = FuryEncodeDivergence<uint64_t>(
       "bug of Fury JS 0.5.9-beta: BinaryWriter.varUInt64 writes plain LEB128, so a value >= "
       "2^63 takes 10 bytes where Fory's varuint64 takes 9, its 9th carrying 8 bits "
       "(docs/varint.md), and the package's own reader, which reads the 9-byte form, does not read "
       "it back; [9223372036854775808]: serdiff 80 80 80 80 80 80 80 80 80, fury 80 80 80 80 80 "
       "80 80 80 80 01 (covered: the batch holds a value >= 2^63 and fury's bytes are exactly "
       "the LEB128 of every value; regression input corpus/varint_fory_encode/regressions/)",
-      Same)};
+      Same);
+  d.edges = [] {
+    return std::vector{EncodeEdge<uint64_t>("[9223372036854775807], 2^63 - 1: 9 bytes both ways",
+                                            {kTwoTo63 - 1}, Same)};
+  };
+  return {d};
 }
 
 std::vector<harness::Divergence<std::vector<int64_t>>> FuryZigZagEncodeDivergences() {
-  return {FuryEncodeDivergence<int64_t>(
+  auto d = FuryEncodeDivergence<int64_t>(
       "bug of Fury JS 0.5.9-beta: BinaryWriter.varInt64 writes zigzag(v) as plain LEB128, so a "
       "zigzag value >= 2^63 (v >= 2^62 or v < -2^62) takes 10 bytes where Fory's varint64 takes "
       "9; [-9223372036854775808]: serdiff ff ff ff ff ff ff ff ff ff, fury ff ff ff ff ff ff "
       "ff ff ff 01 (covered: the batch holds such a value and fury's bytes are exactly the "
       "LEB128 of every zigzag value)",
-      ZigZag)};
+      ZigZag);
+  d.edges = [] {
+    return std::vector{EncodeEdge<int64_t>("[-4611686018427387904], -2^62: zigzag 2^63 - 1",
+                                           {-(int64_t{1} << 62)}, ZigZag),
+                       EncodeEdge<int64_t>("[4611686018427387903], 2^62 - 1: zigzag 2^63 - 2",
+                                           {(int64_t{1} << 62) - 1}, ZigZag)};
+  };
+  return {d};
 }
 
 std::vector<harness::Divergence<DecodeInput>> FuryDecodeDivergences(size_t max_count) {
@@ -175,6 +211,16 @@ std::vector<harness::Divergence<DecodeInput>> FuryDecodeDivergences(size_t max_c
          bool misread = false;
          const absl::StatusOr<std::string> predicted = FuryDecodeModel(in, max_count, &misread);
          return misread && SameAnswer(predicted, other);
+       },
+       [max_count] {
+         // The fast path needs 8 bytes left: 7 left take the slow one, which reads right; on
+         // the fast path, one-byte values read right.
+         return std::vector{
+             DecodeEdge("count 6, 7 bytes: ac 02 00 00 00 00 00 (7 left: the slow path)",
+                        {6, std::string("\xac\x02\x00\x00\x00\x00\x00", 7)}, max_count),
+             DecodeEdge(
+                 "count 8, 8 bytes: 01 00 00 00 00 00 00 00 (the fast path, one-byte values)",
+                 {8, std::string("\x01\x00\x00\x00\x00\x00\x00\x00", 8)}, max_count)};
        }},
   };
 }

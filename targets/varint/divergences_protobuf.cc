@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "harness/target.h"
 #include "serdiff/common/error_offset.h"
 #include "targets/varint/divergences.h"
@@ -45,6 +46,20 @@ std::vector<harness::Divergence<DecodeInput>> ProtobufDecodeDivergences() {
        [](const DecodeInput& in, const Output& opt, const Output& pb) {
          return !opt.ok() && pb.ok() && OverflowsAt(in.bytes, ErrorOffset(opt.status()));
        }});
+  // Held at its edge: ten bytes whose last is 0x01, 2^64 - 1, which fits; had serdiff rejected
+  // it (a planted off-by-one in its overflow check), the divergence must not cover that.
+  out[0].edges = [] {
+    const std::string max = std::string(9, '\xff') + '\x01';
+    std::string decoded;
+    for (uint64_t v : {uint64_t{10}, ~uint64_t{0}}) {
+      for (int i = 0; i < 8; ++i) decoded.push_back(static_cast<char>(v >> (8 * i)));
+    }
+    return std::vector<harness::DivergenceEdge<DecodeInput>>{
+        {"count 1, ff x9 01: 2^64 - 1, the largest value ten bytes hold",
+         {1, max},
+         WithErrorOffset(absl::InvalidArgumentError("varint overflows 64 bits"), 0),
+         decoded}};
+  };
   return out;
 }
 

@@ -1,0 +1,144 @@
+// Transcriptions of a peer's decoder, on which an accepted divergence relies, checked one
+// transcribed check at a time: an input each check must reject (and, beside it, the nearest
+// input it accepts), so that a transcription that loses or loosens one check fails here even
+// where the divergence's own examples (tests/interchange_test.cc, InterchangePeers) still pass.
+//
+// pymongo 3.11's C decoder (PymongoDecode, targets/bson/divergences.h): every expected verdict
+// below is what python3-bson-ext 3.11.0 (Debian 12, bson.decode with bson.has_c() true) answered
+// for the same bytes on 2026-12-03: a rejection is any exception it raised. None of these inputs
+// makes the model overrun a document's end (the bug the divergence covers; its inputs are in
+// InterchangePeers.PymongoDecodeOverrunAndRejections). Two transcribed checks have no input of
+// their own: a regex pattern longer than the bytes left and a pattern plus options longer than
+// them (a document's last byte is a NUL, so neither cstring can run past its element list).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "absl/strings/escaping.h"
+#include "harness/target.h"
+#include "targets/bson/divergences.h"
+#include "targets/families.h"
+
+namespace serdiff::targets::bson {
+namespace {
+
+using V = PymongoDecodeVerdict;
+
+struct Case {
+  const char* name;
+  const char* hex;
+  V want;
+};
+
+const char* Name(V v) {
+  return v == V::kAccepts ? "accepts" : v == V::kRejects ? "rejects" : "unknown";
+}
+
+TEST(PeerModels, PymongoDecodeModelHoldsEveryCheck) {
+  const Case kCases[] = {
+      {"empty document", "0500000000", V::kAccepts},
+      {"fewer than 5 bytes", "05000000", V::kRejects},
+      {"declared size below 5", "0400000000", V::kRejects},
+      {"declared size not the input's", "0600000000", V::kRejects},
+      {"last byte not NUL", "0500000001", V::kRejects},
+      {"key runs into the terminator", "070000000a6100", V::kRejects},
+      {"key not UTF-8", "080000000aff0000", V::kRejects},
+      {"unknown type 0x14", "0800000014610000", V::kRejects},
+      {"double: 7 of 8 bytes", "0f0000000161000000000000000000", V::kRejects},
+      {"double: 8 bytes", "10000000016100000000000000000000", V::kAccepts},
+      {"timestamp: 7 of 8 bytes", "0f0000001161000000000000000000", V::kRejects},
+      {"int64: 7 of 8 bytes", "0f0000001261000000000000000000", V::kRejects},
+      {"ObjectId: 11 of 12 bytes", "13000000076100000000000000000000000000", V::kRejects},
+      {"ObjectId: 12 bytes", "1400000007610000000000000000000000000000", V::kAccepts},
+      {"int32: 3 of 4 bytes", "0b00000010610000000000", V::kRejects},
+      {"int32: 4 bytes", "0c0000001061000000000000", V::kAccepts},
+      {"decimal128: 15 of 16 bytes", "1700000013610000000000000000000000000000000000", V::kRejects},
+      {"string: length 0", "0c0000000261000000000000", V::kRejects},
+      {"string: length past the document", "0e00000002610003000000780000", V::kRejects},
+      {"string: not NUL-terminated", "0e00000002610002000000787900", V::kRejects},
+      {"string: not UTF-8", "0e00000002610002000000ff0000", V::kRejects},
+      {"string: valid", "0e00000002610002000000780000", V::kAccepts},
+      {"code: not UTF-8", "0e0000000d610002000000ff0000", V::kRejects},
+      {"symbol: length 0", "0c0000000e61000000000000", V::kRejects},
+      {"DBPointer: 11 of 12 id bytes", "190000000c6100020000006300000000000000000000000000",
+       V::kRejects},
+      {"DBPointer: valid", "1a0000000c610002000000630000000000000000000000000000", V::kAccepts},
+      {"bool 2", "090000000861000200", V::kRejects},
+      {"bool 1", "090000000861000100", V::kAccepts},
+      {"datetime: year 10000's first ms", "1000000009610000dc1fd277e6000000", V::kRejects},
+      {"datetime: year 9999's last ms", "10000000096100ffdb1fd277e6000000", V::kAccepts},
+      {"datetime: year 1's first ms", "100000000961000028d3ed7cc7ffff00", V::kAccepts},
+      {"datetime: the ms before year 1", "10000000096100ff27d3ed7cc7ffff00", V::kRejects},
+      {"datetime: 7 of 8 bytes", "0f0000000961000000000000000000", V::kRejects},
+      {"document: size 4", "0d000000036100040000000000", V::kRejects},
+      {"document: size past the parent", "0d000000036100060000000000", V::kRejects},
+      {"document: last byte not NUL", "0d000000036100050000000100", V::kRejects},
+      {"document: a bool 2 inside", "1100000003610009000000086100020000", V::kRejects},
+      {"array: an element past its end", "13000000046100090000001030000000000000", V::kRejects},
+      {"array: valid", "140000000461000c000000103000010000000000", V::kAccepts},
+      {"binary: 4 of 5 header bytes", "0c0000000561000000000000", V::kRejects},
+      {"binary: length past the document", "0f0000000561000900000000787900", V::kRejects},
+      {"binary subtype 2: length below 4", "10000000056100030000000278797a00", V::kRejects},
+      {"binary subtype 2: inner length not length - 4", "13000000056100060000000201000000787900",
+       V::kRejects},
+      {"binary subtype 2: valid", "13000000056100060000000202000000787900", V::kAccepts},
+      {"binary subtype 4: 15 bytes", "1c0000000561000f0000000400000000000000000000000000000000",
+       V::kRejects},
+      {"binary subtype 3: 17 bytes", "1e0000000561001100000003000000000000000000000000000000000000",
+       V::kRejects},
+      {"binary subtype 4: 16 bytes", "1d00000005610010000000040000000000000000000000000000000000",
+       V::kAccepts},
+      {"regex: pattern not UTF-8", "0b0000000b6100ff000000", V::kRejects},
+      {"regex: valid", "0d0000000b6100616200690000", V::kAccepts},
+      {"code_w_scope: 7 of 8 bytes", "0f0000000f61000000000000000000", V::kRejects},
+      {"code_w_scope: total past the document", "170000000f610064000000020000007800050000000000",
+       V::kRejects},
+      {"code_w_scope: code length 0", "170000000f61000f000000000000007800050000000000",
+       V::kRejects},
+      {"code_w_scope: code not NUL-terminated", "170000000f61000f000000020000007879050000000000",
+       V::kRejects},
+      {"code_w_scope: code not UTF-8", "170000000f61000f00000002000000ff00050000000000",
+       V::kRejects},
+      {"code_w_scope: scope size 4", "160000000f61000e0000000200000078000400000000", V::kRejects},
+      {"code_w_scope: total not the parts' sum", "180000000f61001000000002000000780005000000000000",
+       V::kRejects},
+      {"code_w_scope: scope's last byte not NUL", "170000000f61000f000000020000007800050000000100",
+       V::kRejects},
+      {"code_w_scope: a bool 2 in the scope",
+       "1b0000000f61001300000002000000780009000000086100020000", V::kRejects},
+      {"code_w_scope: valid", "170000000f61000f000000020000007800050000000000", V::kAccepts},
+  };
+  for (const Case& c : kCases) {
+    const std::string in = absl::HexStringToBytes(c.hex);
+    bool overran = true;
+    EXPECT_EQ(Name(PymongoDecode(in, &overran)), std::string(Name(c.want)))
+        << c.name << ": " << c.hex;
+    EXPECT_FALSE(overran) << c.name;
+  }
+}
+
+// Every accepted divergence of every target held at its edge (harness::DivergenceEdge): its
+// predicate does not cover the nearest inputs where the peer behaves as the spec says, given with
+// the answers the divergence's pattern describes there, and one without edges says why. A
+// predicate widened by one value (a `>` written `>=`, a depth rule starting at the limit, a time
+// range taking the last valid nanosecond) covers its edge and fails here (mutants/*/..._edge_*).
+TEST(DivergenceEdges, NoPredicateCoversItsEdge) {
+  size_t with_edges = 0;
+  size_t edges = 0;
+  for (const auto& t : AllTargets().targets()) {
+    for (const std::string& p : t->DivergenceEdgeProblems())
+      ADD_FAILURE() << t->name() << ": " << p;
+    for (const harness::Acceptance& d : t->accepted_divergences()) {
+      if (!d.edge_texts) continue;
+      ++with_edges;
+      edges += d.edge_texts().size();
+    }
+  }
+  // Every divergence of bson_encode, bson_decode, cql_encode_scalar, cql_encode_nested, the
+  // timestamp driver targets and the varint Fory and LEB128 targets has edges.
+  EXPECT_GE(with_edges, 50u);
+  EXPECT_GE(edges, 80u);
+}
+
+}  // namespace
+}  // namespace serdiff::targets::bson
