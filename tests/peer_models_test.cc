@@ -12,12 +12,18 @@
 // them (a document's last byte is a NUL, so neither cstring can run past its element list).
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 
 #include "absl/strings/escaping.h"
 #include "harness/target.h"
+#include "serdiff/common/error_offset.h"
+#include "serdiff/cql/value.h"
 #include "targets/bson/divergences.h"
+#include "targets/cql/divergences.h"
 #include "targets/families.h"
+#include "targets/varint/divergences.h"
+#include "targets/varint/interchange.h"
 
 namespace serdiff::targets::bson {
 namespace {
@@ -138,6 +144,126 @@ TEST(DivergenceEdges, NoPredicateCoversItsEdge) {
   // timestamp driver targets and the varint Fory and LEB128 targets has edges.
   EXPECT_GE(with_edges, 50u);
   EXPECT_GE(edges, 80u);
+}
+
+// Fury JS 0.5.9-beta's BinaryReader.varUInt64 (FuryDecodeModel, targets/varint/divergences.h),
+// on which fury's decode divergence relies: on inputs that take each path of the transcription
+// (the slow path under 8 bytes left, the fast path's 1-, 5- and 9-byte reads, its 9th byte past
+// the input, values read past the input), the model answers what the package itself answered
+// for the same bytes (node, npm @furyjs/fury 0.5.9-beta as oracles/node/package-lock.json pins
+// it, the worker's own loop: varUInt64 until the input ends, a read past it rejected at the
+// value's first byte; 2026-12-03), as the target's output for `count` values.
+TEST(PeerModels, FuryDecodeModelAnswersWhatTheReaderAnswered) {
+  namespace vi = ::serdiff::targets::varint;
+  const struct {
+    const char* hex;
+    uint32_t count;      // the values Fory's own form finds in the bytes (+1 when cut short)
+    const char* answer;  // the reader's {"values", "consumed"}, or "" when it threw
+    int64_t rejected_at;
+  } kCases[] = {
+      {"00", 1, R"({"values":["0"],"consumed":1})", -1},
+      {"7f", 1, R"({"values":["127"],"consumed":1})", -1},
+      {"ac02", 1, R"({"values":["300"],"consumed":2})", -1},
+      {"ffffffffffffffffff", 1, R"({"values":["18446744073709551615"],"consumed":9})", -1},
+      {"ffffffffffffffff", 1, "", 0},
+      {"ac02000000000000", 7, R"({"values":["93001260","0","0","0"],"consumed":8})", -1},
+      {"8001000000000000", 7, R"({"values":["0","0","0","0"],"consumed":8})", -1},
+      {"0102030405060708", 8, R"({"values":["1","2","3","4","5","6","7","8"],"consumed":8})", -1},
+      {"81818181010000000000", 6, R"({"values":["270549121","0","0","0","0","0"],"consumed":10})",
+       -1},
+      {"80808080808080808001", 2, R"({"values":["9223372036854775808","1"],"consumed":10})", -1},
+      {"80", 1, "", 0},
+      {"808080", 1, "", 0},
+      {"0000ac02", 3, R"({"values":["0","0","300"],"consumed":4})", -1},
+      {"00000000000000ac02", 8, R"({"values":["0","0","0","0","0","0","0","300"],"consumed":9})",
+       -1},
+      {"ac02ac02ac02ac02", 4, "", 0},
+      {"ffffffff7f", 1, R"({"values":["34359738367"],"consumed":5})", -1},
+      {"ffffffff7f000000", 4, R"({"values":["34359738367","0","0","0"],"consumed":8})", -1},
+      {"ff7f00000000000000", 8, R"({"values":["268435455","0","0","0","0"],"consumed":9})", -1},
+  };
+  for (const auto& c : kCases) {
+    const vi::DecodeInput in{c.count, absl::HexStringToBytes(c.hex)};
+    harness::Output want = WithErrorOffset(absl::InvalidArgumentError("threw"), c.rejected_at);
+    if (c.rejected_at < 0) {
+      harness::ExternalAnswer a;
+      a.value_json = c.answer;
+      want = vi::ForyDecodeOutput(c.count, a);
+    }
+    bool misread = false;
+    const absl::StatusOr<std::string> got = vi::FuryDecodeModel(in, 10000, &misread);
+    ASSERT_EQ(got.ok(), want.ok()) << c.hex << ": " << got.status() << " / " << want.status();
+    if (got.ok()) {
+      EXPECT_EQ(absl::BytesToHexString(*got), absl::BytesToHexString(*want)) << c.hex;
+    } else {
+      EXPECT_EQ(ErrorOffset(got.status()), ErrorOffset(want.status())) << c.hex;
+    }
+  }
+}
+
+// The python driver's model (PythonCassandraModel, targets/cql/divergences.h), on which every
+// python_cassandra divergence relies, against the driver itself: each expected answer is what
+// python3-cassandra 3.25.0 (Debian 12) answered through its worker (oracles/python_cassandra,
+// op cql.serialize) for the same type, value and protocol version on 2026-12-03: null elements,
+// keys and values, empty and nested collections, tuples and UDTs with fewer components, the
+// time range at both ends, a mixed-sign duration, a version-4 timeuuid.
+TEST(PeerModels, PythonDriverModelAnswersWhatTheDriverAnswered) {
+  namespace sc = ::serdiff::cql;
+  using sc::Value;
+  const auto in = [](const char* type, Value v, int version) {
+    cql::EncodeInput e;
+    EXPECT_TRUE(sc::ParseType(type, &e.type).ok()) << type;
+    e.value = std::move(v);
+    e.version = version;
+    return e;
+  };
+  const auto i = [](int64_t v) { return Value::Int(v); };
+  const auto t = [](const char* s) { return Value::Text(s); };
+  const Value null = Value::Null();
+  sc::Uuid v4{};
+  v4[6] = 0x40;
+  v4[8] = 0x80;
+  const struct {
+    cql::EncodeInput input;
+    const char* hex;       // the driver's payload; "" when it raised
+    const char* rejected;  // part of the driver's message when it raised
+  } kCases[] = {
+      {in("list<int>", Value::List({i(1), null, i(3)}), 4),
+       "000000030000000400000001000000000000000400000003", ""},
+      {in("set<text>", Value::Set({t("a"), null}), 4), "00000002000000016100000000", ""},
+      {in("map<int, text>", Value::Map({{i(1), null}, {i(2), t("b")}}), 4),
+       "0000000200000004000000010000000000000004000000020000000162", ""},
+      {in("map<int, text>", Value::Map({{null, t("x")}}), 3), "00000001000000000000000178", ""},
+      {in("list<list<int>>", Value::List({Value::List({}), Value::List({i(1)})}), 4),
+       "0000000200000004000000000000000c000000010000000400000001", ""},
+      {in("tuple<int, text>", Value::Tuple({i(1), null}), 4), "0000000400000001ffffffff", ""},
+      {in("tuple<int, text, int>", Value::Tuple({i(7)}), 4), "0000000400000007", ""},
+      {in("udt<u, f0 int, f1 text>", Value::Udt({i(1), t("x")}), 4), "00000004000000010000000178",
+       ""},
+      {in("time", i(-1), 4), "ffffffffffffffff", ""},
+      {in("time", i(86400000000000), 5), "",
+       "value must be less than number of nanoseconds in a day"},
+      {in("duration", Value::FromDuration({1, -2, 3}), 4), "020306", ""},
+      {in("timeuuid", Value::FromUuid(v4), 4), "00000000000040008000000000000000", ""},
+      {in("list<frozen<map<int, int>>>", Value::List({Value::Map({{i(1), null}})}), 3),
+       "000000010000001000000001000000040000000100000000", ""},
+      {in("list<int>", Value::List({}), 4), "00000000", ""},
+      {in("list<duration>", Value::List({null, Value::FromDuration({0, 1, -1})}), 5),
+       "000000020000000000000003000201", ""},
+  };
+  for (const auto& c : kCases) {
+    const harness::Output got = cql::PythonCassandraModel(c.input);
+    const std::string what = sc::TypeToString(c.input.type);
+    if (*c.hex != '\0') {
+      ASSERT_TRUE(got.ok()) << what << ": " << got.status();
+      EXPECT_EQ(absl::BytesToHexString(*got), c.hex) << what;
+    } else {
+      ASSERT_FALSE(got.ok()) << what;
+      EXPECT_NE(std::string(c.rejected).find(std::string(got.status().message())),
+                std::string::npos)
+          << what << ": " << got.status();
+    }
+  }
 }
 
 }  // namespace

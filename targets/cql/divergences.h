@@ -47,6 +47,12 @@ std::vector<PeerDivergence> PythonCassandraDivergences();
 // empty-list-as-null, udt-fields-padded, short-lengths-nested, ascii-as-latin1,
 // duration-sign-unchecked, timeuuid-version-unchecked.
 std::vector<PeerDivergence> NodeCassandraDivergences();
+// What each driver's model (divergences_<peer>.cc) says the driver answers for `in`, as the
+// target's output: the payload, a rejection with the driver's message, or Declined where the
+// model does not follow (python_cassandra: protocol v1/v2, a top-level null).
+// tests/peer_models_test.cc holds the python model to the driver's own answers.
+harness::Output PythonCassandraModel(const EncodeInput& in);
+
 // Both lists, python_cassandra's first (divergences.cc).
 const std::vector<PeerDivergence>& PeerDivergences();
 
