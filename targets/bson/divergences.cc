@@ -286,4 +286,11 @@ std::string NestedBytes(int levels) {
 
 Output Rejection(std::string message) { return absl::InvalidArgumentError(std::move(message)); }
 
+std::vector<harness::DivergenceEdge<std::string>> DepthEdges() {
+  const std::string deep = NestedBytes(100);
+  const std::string past = NestedBytes(kWalkDepth + 1);
+  return {{"100 levels deep, the limit itself", deep, Rejection("too deep"), deep},
+          {"1,001 levels deep, past the walk's limit", past, sb::Validate(past), past}};
+}
+
 }  // namespace serdiff::targets::bson

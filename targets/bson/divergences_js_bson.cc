@@ -117,13 +117,7 @@ std::vector<harness::Divergence<std::string>> JsBsonDecodeDivergences() {
          opts},
         {"{\"a\": true}, valid", valid, Rejection("planted"), valid}};
   };
-  out[1].edges = [] {
-    const std::string deep = NestedBytes(100);
-    const std::string past = NestedBytes(kWalkDepth + 1);
-    return std::vector<harness::DivergenceEdge<std::string>>{
-        {"100 levels deep, the limit itself", deep, Rejection("too deep"), deep},
-        {"1,001 levels deep, past the walk's limit", past, sb::Validate(past), past}};
-  };
+  out[1].edges = DepthEdges;
   out[2].edges = [] {
     const std::string legal = BytesOfHex("110000000b61006100696c6d7375780000");
     return std::vector<harness::DivergenceEdge<std::string>>{

@@ -597,13 +597,7 @@ std::vector<harness::Divergence<std::string>> PymongoDecodeDivergences() {
         {"a string value ff, which pymongo checks", str, sb::Validate(str), str},
         {"{\"a\": true}, valid", valid, Rejection("planted"), valid}};
   };
-  out[1].edges = [] {
-    const std::string deep = NestedBytes(100);
-    const std::string past = NestedBytes(kWalkDepth + 1);
-    return std::vector<harness::DivergenceEdge<std::string>>{
-        {"100 levels deep, the limit itself", deep, Rejection("too deep"), deep},
-        {"1,001 levels deep, past the walk's limit", past, sb::Validate(past), past}};
-  };
+  out[1].edges = DepthEdges;
   out[2].edges = [] {
     // The last value ends exactly at its document's end: no overrun.
     const std::string flag = BytesOfHex("090000000861000100");
@@ -613,7 +607,8 @@ std::vector<harness::Divergence<std::string>> PymongoDecodeDivergences() {
         {"a 1-byte binary ending at the document's end", binary, Rejection("planted"), binary}};
   };
   out[3].edges = [] {
-    const std::string uuid = BytesOfHex("1d000000056100100000000400112233445566778899aabbccddeeff00");
+    const std::string uuid =
+        BytesOfHex("1d000000056100100000000400112233445566778899aabbccddeeff00");
     const std::string md5 = BytesOfHex("10000000056100030000000561626300");  // subtype 5, 3 bytes
     return std::vector<harness::DivergenceEdge<std::string>>{
         {"a UUID of 16 bytes", uuid, uuid, Rejection("invalid length or type code")},

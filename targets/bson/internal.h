@@ -62,6 +62,9 @@ std::string BytesOfHex(std::string_view hex);
 // {"d": {"d": ... {}}}, `levels` documents deep, as a Document and as its bytes.
 Document NestedDocument(int levels);
 std::string NestedBytes(int levels);
+// The edges of the peers' depth divergences: 100 levels (the limit itself, which a serdiff that
+// refused it would get wrong) and kWalkDepth + 1 levels (past the walk), with the peer accepting.
+std::vector<harness::DivergenceEdge<std::string>> DepthEdges();
 // A rejection whose message is `message` (an answer a divergence reads the text of).
 Output Rejection(std::string message);
 
