@@ -124,6 +124,11 @@ struct Impl {
   // worker's process reports it; a module's is the tracker's around the module call alone,
   // without serdiff's conversion of the input). Set instead of `run` when kind is not kCompiled.
   std::function<MeasuredOutput(const T&)> measured_run;
+  // An outside implementation's own timing (`serdiff review`): nanoseconds of each of `calls`
+  // calls of the implementation alone on the value (a worker times them in its process; a
+  // module's are timed around the module call, the input converted once before). Empty: not
+  // timed (a worker that does not time, an input it does not accept).
+  std::function<std::vector<double>(const T&, int calls)> timed_run = {};
   // Added to the target's heap bound when this implementation is the subject: permille of the
   // output's size plus bytes, with the reason (a worker runtime's own overhead).
   int64_t slack_per_output_permille = 0;
@@ -244,6 +249,17 @@ struct FuzzLimits {
 // A target whose family states no limits for it: 64 KiB inputs, the default 1088 KiB bound.
 FuzzLimits DefaultFuzzLimits();
 
+// A collection or batch target's inputs by size, for `serdiff review`'s size ladder (growth
+// measured, not guessed): make(count, null_percent) is the input with `count` elements, that
+// share of them null (0..100; only when `nulls`, else 0 is passed). Counts go up to `max_count`.
+template <typename T>
+struct Ladder {
+  std::function<T(uint32_t count, int null_percent)> make;
+  uint32_t max_count = 0;
+  bool nulls = false;
+  explicit operator bool() const { return static_cast<bool>(make); }
+};
+
 template <typename T>
 struct TargetDef {
   std::string name;         // also the fuzz binary's name and the corpus folder; starts "<family>_"
@@ -275,6 +291,8 @@ struct TargetDef {
   // How an input crosses to a worker or a module (harness/external.h); op empty: no outside
   // implementation can join this target.
   Interchange<T> interchange;
+  // Collection and batch targets: inputs by element count (`serdiff review`); unset: none.
+  Ladder<T> ladder = {};
 };
 
 }  // namespace serdiff::harness

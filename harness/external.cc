@@ -22,6 +22,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/cord.h"
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -85,6 +86,14 @@ absl::StatusOr<WorkerManifest> ReadWorkerManifest(const std::string& path) {
   m.origin = j.value("origin", std::string("worker ") + path);
   m.timeout_ms = j.value("timeout_ms", 10000);
   m.is_default = j.value("default", true);
+  if (j.contains("env")) {
+    if (!j["env"].is_object()) return bad("\"env\" is not an object");
+    for (const auto& [k, v] : j["env"].items()) {
+      if (!v.is_string() || k.empty() || k.find('=') != std::string::npos)
+        return bad("\"env\" holds a name with '=' or a value that is not a string");
+      m.env.emplace_back(k, v.get<std::string>());
+    }
+  }
   if (j.contains("heap_slack") && j["heap_slack"].is_object()) {
     const Json& s = j["heap_slack"];
     m.slack_per_output_permille = s.value("per_output_permille", int64_t{0});
@@ -260,6 +269,26 @@ absl::Status WorkerClient::Start() {
   std::vector<char*> argv;
   for (std::string& a : manifest_.command) argv.push_back(a.data());
   argv.push_back(nullptr);
+  // The environment, made before fork (the child only execs): serdiff's own with the manifest's
+  // "env" set over it.
+  std::vector<std::string> env_text;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const absl::string_view entry(*e);
+    bool overridden = false;
+    for (const auto& [k, v] : manifest_.env) {
+      overridden |= absl::StartsWith(entry, absl::StrCat(k, "="));
+    }
+    if (!overridden) env_text.emplace_back(entry);
+  }
+  for (size_t i = 0; i < manifest_.env.size(); ++i) {
+    const std::string& k = manifest_.env[i].first;
+    bool later = false;  // a later entry of the same name wins
+    for (size_t j = i + 1; j < manifest_.env.size(); ++j) later |= manifest_.env[j].first == k;
+    if (!later) env_text.push_back(absl::StrCat(k, "=", manifest_.env[i].second));
+  }
+  std::vector<char*> envp;
+  for (std::string& e : env_text) envp.push_back(e.data());
+  envp.push_back(nullptr);
   const pid_t pid = fork();
   if (pid < 0) return absl::InternalError("fork failed");
   if (pid == 0) {
@@ -267,7 +296,7 @@ absl::Status WorkerClient::Start() {
     dup2(from[1], 1);
     if (chdir(manifest_.dir.c_str()) != 0) _exit(126);
     signal(SIGPIPE, SIG_DFL);
-    execvp(argv[0], argv.data());
+    execvpe(argv[0], argv.data(), envp.data());
     _exit(127);
   }
   close(to[0]);
@@ -304,9 +333,10 @@ absl::Status WorkerClient::Start() {
 }
 
 absl::StatusOr<ExternalAnswer> WorkerClient::Call(absl::string_view op,
-                                                  absl::string_view input_json,
-                                                  int64_t* peak_bytes) {
+                                                  absl::string_view input_json, int64_t* peak_bytes,
+                                                  int time_calls, std::vector<double>* ns) {
   *peak_bytes = -1;
+  if (ns != nullptr) ns->clear();
   if (declined_) return Declined(*declined_);
   if (pid_ < 0) {
     if (absl::Status s = Start(); !s.ok()) {
@@ -325,6 +355,7 @@ absl::StatusOr<ExternalAnswer> WorkerClient::Call(absl::string_view op,
   const int64_t id = next_id_++;
   std::string req = absl::StrCat("{\"id\":", id, ",\"op\":\"", op, "\",\"input\":");
   req.append(input_json.data(), input_json.size());
+  if (time_calls > 0) absl::StrAppend(&req, ",\"time\":", time_calls);
   req.push_back('}');
   const auto deadline = Clock::now() + std::chrono::milliseconds(TimeoutMs(manifest_));
   if (absl::Status s = WriteAll(to_fd_, FrameOf(req), deadline); !s.ok()) {
@@ -381,6 +412,20 @@ absl::StatusOr<ExternalAnswer> WorkerClient::Call(absl::string_view op,
   if (a.contains("value")) ans.value_json = a["value"].dump();
   if (!a.contains("hex") && !a.contains("value")) {
     return Fail("worker-protocol", "an accepted answer has neither \"hex\" nor \"value\"");
+  }
+  if (time_calls > 0 && a.contains("ns")) {
+    const Json& t = a["ns"];
+    bool good = t.is_array() && t.size() == static_cast<size_t>(time_calls);
+    for (size_t i = 0; good && i < t.size(); ++i) {
+      good = t[i].is_number_integer() && t[i].get<int64_t>() >= 0;
+    }
+    if (!good) {
+      return Fail("worker-protocol",
+                  absl::StrCat("\"ns\" is not ", time_calls, " timings (integers >= 0)"));
+    }
+    if (ns != nullptr) {
+      for (const Json& x : t) ns->push_back(static_cast<double>(x.get<int64_t>()));
+    }
   }
   return ans;
 }

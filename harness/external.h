@@ -16,11 +16,13 @@
 // module to the targets they name.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 #include "absl/strings/string_view.h"
 
@@ -51,6 +53,9 @@ struct WorkerManifest {
   int64_t slack_per_output_permille = 0;
   int64_t slack_bytes = 0;
   std::string slack_reason;
+  // Set in the worker's environment over serdiff's own ("env": {"NAME": "value", ...}; then
+  // ExternalConfig::worker_env, e.g. `serdiff review --after-env PYTHONPATH=<checkout>`).
+  std::vector<std::pair<std::string, std::string>> env = {};
 };
 // Reads a manifest. Errors: NotFound (no file), InvalidArgument "<path>: <what>" for JSON
 // that is not a manifest (missing name, command or targets; a name not [a-z0-9_]+).
@@ -68,8 +73,15 @@ class WorkerClient {
   // rejection (the worker's message, with its offset as serdiff/common/error_offset.h
   // attaches it), Declined (the worker's reason, a missing runtime, an op the worker lacks)
   // or a WorkerFailure status. *peak_bytes: the worker's reported peak, -1 when unknown.
+  //
+  // Timed calls (`serdiff review`): time_calls > 0 asks the worker for that many more calls of
+  // the implementation alone after an accepted answer (the request's "time"), and *ns receives
+  // the nanoseconds of each (the answer's "ns"); left empty when the worker does not time (a
+  // worker not built on serdiff's libraries). An "ns" that is not time_calls integers >= 0 is
+  // worker-protocol.
   absl::StatusOr<ExternalAnswer> Call(absl::string_view op, absl::string_view input_json,
-                                      int64_t* peak_bytes);
+                                      int64_t* peak_bytes, int time_calls = 0,
+                                      std::vector<double>* ns = nullptr);
 
   const WorkerManifest& manifest() const { return manifest_; }
   int64_t calls() const { return calls_; }
@@ -153,6 +165,14 @@ Impl<T> WorkerImpl(std::shared_ptr<WorkerClient> client, const Interchange<T>* i
     }
     return r;
   };
+  impl.timed_run = [ic, client](const T& v, int calls) -> std::vector<double> {
+    std::vector<double> ns;
+    absl::StatusOr<std::string> in = ic->input_json(v);
+    if (!in.ok()) return ns;
+    int64_t peak = -1;
+    if (!client->Call(ic->op, *in, &peak, calls, &ns).ok()) ns.clear();
+    return ns;
+  };
   return impl;
 }
 
@@ -211,6 +231,32 @@ Impl<T> ModuleImpl(const serdiff_module* module, const serdiff_op* op, const Int
     a.bytes = std::move(*out);
     r.output = ic->output(v, a);
     return r;
+  };
+  impl.timed_run = [ic, op](const T& v, int calls) -> std::vector<double> {
+    std::vector<double> ns;
+    int64_t scalar = 0;
+    std::string json;
+    std::optional<Int32List> list;
+    if (op->form == SERDIFF_FORM_INT64 || op->form == SERDIFF_FORM_UINT64) {
+      scalar = ic->as_int64(v);
+    } else if (op->form == SERDIFF_FORM_INT32_LIST) {
+      absl::StatusOr<Int32List> l = ic->as_int32_list(v);
+      if (!l.ok()) return ns;
+      list = *std::move(l);
+    } else {
+      absl::StatusOr<std::string> in = ic->input_json(v);
+      if (!in.ok()) return ns;
+      json = *std::move(in);
+    }
+    for (int i = 0; i < calls; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      absl::StatusOr<std::string> out = CallModuleOp(*op, scalar, json, list ? &*list : nullptr);
+      const auto end = std::chrono::steady_clock::now();
+      if (!out.ok()) return {};
+      ns.push_back(static_cast<double>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count()));
+    }
+    return ns;
   };
   return impl;
 }

@@ -145,6 +145,7 @@ const std::vector<std::string>& AttachExternal(Registry& registry) {
     bool duplicate = false;
     for (const auto& w : registry.workers_) duplicate |= w->manifest().name == m->name;
     if (duplicate) continue;  // named twice (a default and --worker): attached once
+    for (const auto& kv : config.worker_env) m->env.push_back(kv);
     auto client = std::make_shared<WorkerClient>(*m);
     for (const std::string& t : m->targets) {
       Target* target = registry.FindMutable(t);

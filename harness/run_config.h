@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace serdiff::harness {
@@ -22,6 +23,9 @@ struct ExternalConfig {
   bool default_workers = false;           // every oracles/*/worker*.json whose default is true
   std::vector<std::string> worker_files;  // SERDIFF_WORKERS and --worker
   std::vector<std::string> module_files;  // SERDIFF_MODULES and --module
+  // Set in every attached worker's environment after its manifest's "env" (NAME, value):
+  // `serdiff review --before-env/--after-env`.
+  std::vector<std::pair<std::string, std::string>> worker_env = {};
 };
 
 struct RunConfig {

@@ -131,6 +131,40 @@ absl::StatusOr<ShrinkResult> Shrink(const Target& target, const RunConfig& confi
   return out;
 }
 
+absl::StatusOr<ShrinkResult> ShrinkWhile(
+    const Target& target, std::string_view input,
+    const std::function<std::string(const std::string& canonical)>& class_of, int64_t max_runs) {
+  ShrinkResult out;
+  out.before_bytes = std::string(input);
+  out.before_value = target.ShowBytes(input);
+  std::string canonical = target.CanonicalBytes(input);
+  out.failure_class = class_of(canonical);
+  if (out.failure_class.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("the input does not differ on target ",
+                                                   target.name(), ": there is nothing to shrink"));
+  }
+  Candidate cur{canonical, target.ShowBytes(canonical), ""};
+  bool improved = true;
+  while (improved && out.runs < max_runs) {
+    const std::string from = cur.bytes;
+    improved = ForEachNeighbour(from, [&](std::string c) {
+      if (out.runs >= max_runs) return true;
+      ++out.runs;
+      std::string cb = target.CanonicalBytes(c);
+      Candidate next{cb, target.ShowBytes(cb), ""};
+      if (!Smaller(next, cur)) return false;
+      if (class_of(cb) != out.failure_class) return false;
+      cur = std::move(next);
+      ++out.steps;
+      return true;
+    });
+    if (out.runs >= max_runs) break;
+  }
+  out.after_bytes = std::move(cur.bytes);
+  out.after_value = std::move(cur.value);
+  return out;
+}
+
 std::string SelfPath() {
   std::error_code ec;
   const std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);

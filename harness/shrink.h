@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,15 @@ struct ShrinkResult {
 absl::StatusOr<ShrinkResult> Shrink(const Target& target, const RunConfig& config,
                                     std::string_view input, int64_t max_runs = 20000);
 
+// The same greedy search under another judge (`serdiff review`): `class_of(canonical bytes)` is
+// the candidate's class ("" when it passes or is not compared). A candidate is kept when its
+// class is the original's and it is smaller (canonical bytes, then shown value, as above).
+// before_value/after_value are the target's ShowBytes; after_report stays empty. Errors:
+// InvalidArgument when `class_of` of the input's canonical form is "".
+absl::StatusOr<ShrinkResult> ShrinkWhile(
+    const Target& target, std::string_view input,
+    const std::function<std::string(const std::string& canonical)>& class_of,
+    int64_t max_runs = 2000);
 // The shown value of a report (its "input:" line), "" when absent.
 std::string ReportInputText(const std::string& report);
 

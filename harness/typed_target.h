@@ -6,6 +6,7 @@
 // replay, `serdiff check` / `serdiff repro`, benchmark inputs.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -109,6 +110,32 @@ class Target {
   virtual CaseResult RunGenerated(uint64_t seed, int size, const RunConfig& config,
                                   Render render = Render::kOnFailure) const = 0;
 
+  // One implementation alone on the value corpus or fuzz bytes decode to (`serdiff review`): its
+  // first run's output and peak heap (the allocation tracker's around a compiled call; a module's
+  // or a worker's own, -1 when a worker does not say). Errors (as the output): NotFound when the
+  // target has no implementation named `impl`.
+  virtual MeasuredOutput RunOne(std::string_view data, std::string_view impl) const = 0;
+  // Nanoseconds of each of `calls` calls of one implementation alone on that value (`serdiff
+  // review`'s speed; the value is decoded once, before): a compiled one timed with the steady
+  // clock around each call, a module or worker by its Impl::timed_run. Empty when the target has
+  // no such implementation or it was not timed (a worker that does not time, a rejection).
+  virtual std::vector<double> TimeCalls(std::string_view data, std::string_view impl,
+                                        int calls) const = 0;
+  // The size ladder of a collection or batch target (TargetDef::ladder), for `serdiff review`:
+  // counts 0, 1, 10, 100, 1,000, 10,000, 100,000, 500,000 up to the ladder's max_count (and
+  // the max_count itself), each at null densities 0 %, 50 % and 100 % when the domain has nulls;
+  // a step whose corpus bytes would read back as another value is left out. Empty: no ladder.
+  struct LadderStep {
+    uint32_t count = 0;
+    int null_percent = 0;
+    std::string bytes;
+  };
+  virtual std::vector<LadderStep> LadderInputs() const = 0;
+  // The corpus bytes of the input RunGenerated(seed, size, ...) judges (size 0..100).
+  virtual std::string GeneratedBytes(uint64_t seed, int size) const = 0;
+  // The canonical corpus form of the value `data` decodes to (the value re-encoded): two byte
+  // strings with the same canonical form are the same input.
+  virtual std::string CanonicalBytes(std::string_view data) const = 0;
   // True when the domain can read its printed values back (Domain::parse is set).
   virtual bool has_parser() const = 0;
   // The corpus bytes of the input written as `text`, the form ShowBytes prints (or a shorter
@@ -273,6 +300,60 @@ class TypedTarget final : public Target {
     }
   }
 
+  MeasuredOutput RunOne(std::string_view data, std::string_view impl) const override {
+    const Impl<T>* found = FindImpl(impl);
+    if (found == nullptr) {
+      return {absl::NotFoundError(absl::StrCat(def_.name, " has no implementation ",
+                                               absl::string_view(impl.data(), impl.size()))),
+              -1};
+    }
+    const T v = DecodeBytes(data);
+    ImplRun run = RunImpl(*found, found->role, v, false);
+    return {std::move(run.first), run.peak_heap_bytes};
+  }
+  std::vector<double> TimeCalls(std::string_view data, std::string_view impl,
+                                int calls) const override {
+    const Impl<T>* found = FindImpl(impl);
+    if (found == nullptr) return {};
+    const T v = DecodeBytes(data);
+    if (!found->run) return found->timed_run ? found->timed_run(v, calls) : std::vector<double>{};
+    std::vector<double> ns;
+    ns.reserve(static_cast<size_t>(calls > 0 ? calls : 0));
+    for (int i = 0; i < calls; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      Output out = found->run(v);
+      const auto end = std::chrono::steady_clock::now();
+      DoNotOptimize(out);
+      ns.push_back(static_cast<double>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count()));
+    }
+    return ns;
+  }
+  std::vector<LadderStep> LadderInputs() const override {
+    std::vector<LadderStep> out;
+    if (!def_.ladder) return out;
+    std::vector<uint32_t> counts;
+    for (uint32_t c : {0u, 1u, 10u, 100u, 1000u, 10000u, 100000u, 500000u}) {
+      if (c < def_.ladder.max_count) counts.push_back(c);
+    }
+    counts.push_back(def_.ladder.max_count);
+    for (uint32_t c : counts) {
+      for (int nulls : {0, 50, 100}) {
+        if (nulls > 0 && (!def_.ladder.nulls || c == 0)) continue;
+        const T v = def_.ladder.make(c, nulls);
+        std::string bytes = Encode(v);
+        if (!(DecodeBytes(bytes) == v)) continue;
+        out.push_back({c, nulls, std::move(bytes)});
+      }
+    }
+    return out;
+  }
+  std::string GeneratedBytes(uint64_t seed, int size) const override {
+    return Encode((*def_.domain.gen)(rc::Random(seed), size).value());
+  }
+  std::string CanonicalBytes(std::string_view data) const override {
+    return Encode(DecodeBytes(data));
+  }
   bool has_parser() const override { return static_cast<bool>(def_.domain.parse); }
 
   absl::StatusOr<std::string> BytesOfText(std::string_view text) const override {
@@ -401,6 +482,21 @@ class TypedTarget final : public Target {
     if (rerun) run.second = impl.measured_run ? impl.measured_run(v).output : impl.run(v);
     return run;
   }
+
+  T DecodeBytes(std::string_view data) const {
+    FuzzedDataProvider fdp(reinterpret_cast<const uint8_t*>(data.data()), data.size());
+    return def_.domain.decode(fdp);
+  }
+  // The implementation of that name (the optimized one included); nullptr: none.
+  const Impl<T>* FindImpl(std::string_view name) const {
+    if (name == def_.optimized.name) return &def_.optimized;
+    for (const auto& r : def_.others) {
+      if (r.name == name) return &r;
+    }
+    return nullptr;
+  }
+  // Keeps a result the compiler could otherwise drop (a timed call whose output is unused).
+  static void DoNotOptimize(const Output& out) { asm volatile("" : : "r"(&out) : "memory"); }
 
   // The implementation named `subject`, other than the optimized one; nullptr: none.
   const Impl<T>* SubjectImpl(const std::string& subject) const {

@@ -5,8 +5,12 @@
 // picks its misbehaviour.
 #include <charconv>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -135,6 +139,72 @@ TEST(Workers, EachBrokenRuleOfAnAnswerIsAProtocolVerdict) {
     EXPECT_NE(bad.report.find(c.why), std::string::npos) << c.value << "\n" << bad.report;
     EXPECT_TRUE(w.target.Judge(42, {}).passed) << "after " << c.value;
   }
+}
+
+// Timed calls (`serdiff review`): the request's "time" reaches the worker, its "ns" comes back,
+// and each way of breaking the answer's "ns" is a worker-protocol verdict.
+TEST(Workers, TimedCallsAndTheirProtocolChecks) {
+  WorkerClient client(Manifest());
+  int64_t peak = 0;
+  std::vector<double> ns;
+  absl::StatusOr<ExternalAnswer> a =
+      client.Call("int64.to_decimal", "{\"value\":\"42\"}", &peak, 3, &ns);
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_EQ(ns, (std::vector<double>{1042, 1042, 1042}));
+  EXPECT_EQ(peak, 420);
+  // Not asked: none.
+  a = client.Call("int64.to_decimal", "{\"value\":\"42\"}", &peak, 0, &ns);
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_TRUE(ns.empty());
+  for (int v : {34, 35, 36, 37}) {
+    a = client.Call("int64.to_decimal", absl::StrCat("{\"value\":\"", v, "\"}"), &peak, 3, &ns);
+    ASSERT_FALSE(a.ok()) << v;
+    EXPECT_EQ(WorkerFailureClass(a.status()), "worker-protocol") << v;
+    EXPECT_NE(a.status().message().find("\"ns\" is not 3 timings (integers >= 0)"),
+              std::string::npos)
+        << v << ": " << a.status();
+    EXPECT_TRUE(client.Call("int64.to_decimal", "{\"value\":\"7\"}", &peak, 2, &ns).ok());
+    EXPECT_EQ(ns, (std::vector<double>{1007, 1007}));
+  }
+}
+
+// The manifest's "env" and the run configuration's worker_env reach the worker's environment,
+// the latter over the former; a manifest whose "env" is not an object of strings is refused.
+TEST(Workers, ManifestEnvironment) {
+  const std::string dir = ::testing::TempDir() + "/serdiff_env_manifest";
+  std::filesystem::create_directories(dir);
+  auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir + "/" + name) << text;
+    return dir + "/" + name;
+  };
+  write("env_worker.py",
+        "import os, sys\n"
+        "sys.path.insert(0, " +
+            absl::StrCat("'", SERDIFF_CORPUS_DIR, "/../workers/python'") +
+            ")\n"
+            "import serdiff_worker as sw\n"
+            "sw.serve(name='env_worker', ops={'int64.to_decimal': lambda inp: ('hex', "
+            "(os.environ.get('A', '-') + os.environ.get('B', '-')).encode())})\n");
+  const std::string manifest =
+      write("worker.json",
+            R"({"name": "env_worker", "command": ["/usr/bin/python3", "env_worker.py"],
+                "targets": [], "env": {"A": "x", "B": "y"}})");
+  absl::StatusOr<WorkerManifest> m = ReadWorkerManifest(manifest);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->env, (std::vector<std::pair<std::string, std::string>>{{"A", "x"}, {"B", "y"}}));
+  m->env.emplace_back("B", "z");  // as AttachExternal appends RunConfig's worker_env
+  WorkerClient client(*m);
+  int64_t peak = 0;
+  absl::StatusOr<ExternalAnswer> a = client.Call("int64.to_decimal", "{\"value\":\"1\"}", &peak);
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_EQ(a->bytes, "xz");
+  for (const char* bad : {R"("env": ["A=x"])", R"("env": {"A": 1})", R"("env": {"A=B": "x"})"}) {
+    const std::string f = write("bad.json", absl::StrCat(R"({"name": "e", "command": ["x"],
+        "targets": [], )",
+                                                         bad, "}"));
+    EXPECT_FALSE(ReadWorkerManifest(f).ok()) << bad;
+  }
+  std::filesystem::remove_all(dir);
 }
 
 // A worker's rejection reaches the verdict with its offset: a target whose implementations all

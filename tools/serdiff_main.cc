@@ -28,6 +28,12 @@
 //                                     writes nothing; so does a domain without a parser.
 //   serdiff show <target> [file...]  the value each file decodes to (default: its whole corpus);
 //                                     --tsv for tests/data/corpus-printed/<target>.tsv
+//   serdiff review --before X --after Y
+//                                     one serializer after a change against the same before it:
+//                                     bytes, outcome class, error offsets, peak heap per input
+//                                     and (--time-rounds) speed; each difference shrunk and
+//                                     printed with the command that reproduces it
+//                                     (tools/review.h, docs/review.md)
 //   serdiff dict <family>             the family's libFuzzer dictionary, generated from its
 //                                     format tables (checked in as fuzz/<family>.dict)
 #include <algorithm>
@@ -53,6 +59,7 @@
 #include "targets/families.h"
 #include "tools/cli.h"
 #include "tools/dicts.h"
+#include "tools/review.h"
 
 namespace {
 
@@ -310,6 +317,69 @@ int main(int argc, char** argv) {
   showcmd->add_flag("--tsv", show_tsv, "one line per file: path<TAB>C-escaped value");
   showcmd->add_option("--corpus", corpus_dir, "corpus root")->capture_default_str();
 
+  auto* reviewcmd = app.add_subcommand(
+      "review",
+      "judge a serializer after a change against the same serializer before it (bytes, class, "
+      "error offsets, peak heap, speed; docs/review.md)");
+  serdiff::tools::ReviewOptions ro;
+  ro.corpus_dir = corpus_dir;
+  const std::string side_help =
+      ": a worker manifest (*.json), a module (*.so) or an implementation's name (a shipped "
+      "worker such as pymongo, or a compiled one such as optimized)";
+  reviewcmd->add_option("--before", ro.before, "the serializer before the change" + side_help)
+      ->required();
+  reviewcmd->add_option("--after", ro.after, "the serializer after the change" + side_help)
+      ->required();
+  reviewcmd
+      ->add_option("--before-env", ro.before_env,
+                   "NAME=value in the before side's worker environment (repeatable), e.g. "
+                   "PYTHONPATH=/src/driver-old")
+      ->allow_extra_args(false);
+  reviewcmd
+      ->add_option("--after-env", ro.after_env,
+                   "NAME=value in the after side's worker environment (repeatable)")
+      ->allow_extra_args(false);
+  reviewcmd->add_option("--filter", ro.filter, "only targets whose name contains this");
+  reviewcmd->add_option("--cases", ro.cases, "generated inputs per target, after the corpus")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  reviewcmd->add_option("--seed", ro.seed, "seed of the first generated input")
+      ->capture_default_str();
+  reviewcmd->add_option("--corpus", ro.corpus_dir, "corpus root (corpus/<target>/...)")
+      ->capture_default_str();
+  reviewcmd
+      ->add_option("--heap-tolerance", ro.heap.percent,
+                   "percent of the before side's peak the after side may add, per input")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  reviewcmd
+      ->add_option("--heap-slack", ro.heap.slack_bytes,
+                   "bytes the after side may add on top of the tolerance, per input")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  reviewcmd
+      ->add_option("--time-rounds", ro.time_rounds,
+                   "measure speed in this many interleaved rounds per target (0: not measured)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  reviewcmd->add_option("--time-calls", ro.time_calls, "calls per round and side")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  reviewcmd->add_option("--max-slowdown", ro.max_slowdown,
+                        "fail when the after side is slower by more than this percent with 95 % "
+                        "confidence (default: a slowdown is reported, never fails)");
+  reviewcmd->add_option("--markdown", ro.markdown_path,
+                        "also write the report as Markdown (for a pull request) to this path");
+  reviewcmd->add_option("--json", ro.json_path, "also write a JSON report ('-' = stdout)");
+  reviewcmd->add_option("--plots", ro.plots_dir,
+                        "write a PNG per target with a size ladder into this folder: peak heap "
+                        "and time against the element count, log-log, both sides (gnuplot)");
+  reviewcmd->add_option("--out", ro.out_dir, "where shrunk inputs are written (<out>/<target>/)")
+      ->capture_default_str();
+  reviewcmd->add_option("--target", ro.target, "with --input: the target to judge it on");
+  reviewcmd->add_option("--input", ro.input,
+                        "judge this one corpus-form file only, and print both sides in full");
+
   auto* dictcmd = app.add_subcommand("dict", "print a family's generated libFuzzer dictionary");
   std::string dict_family;
   dictcmd
@@ -360,6 +430,10 @@ int main(int argc, char** argv) {
   if (*repro) {
     return Repro(session, target_name, file, shrink, emit_regression, commands, corpus_dir,
                  shrink_dir);
+  }
+  if (*reviewcmd) {
+    ro.selftest = selftest;
+    return serdiff::tools::Review(ro);
   }
   if (*seedcmd) return Seed(session, seed_target, count, seed_values, seed, corpus_dir);
   if (*showcmd) return Show(session, show_target, show_files, show_tsv, corpus_dir);

@@ -344,11 +344,20 @@ if (pkg.declined) {
   const ops = { 'bson.encode': encode, 'bson.decode': decode, 'bson.array_keys': arrayKeys };
   // Warm up (first-call allocations and compilation are not charged to serdiff's first call).
   const warm = JSON.stringify({ id: 0, op: 'bson.encode', input: { document: { a: { $numberInt: '1' } } } });
+  // A version of js-bson that rejects a warm-up input (SERDIFF_NODE_PACKAGES: another version
+  // under review) still starts: that input's answer is then judged like any other.
+  const tryCall = (...args) => {
+    try {
+      direct(...args);
+    } catch (e) {
+      // judged when serdiff sends it
+    }
+  };
   for (let i = 0; i < 300; i++) {
-    direct(encode, JSON.parse(warm).input, warm);
-    direct(encode, { bson: '0c0000001061000100000000' });
-    direct(decode, { bson: '0c0000001061000100000000' });
-    direct(arrayKeys, { count: 11 });
+    tryCall(encode, JSON.parse(warm).input, warm);
+    tryCall(encode, { bson: '0c0000001061000100000000' });
+    tryCall(decode, { bson: '0c0000001061000100000000' });
+    tryCall(arrayKeys, { count: 11 });
   }
   serve({ name: NAME, ops });
 }

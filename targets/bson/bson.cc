@@ -142,6 +142,7 @@ harness::TargetDef<uint32_t> ArrayKeysTarget() {
       "the keys of an n-element array (each with its NUL): the decimal counter vs snprintf per "
       "key vs libbson's bson_uint32_to_string; check: ArrayKeyBytes(n)";
   def.domain = ArrayKeyCountDomain();
+  def.ladder = {[](uint32_t count, int) { return count; }, kMaxArrayKeys, false};
   def.optimized = {"optimized", [](const uint32_t& n) -> Output {
                      std::string out(sb::ArrayKeyBytes(n), '\0');
                      char* p = out.data();

@@ -229,6 +229,17 @@ void RegisterTargets(harness::Registry& registry) {
         "collections of up to 500,000 elements and large text fields: optimized vs reference "
         "bytes, optimized peak heap <= output + 64 KiB (no per-element fragments)";
     def.domain = LargeDomain();
+    // `serdiff review`'s size ladder: list<int> (shape 0), v4, its nulls spread by the seed.
+    def.ladder = {[](uint32_t count, int null_percent) {
+                    LargeSpec spec;
+                    spec.shape = 0;
+                    spec.count = count;
+                    spec.null_pct = static_cast<uint8_t>(null_percent);
+                    spec.seed = 42;
+                    spec.version = 4;
+                    return LargeInput{spec, BuildLarge(spec)};
+                  },
+                  kLargeMaxCount, true};
     def.optimized = {"optimized", [](const LargeInput& in) { return OptEncode(in.input); }};
     def.others.push_back({"reference", [](const LargeInput& in) { return RefEncode(in.input); }});
     def.checks.push_back({"size-prediction", [](const LargeInput& in, const std::string& out) {

@@ -473,6 +473,18 @@ harness::TargetDef<TypedInput> TypedEncodeTarget() {
       "CPU tier forced (portable, ssse3, avx2, avx512) vs the Value-tree encoder vs the "
       "reference, byte for byte";
   def.domain = TypedDomain();
+  // `serdiff review`'s size ladder: list<int> (kTypedKinds[3]), v4.
+  def.ladder = {[](uint32_t count, int null_percent) {
+                  TypedSpec spec;
+                  spec.container = 0;
+                  spec.key = 3;
+                  spec.count = count;
+                  spec.null_pct = static_cast<uint8_t>(null_percent);
+                  spec.seed = 42;
+                  spec.version = 4;
+                  return BuildTyped(spec);
+                },
+                kTypedMaxCount, true};
   def.optimized = {"optimized", [](const TypedInput& in) -> Output { return TypedEncode(in); }};
   def.others.push_back({"value_tree", harness::Role::kOptimizedTier,
                         [](const TypedInput& in) { return OptEncode(in.built->tree); }});

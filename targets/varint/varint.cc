@@ -21,6 +21,7 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <random>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -159,6 +160,15 @@ harness::TargetDef<std::vector<T>> EncodeTarget(Format f, std::vector<T> edges) 
                                  "reference",
                                  f == Format::kLeb128 ? " vs protobuf CodedOutputStream" : "");
   def.domain = harness::VectorDomain<T>(S::kType, EdgeBiased<T>(std::move(edges)), kMaxBatch);
+  // `serdiff review`'s size ladder: `count` values drawn uniformly over every bit pattern (all
+  // encoded lengths alike), from a fixed seed.
+  def.ladder = {[](uint32_t count, int) {
+                  std::mt19937_64 rng(42);
+                  Batch v(count);
+                  for (T& x : v) x = static_cast<T>(rng());
+                  return v;
+                },
+                static_cast<uint32_t>(kMaxBatch), false};
   def.optimized = {"optimized", [f](const Batch& v) -> Output { return S::Encode(f, v); }};
   def.others.push_back({"buffer", harness::Role::kOptimizedTier, [f](const Batch& v) -> Output {
                           return WithGuardBytes(S::Size(f, v), [&](absl::Span<uint8_t> out) {

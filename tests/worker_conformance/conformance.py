@@ -309,6 +309,31 @@ answer_check('op.unknown', 'no.such_op', {},
              dict(DECLINED_ANSWER, message='conformance does not answer op "no.such_op"'))
 
 
+def timed_check(rule, op, inp, time_field, want):
+    """A check that sends one request (id 5) with "time": time_field and compares the answer."""
+    @check(rule)
+    def _(cmd):
+        w = start(cmd)
+        w.write(frame({'id': 5, 'op': op, 'input': inp, 'time': time_field}))
+        expect(w.read(), dict(want, id=5))
+        w.close()
+        expect_end(w, 0, '')
+
+
+timed_check('timed.accepted', 'echo.hex', {'hex': '01'}, 3,
+            {'ok': True, 'hex': '01', 'peak': PEAK, 'ns': [PEAK, PEAK, PEAK]})
+timed_check('timed.staged', 'staged', {'hex': '0102'}, 2,
+            {'ok': True, 'value': {'reversed': '0201', 'steps': ['prepare', 'run', 'finish']},
+             'peak': PEAK, 'ns': [PEAK, PEAK]})
+timed_check('timed.rejected', 'reject', {'message': 'bad byte'}, 3,
+            dict(REJECTED, message='bad byte', peak=PEAK))
+timed_check('timed.declined', 'decline', {'message': 'no such type'}, 3,
+            dict(DECLINED_ANSWER, message='no such type'))
+for _rule, _time in (('timed.zero', 0), ('timed.over', 100001), ('timed.text', '3'),
+                     ('timed.fraction', 1.5)):
+    timed_check(_rule, 'echo.hex', {'hex': '01'}, _time, {'ok': True, 'hex': '01', 'peak': PEAK})
+
+
 @check('id.range')
 def _(cmd):
     w = start(cmd)

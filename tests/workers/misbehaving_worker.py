@@ -15,6 +15,9 @@ misbehaviour, so that one test process can see each failure and then a normal an
   value 21   it kills itself with SIGKILL mid-call (worker-crashed)
   values 22 to 33 answer a frame that breaks one rule of the answer (docs/workers.md), each a
              worker-protocol verdict: MALFORMED below says which
+  values 34 to 37, asked to time its calls ("time": N): "ns" not a list (34), a list of N - 1
+             (35), holding a negative number (36) or a fraction (37); any other value answers
+             N timings of 1000 + the value ns (a worker without "time" support would send none)
   value -1   it rejects the input at offset 1; -2 at offset 2; -3 without an offset; -4 it
              accepts "-4" (the tests' target rejects every negative value at offset 1)
 With --declined it says in its hello that its package is missing.
@@ -106,7 +109,12 @@ def main():
         if v == 20:
             write({'id': rid, 'ok': False, 'error': 'rejected', 'message': 'no', 'offset': 3, 'peak': peak})
             continue
-        write({'id': rid, 'ok': True, 'hex': str(v).encode().hex(), 'peak': peak})
+        answer = {'id': rid, 'ok': True, 'hex': str(v).encode().hex(), 'peak': peak}
+        n = req.get('time')
+        if type(n) is int and n > 0:
+            answer['ns'] = {34: 'fast', 35: [1] * (n - 1), 36: [5] * (n - 1) + [-5],
+                            37: [1.5] * n}.get(v, [1000 + abs(v)] * n)
+        write(answer)
 
 
 if __name__ == '__main__':

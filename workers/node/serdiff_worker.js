@@ -50,6 +50,10 @@
 // allocated and a collection freed before the call returned is not seen (none runs in a call
 // that allocates less than the young generation, 1-16 MiB: the figure is then all the call
 // allocated, at least its peak), and code V8 compiles for a path taken the first time counts.
+//
+// Timed calls (`serdiff review`'s speed): a request's "time": N (an integer 1..100000) adds, to an
+// accepted answer only, "ns": the nanoseconds of N more calls of run alone on the same prepared
+// input (process.hrtime.bigint around each, after the peak was read).
 
 const PROTOCOL_VERSION = 1;
 const MAX_FRAME = 268435456; // 256 MiB, docs/workers.md
@@ -172,6 +176,25 @@ async function settle(x) {
   return x && typeof x.then === 'function' ? await x : x;
 }
 
+// A request's "time": N (an integer 1..100000) asks, after an accepted answer, for N more calls
+// of run() alone, each timed (process.hrtime.bigint, nanoseconds): the answer's "ns" (`serdiff
+// review`'s speed, docs/workers.md "Timed calls"). Anything else: 0, no timing.
+const MAX_TIMED_CALLS = 100000;
+function timedCalls(req) {
+  const n = req.time;
+  return Number.isInteger(n) && n >= 1 && n <= MAX_TIMED_CALLS ? n : 0;
+}
+
+async function timeRun(op, arg, req, n) {
+  const ns = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = process.hrtime.bigint();
+    await settle(op.run(arg, req));
+    ns.push(Number(process.hrtime.bigint() - t0));
+  }
+  return ns;
+}
+
 async function answer(spec, req) {
   const { id } = req;
   const entry = hasOwn(spec.ops, req.op) ? spec.ops[req.op] : null;
@@ -211,11 +234,17 @@ async function answer(spec, req) {
     }
   }
   if (result !== null && typeof result === 'object') {
+    let a = null;
     if (hasOwn(result, 'hex')) {
       const hex = toHex(result.hex);
-      if (hex !== null) return { id, ok: true, hex, peak };
+      if (hex !== null) a = { id, ok: true, hex, peak };
     } else if (hasOwn(result, 'value')) {
-      return { id, ok: true, value: result.value, peak };
+      a = { id, ok: true, value: result.value, peak };
+    }
+    if (a !== null) {
+      const n = timedCalls(req);
+      if (n > 0) a.ns = await timeRun(op, arg, req, n);
+      return a;
     }
   }
   throw new WorkerBug(`op "${req.op}" (id ${id}) returned ${describe(result)}, not {hex: bytes ` +
@@ -253,7 +282,7 @@ function answerBody(a, limit) {
 // BOMs are kept (ignoreBOM), so that a frame starting with one is not JSON, as in every library.
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-// {id, op, input, raw} of a frame's body, or a ProtocolError naming what is wrong with it.
+// {id, op, input, time, raw} of a frame's body, or a ProtocolError naming what is wrong with it.
 function parseRequest(body) {
   let text;
   try {
@@ -283,7 +312,7 @@ function parseRequest(body) {
     throw new ProtocolError(hasOwn(req, 'input') ? 'a request whose "input" is not a JSON object'
       : 'a request without "input"');
   }
-  return { id: req.id, op: req.op, input, raw: text };
+  return { id: req.id, op: req.op, input, time: req.time, raw: text };
 }
 
 function checkSpec(spec) {
@@ -442,9 +471,28 @@ function serve(spec) {
 // loadPackage(name, oraclesNodeDir): the package `name` from <oraclesNodeDir>/node_modules only
 // (the lock file's copy, not one found elsewhere on the module path), at the version that
 // <oraclesNodeDir>/package.json pins. Returns {mod, version} or {declined: reason}.
+// SERDIFF_NODE_PACKAGES=<dir> in the environment loads it from <dir>/node_modules instead, at
+// whatever version is installed there (`npm install --prefix <dir> bson@6.10.4`): another version
+// of a shipped peer, e.g. each side of `serdiff review --before-env/--after-env`.
 function loadPackage(name, oraclesNodeDir) {
   const path = require('path');
   const fs = require('fs');
+  const override = process.env.SERDIFF_NODE_PACKAGES;
+  if (override) {
+    const dir = path.resolve(override);
+    let version;
+    try {
+      version = JSON.parse(fs.readFileSync(
+        path.join(dir, 'node_modules', ...name.split('/'), 'package.json'), 'utf8')).version;
+    } catch (e) {
+      return { declined: `${name} is not installed in SERDIFF_NODE_PACKAGES=${override}` };
+    }
+    try {
+      return { mod: require(require.resolve(name, { paths: [dir] })), version };
+    } catch (e) {
+      return { declined: `${name} ${version} failed to load on node ${process.version}: ${e.message}` };
+    }
+  }
   const hint = 'run scripts/bootstrap (npm ci in oracles/node)';
   const pkgJson = path.join(oraclesNodeDir, 'node_modules', ...name.split('/'), 'package.json');
   let installed;

@@ -46,6 +46,12 @@ same figure for an op that frees nothing it did not allocate. tracemalloc sees w
 allocators hand out (objects, bytes, bytearray, BytesIO buffers); memory a C extension takes
 with plain malloc is not seen.
 
+Timed calls (`serdiff review`'s speed): a request may carry "time": N (an integer 1..100000).
+After an accepted answer is made, the op's run step (run() of an Op, else the op itself) is
+called N more times on the same prepared input, outside tracemalloc, each timed with
+time.perf_counter_ns(), and the answer carries "ns": [N integers]. A rejected or declined answer
+carries none.
+
 Process rules (the contract's): EOF on stdin at a frame boundary ends the worker with status 0;
 a malformed frame (a length over the frame limit, a stream ending inside a frame, a body that
 is not one UTF-8 JSON object, a request whose "id" is not an integer in 0..2^53-1, whose "op"
@@ -64,11 +70,13 @@ import json
 import os
 import struct
 import sys
+import time
 import tracemalloc
 
 PROTOCOL_VERSION = 1
 MAX_FRAME = 256 << 20  # 268,435,456 bytes: a longer frame is a protocol error
 MAX_ID = (1 << 53) - 1  # the largest integer every JSON reader (JavaScript's too) holds exactly
+MAX_TIMED_CALLS = 100000  # a request's "time" (timed calls after the answer), 1..this
 EXIT_EOF = 0            # stdin ended at a frame boundary
 EXIT_PROTOCOL = 2       # a malformed frame or request
 EXIT_WORKER_BUG = 4     # the worker's own code broke the contract (a result of no known shape)
@@ -294,6 +302,9 @@ def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False):
             else:
                 raise _WorkerBug('op "%s" (id %d) returned %s, not (\'hex\', bytes) or '
                                  '(\'value\', a JSON value)' % (op_name, rid, _shape(result)))
+            n = req.get('time')
+            if type(n) is int and 1 <= n <= MAX_TIMED_CALLS:
+                answer['ns'] = _time_run(op, arg if type(op) is Op else inp, n)
         try:
             body = _dumps(answer).encode('utf-8')
         except (TypeError, ValueError, UnicodeError, RecursionError) as e:  # JSON cannot carry it
@@ -304,6 +315,19 @@ def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False):
                                          'bytes' % (len(body), limit))).encode('utf-8')
         out.write(_pack_len(len(body)) + body)
         out.flush()
+
+
+def _time_run(op, arg, n):
+    """n more calls of the op's run step alone (not prepare, not finish), outside tracemalloc,
+    each timed with perf_counter_ns: the answer's "ns" for a request's "time": n."""
+    run = op.run if type(op) is Op else op
+    clock = time.perf_counter_ns
+    ns = []
+    for _ in range(n):
+        t0 = clock()
+        run(arg)
+        ns.append(clock() - t0)
+    return ns
 
 
 def _shape(result):

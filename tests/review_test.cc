@@ -1,0 +1,321 @@
+// `serdiff review`: its rules (harness/review.h) on hand-made pairs of runs, its speed statistics
+// on synthetic samples with a known answer, and the command on planted pairs (the self-test
+// targets, the example worker and its variants) and pairs that must pass.
+#include "harness/review.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "harness/result.h"
+#include "serdiff/common/error_offset.h"
+#include "tests/run_cli.h"
+
+namespace serdiff::harness {
+namespace {
+
+using serdiff::testing_support::RunCli;
+
+MeasuredOutput Accepts(std::string bytes, int64_t peak = 0) { return {std::move(bytes), peak}; }
+MeasuredOutput RejectsAt(int64_t offset, int64_t peak = 0) {
+  return {InvalidAt(offset, "bad"), peak};
+}
+MeasuredOutput RejectsWithoutOffset(int64_t peak = 0) {
+  return {absl::InvalidArgumentError("bad"), peak};
+}
+
+TEST(ReviewRules, IdenticalSidesAgree) {
+  const Difference d = CompareSides(Accepts("abc", 100), Accepts("abc", 100), {});
+  EXPECT_TRUE(d.compared);
+  EXPECT_EQ(d.cls, "");
+  EXPECT_TRUE(d.heap_compared);
+}
+
+TEST(ReviewRules, OutcomeChangedEitherWay) {
+  const Difference a = CompareSides(Accepts("abc"), RejectsAt(0), {});
+  EXPECT_EQ(a.cls, "class-changed");
+  EXPECT_EQ(a.details, "before accepted (3 bytes), after rejected (INVALID_ARGUMENT)");
+  const Difference b = CompareSides(RejectsAt(0), Accepts("abc"), {});
+  EXPECT_EQ(b.cls, "class-changed");
+  EXPECT_EQ(b.details, "before rejected (INVALID_ARGUMENT), after accepted (3 bytes)");
+}
+
+TEST(ReviewRules, BytesChangedAtTheFirstDifferingByte) {
+  EXPECT_EQ(*CompareSides(Accepts("abcd"), Accepts("abXd"), {}).first_difference, 2);
+  EXPECT_EQ(CompareSides(Accepts("abcd"), Accepts("abXd"), {}).cls, "bytes-changed");
+  // One output a prefix of the other: the first byte the shorter lacks.
+  EXPECT_EQ(*CompareSides(Accepts("ab"), Accepts("abc"), {}).first_difference, 2);
+  EXPECT_EQ(*CompareSides(Accepts("abc"), Accepts("ab"), {}).first_difference, 2);
+  EXPECT_EQ(*CompareSides(Accepts(""), Accepts("a"), {}).first_difference, 0);
+}
+
+TEST(ReviewRules, OffsetsComparedWhereBothSidesGiveOne) {
+  EXPECT_EQ(CompareSides(RejectsAt(3), RejectsAt(3), {}).cls, "");
+  const Difference d = CompareSides(RejectsAt(3), RejectsAt(4), {});
+  EXPECT_EQ(d.cls, "offset-changed");
+  EXPECT_EQ(d.details, "before rejects at input byte 3, after at 4");
+  EXPECT_EQ(CompareSides(RejectsAt(3), RejectsWithoutOffset(), {}).cls, "");
+  EXPECT_EQ(CompareSides(RejectsWithoutOffset(), RejectsAt(3), {}).cls, "");
+}
+
+TEST(ReviewRules, ADeclineIsNotCompared) {
+  const Difference d = CompareSides(Accepts("a"), {Declined("no such type"), -1}, {});
+  EXPECT_FALSE(d.compared);
+  EXPECT_EQ(d.declined_by, "after");
+  EXPECT_EQ(d.cls, "");
+  const Difference e = CompareSides({Declined("old version"), -1}, RejectsAt(0), {});
+  EXPECT_FALSE(e.compared);
+  EXPECT_EQ(e.declined_by, "before");
+}
+
+TEST(ReviewRules, AWorkerFailureNamesItsSide) {
+  const MeasuredOutput crashed{WorkerFailure("worker-crashed", "exit 9"), -1};
+  EXPECT_EQ(CompareSides(Accepts("a"), crashed, {}).cls, "worker-crashed:after");
+  EXPECT_EQ(CompareSides(crashed, Accepts("a"), {}).cls, "worker-crashed:before");
+  // A worker failure comes before a decline of the other side.
+  EXPECT_EQ(CompareSides({Declined("x"), -1}, crashed, {}).cls, "worker-crashed:after");
+}
+
+TEST(ReviewRules, HeapAllowanceIsExactToTheByte) {
+  const HeapTolerance t{10, 256};
+  EXPECT_EQ(HeapAllowance(1000, t), 1356);
+  EXPECT_EQ(HeapAllowance(1009, t), 1009 + 100 + 256);  // 10 % rounded down
+  EXPECT_EQ(HeapAllowance(0, t), 256);
+  EXPECT_EQ(HeapAllowance(1000, {0, 0}), 1000);
+  // At the allowance: passes; one byte over: heap-grew; one under: passes.
+  EXPECT_EQ(CompareSides(Accepts("x", 1000), Accepts("x", 1356), t).cls, "");
+  EXPECT_EQ(CompareSides(Accepts("x", 1000), Accepts("x", 1355), t).cls, "");
+  const Difference d = CompareSides(Accepts("x", 1000), Accepts("x", 1357), t);
+  EXPECT_EQ(d.cls, "heap-grew");
+  EXPECT_EQ(d.details, "after peaks at 1357 B, before at 1000 B; allowed 1356 B (+10 % + 256 B)");
+  // No tolerance, no slack: equal passes, one more byte fails.
+  EXPECT_EQ(CompareSides(Accepts("x", 500), Accepts("x", 500), {0, 0}).cls, "");
+  EXPECT_EQ(CompareSides(Accepts("x", 500), Accepts("x", 501), {0, 0}).cls, "heap-grew");
+}
+
+TEST(ReviewRules, HeapIsJudgedOnTheAfterSideOnly) {
+  // The before side being hungrier is an improvement, never a regression (sides not swapped).
+  EXPECT_EQ(CompareSides(Accepts("x", 1 << 20), Accepts("x", 0), {0, 0}).cls, "");
+  // The allowance grows with the before side's peak, not the after side's.
+  EXPECT_EQ(CompareSides(Accepts("x", 100), Accepts("x", 10000), {50, 0}).cls, "heap-grew");
+}
+
+TEST(ReviewRules, HeapOnRejectionsToo) {
+  EXPECT_EQ(CompareSides(RejectsAt(1, 10), RejectsAt(1, 1 << 20), {}).cls, "heap-grew");
+}
+
+TEST(ReviewRules, UnknownPeaksAreNotCompared) {
+  const Difference d = CompareSides(Accepts("x", -1), Accepts("x", 1 << 30), {0, 0});
+  EXPECT_EQ(d.cls, "");
+  EXPECT_FALSE(d.heap_compared);
+  EXPECT_FALSE(CompareSides(Accepts("x", 5), Accepts("x", -1), {0, 0}).heap_compared);
+}
+
+TEST(ReviewRules, BytesBeforeHeap) {
+  // A change of bytes is reported as such even when the heap grew too.
+  EXPECT_EQ(CompareSides(Accepts("a", 0), Accepts("b", 1 << 20), {0, 0}).cls, "bytes-changed");
+}
+
+// ---- speed
+// ---------------------------------------------------------------------------------------
+
+std::vector<double> Noisy(double centre, double spread, int n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-spread, spread);
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i) v.push_back(centre + u(rng));
+  return v;
+}
+
+TEST(ReviewSpeed, AShiftIsFound) {
+  const SpeedEstimate e = EstimateSpeed(Noisy(200, 10, 30, 1), Noisy(100, 5, 30, 2));
+  EXPECT_EQ(e.verdict, "faster");
+  EXPECT_NEAR(e.ratio, 2.0, 0.15);
+  EXPECT_LE(e.low, e.ratio);
+  EXPECT_GE(e.high, e.ratio);
+  EXPECT_GT(e.low, 1.7);
+  EXPECT_LT(e.high, 2.3);
+  EXPECT_EQ(e.rounds, 30);
+  const SpeedEstimate s = EstimateSpeed(Noisy(100, 5, 30, 3), Noisy(150, 5, 30, 4));
+  EXPECT_EQ(s.verdict, "slower");
+  EXPECT_LT(s.high, 1.0);
+}
+
+TEST(ReviewSpeed, IdenticalDistributionsGiveNoDifference) {
+  const SpeedEstimate e = EstimateSpeed(Noisy(100, 20, 40, 5), Noisy(100, 20, 40, 6));
+  EXPECT_EQ(e.verdict, "no difference at this precision");
+  EXPECT_LT(e.low, 1.0);
+  EXPECT_GT(e.high, 1.0);
+}
+
+TEST(ReviewSpeed, TheIntervalReflectsBothSidesNoise) {
+  // The before side is exact, the after side noisy: an interval drawn from the before side alone
+  // would have no width.
+  const std::vector<double> exact(40, 100.0);
+  const SpeedEstimate e = EstimateSpeed(exact, Noisy(100, 40, 40, 7));
+  EXPECT_LT(e.low, 0.95);
+  EXPECT_GT(e.high, 1.05);
+  const SpeedEstimate f = EstimateSpeed(Noisy(100, 40, 40, 8), exact);
+  EXPECT_LT(f.low, 0.95);
+  EXPECT_GT(f.high, 1.05);
+}
+
+TEST(ReviewSpeed, TheSameSamplesGiveTheSameInterval) {
+  const auto b = Noisy(120, 30, 25, 9), a = Noisy(100, 30, 25, 10);
+  const SpeedEstimate x = EstimateSpeed(b, a), y = EstimateSpeed(b, a);
+  EXPECT_EQ(x.low, y.low);
+  EXPECT_EQ(x.high, y.high);
+}
+
+// ---- the command
+// ---------------------------------------------------------------------------------
+
+std::string TempDir(const std::string& name) {
+  const std::string d = (std::filesystem::temp_directory_path() /
+                         absl::StrCat("serdiff_review_test_", name, "_", getpid()))
+                            .string();
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+// The line after "  reproduce: " for the finding of this class.
+std::string ReproduceLineOf(const std::string& out, const std::string& target,
+                            const std::string& cls) {
+  std::istringstream in(out);
+  std::string line, last_repro;
+  while (std::getline(in, line)) {
+    if (absl::StartsWith(line, "  reproduce: ")) last_repro = line.substr(13);
+    if (line == absl::StrCat("serdiff review: ", target, ": ", cls)) return last_repro;
+  }
+  return "";
+}
+
+TEST(ReviewCommand, APairThatMustPass) {
+  const auto [rc, out] =
+      RunCli("review --before optimized --after reference --filter varint_ --cases 40");
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_TRUE(absl::StrContains(out, "serdiff review: no regression")) << out;
+  // The same implementation on both sides passes, heap included.
+  const auto [rc2, out2] = RunCli(
+      "review --selftest --before reference --after reference --filter selftest_ --cases 60");
+  EXPECT_EQ(rc2, 0) << out2;
+}
+
+TEST(ReviewCommand, PlantedDifferencesFoundShrunkAndReproducible) {
+  const std::string dir = TempDir("planted");
+  const auto [rc, out] = RunCli(absl::StrCat(
+      "review --selftest --before reference --after optimized --filter selftest_two_bugs "
+      "--cases 200 --out ",
+      dir));
+  EXPECT_EQ(rc, 1) << out;
+  // -1000..-1 rejected by the after side: shrunk to -1; below -1000 its bytes: to -1025.
+  EXPECT_TRUE(absl::StrContains(out, "->  -1 (")) << out;
+  EXPECT_TRUE(absl::StrContains(out, "->  -1025 (")) << out;
+  EXPECT_TRUE(absl::StrContains(out, "serdiff review: selftest_two_bugs: class-changed")) << out;
+  EXPECT_TRUE(absl::StrContains(out, "serdiff review: selftest_two_bugs: bytes-changed")) << out;
+  const std::string repro = ReproduceLineOf(out, "selftest_two_bugs", "class-changed");
+  ASSERT_FALSE(repro.empty()) << out;
+  // As printed, from another directory.
+  FILE* f = popen(absl::StrCat("cd / && ", repro, " 2>&1").c_str(), "r");
+  ASSERT_NE(f, nullptr);
+  std::string again;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, f)) again.append(buf, n);
+  const int status = pclose(f);
+  EXPECT_EQ(WEXITSTATUS(status), 1) << again;
+  EXPECT_TRUE(absl::StrContains(again, "input:  -1\n")) << again;
+  EXPECT_TRUE(absl::StrContains(again, "serdiff review: selftest_two_bugs: class-changed"))
+      << again;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ReviewCommand, OffsetAndHeapRegressions) {
+  const std::string dir = TempDir("offset_heap");
+  const auto [rc, out] = RunCli(absl::StrCat(
+      "review --selftest --before reference --after optimized --filter selftest_offset_differs "
+      "--cases 50 --out ",
+      dir));
+  EXPECT_EQ(rc, 1) << out;
+  EXPECT_TRUE(absl::StrContains(out, "offset-changed: before rejects at input byte 0, after at 1"))
+      << out;
+  const auto [rc2, out2] = RunCli(absl::StrCat(
+      "review --selftest --before reference --after optimized --filter selftest_heap_on_reject "
+      "--cases 50 --out ",
+      dir));
+  EXPECT_EQ(rc2, 1) << out2;
+  EXPECT_TRUE(absl::StrContains(out2, "heap-grew: after peaks at 1048576 B")) << out2;
+  // A tolerance that covers it passes.
+  const auto [rc3, out3] = RunCli(absl::StrCat(
+      "review --selftest --before reference --after optimized --filter selftest_heap_on_reject "
+      "--cases 50 --heap-slack 1048576 --out ",
+      dir));
+  EXPECT_EQ(rc3, 0) << out3;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ReviewCommand, UsageErrors) {
+  EXPECT_EQ(RunCli("review --before no_such_impl --after reference").first, 2);
+  const auto [rc, out] =
+      RunCli("review --before optimized --before-env A=1 --after reference --filter varint_zigzag");
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_TRUE(absl::StrContains(out, "--before-env applies to a worker")) << out;
+  EXPECT_EQ(RunCli("review --before optimized --after reference --input /nonexistent").first, 2);
+  EXPECT_EQ(RunCli("review --before optimized").first, 2);
+}
+
+// The example worker (examples/own_worker) against its own variants, chosen through the after
+// side's environment: the same manifest on both sides.
+const std::string kExampleWorker =
+    std::string(SERDIFF_CORPUS_DIR) + "/../examples/own_worker/worker.json";
+
+TEST(ReviewCommand, WorkerVariantsThroughTheEnvironment) {
+  if (std::system("test -x /usr/bin/python3") != 0) GTEST_SKIP() << "no /usr/bin/python3";
+  const std::string dir = TempDir("worker");
+  const std::string json = dir + "/r.json";
+  // The batch variant writes a null element as an empty value: a bytes change.
+  const auto [rc, out] = RunCli(absl::StrCat(
+      "review --before ", kExampleWorker, " --after ", kExampleWorker,
+      " --after-env MY_WORKER_VARIANT=batch --filter cql_typed_encode --cases 60 --out ", dir,
+      " --json ", json));
+  EXPECT_EQ(rc, 1) << out;
+  EXPECT_TRUE(absl::StrContains(out, "serdiff review: cql_typed_encode: bytes-changed")) << out;
+  std::ifstream js(json);
+  std::stringstream text;
+  text << js.rdbuf();
+  EXPECT_TRUE(absl::StrContains(text.str(), "\"schema_version\":1")) << text.str();
+  EXPECT_TRUE(absl::StrContains(text.str(), "\"class\":\"bytes-changed\"")) << text.str();
+  // The fragments variant: the same bytes, a heap regression, found on the size ladder too.
+  const auto [rc2, out2] = RunCli(absl::StrCat(
+      "review --before ", kExampleWorker, " --after ", kExampleWorker,
+      " --after-env MY_WORKER_VARIANT=fragments --filter cql_typed_encode --cases 60 --out ", dir));
+  EXPECT_EQ(rc2, 1) << out2;
+  EXPECT_TRUE(absl::StrContains(out2, "serdiff review: cql_typed_encode: heap-grew")) << out2;
+  EXPECT_FALSE(absl::StrContains(out2, "bytes-changed")) << out2;
+  EXPECT_TRUE(absl::StrContains(out2, "70000    0%")) << out2;
+  // Unchanged on both sides: no regression, and the worker times its calls.
+  const auto [rc3, out3] =
+      RunCli(absl::StrCat("review --before ", kExampleWorker, " --after ", kExampleWorker,
+                          " --filter cql_typed_encode --cases 30 "
+                          "--time-rounds 3 --time-calls 5 --out ",
+                          dir));
+  EXPECT_EQ(rc3, 0) << out3;
+  EXPECT_TRUE(absl::StrContains(out3, "speed: before/after ")) << out3;
+  EXPECT_TRUE(absl::StrContains(out3, "3 rounds of 5 calls")) << out3;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace serdiff::harness

@@ -1,0 +1,424 @@
+// `serdiff review` (tools/review.h; the rules: harness/review.h; the guide: docs/review.md).
+#include "tools/review.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "harness/corpus.h"
+#include "harness/external.h"
+#include "harness/hex.h"
+#include "harness/shrink.h"
+#include "targets/families.h"
+#include "tools/cli.h"
+#include "tools/review_internal.h"
+
+namespace serdiff::tools {
+namespace {
+
+using harness::Difference;
+using harness::MeasuredOutput;
+using review_internal::Cap;
+using review_internal::Finding;
+using review_internal::GrowthRow;
+using review_internal::ReproLine;
+using review_internal::SideText;
+using review_internal::TargetRow;
+
+// One side of the review: the implementation's name in its own registry, built with only that
+// side's worker or module attached (so that two versions of one library, both named after it,
+// never meet in one registry).
+struct Side {
+  std::string label;  // "before" / "after"
+  std::string spec;   // as given
+  std::string impl;   // the implementation's name
+  std::vector<std::string> env;
+  harness::RunConfig config;
+  std::unique_ptr<harness::Registry> registry;
+  const harness::Registry* selftest = nullptr;
+
+  const Target* Find(const std::string& name) const {
+    if (const Target* t = registry->Find(name)) return t;
+    return selftest != nullptr ? selftest->Find(name) : nullptr;
+  }
+  SideText text() const { return {impl, spec}; }
+};
+
+std::string Absolute(const std::string& f) {
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::absolute(f, ec);
+  return ec ? f : p.lexically_normal().string();
+}
+
+// Resolves a side's spec into its run configuration. Errors: a manifest or module that cannot be
+// read, an env entry without '='.
+absl::Status Resolve(Side& side, bool selftest) {
+  harness::RunConfig& c = side.config;
+  c.external.default_workers = false;
+  const std::string& s = side.spec;
+  if (absl::EndsWith(s, ".json")) {
+    absl::StatusOr<harness::WorkerManifest> m = harness::ReadWorkerManifest(Absolute(s));
+    if (!m.ok()) return m.status();
+    side.impl = m->name;
+    c.external.worker_files.push_back(Absolute(s));
+  } else if (absl::StrContains(s, ".so")) {
+    absl::StatusOr<const serdiff_module*> m = harness::LoadModule(Absolute(s));
+    if (!m.ok()) return m.status();
+    side.impl = (*m)->name;
+    c.external.module_files.push_back(Absolute(s));
+  } else {
+    side.impl = s;  // a shipped worker (AttachExternal finds the subject's manifest) or compiled
+  }
+  for (const std::string& e : side.env) {
+    const size_t eq = e.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--", side.label, "-env takes NAME=value, not '", e, "'"));
+    }
+    c.external.worker_env.emplace_back(e.substr(0, eq), e.substr(eq + 1));
+  }
+  c.subject = side.impl;
+  side.registry = targets::BuildTargets(c);
+  if (selftest) side.selftest = &targets::SelfTestTargets();
+  for (const std::string& p : side.registry->attach_problems()) {
+    std::cerr << "serdiff review: " << side.label << ": " << p << "\n";
+  }
+  if (!side.env.empty() && side.registry->workers().empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--", side.label, "-env applies to a worker, and ", s, " is not one (see serdiff list)"));
+  }
+  return absl::OkStatus();
+}
+
+// Interleaved timing rounds of both sides on one input: per round, `time_calls` calls of each
+// side (the order alternating between rounds, so that a drift favours neither), and the round's
+// median per side. Empty when a side is not timed here (a worker or a module).
+void TimeRounds(const Target& tb, const Target& ta, const std::string& before_impl,
+                const std::string& after_impl, const std::string& input, const ReviewOptions& o,
+                std::vector<double>* bs, std::vector<double>* as) {
+  for (int round = 0; round < o.time_rounds; ++round) {
+    std::vector<double> b_ns, a_ns;
+    if (round % 2 == 0) {
+      b_ns = tb.TimeCalls(input, before_impl, o.time_calls);
+      a_ns = ta.TimeCalls(input, after_impl, o.time_calls);
+    } else {
+      a_ns = ta.TimeCalls(input, after_impl, o.time_calls);
+      b_ns = tb.TimeCalls(input, before_impl, o.time_calls);
+    }
+    if (b_ns.empty() || a_ns.empty()) {
+      bs->clear();
+      as->clear();
+      return;
+    }
+    std::sort(b_ns.begin(), b_ns.end());
+    std::sort(a_ns.begin(), a_ns.end());
+    bs->push_back(b_ns[b_ns.size() / 2]);
+    as->push_back(a_ns[a_ns.size() / 2]);
+  }
+}
+
+bool SameBytes(const MeasuredOutput& b, const MeasuredOutput& a) {
+  return b.output.ok() && a.output.ok() && *b.output == *a.output;
+}
+
+std::string Describe(const harness::Output& out) { return harness::DescribeOutput(out, nullptr); }
+
+std::string PeakText(int64_t b) { return b < 0 ? "not reported" : absl::StrCat(b, " B"); }
+
+// `--input`: one file, both sides in full.
+int ReviewOneInput(const ReviewOptions& o, const Side& before, const Side& after) {
+  const Target* tb = before.Find(o.target);
+  const Target* ta = after.Find(o.target);
+  if (tb == nullptr || ta == nullptr || !tb->HasImpl(before.impl) || !ta->HasImpl(after.impl)) {
+    std::cerr << "serdiff review: target " << o.target << " has not both " << before.impl << " and "
+              << after.impl << " (see serdiff list)\n";
+    return 2;
+  }
+  absl::StatusOr<std::string> bytes = harness::ReadFileBytes(o.input);
+  if (!bytes.ok()) {
+    std::cerr << "serdiff review: " << bytes.status() << "\n";
+    return 2;
+  }
+  const MeasuredOutput b = tb->RunOne(*bytes, before.impl);
+  const MeasuredOutput a = ta->RunOne(*bytes, after.impl);
+  const Difference d = harness::CompareSides(b, a, o.heap);
+  std::cout << "target: " << o.target << "\nfile:   " << o.input << " (" << bytes->size()
+            << " bytes)\ninput:  " << tb->ShowBytes(*bytes) << "\nbefore: " << before.impl << " ("
+            << before.spec << "): " << Describe(b.output) << "\n        peak heap "
+            << PeakText(b.peak_bytes) << "\nafter:  " << after.impl << " (" << after.spec
+            << "): " << Describe(a.output) << "\n        peak heap " << PeakText(a.peak_bytes);
+  if (d.heap_compared) {
+    std::cout << " (allowed " << harness::HeapAllowance(b.peak_bytes, o.heap) << " B)";
+  }
+  std::cout << "\n";
+  if (!d.compared) {
+    std::cout << "not compared: the " << d.declined_by << " side declined the input\n";
+    return 0;
+  }
+  if (d.cls.empty()) {
+    std::cout << "review: the sides agree\n";
+    return 0;
+  }
+  if (d.first_difference) {
+    std::cout << "first differing output byte: " << *d.first_difference << "\n";
+  }
+  std::cout << "review: " << d.details << "\nserdiff review: " << o.target << ": " << d.cls << "\n";
+  return 1;
+}
+
+}  // namespace
+
+int Review(const ReviewOptions& o) {
+  Side before{"before", o.before, "", o.before_env, {}, nullptr, nullptr};
+  Side after{"after", o.after, "", o.after_env, {}, nullptr, nullptr};
+  for (Side* s : {&before, &after}) {
+    if (absl::Status st = Resolve(*s, o.selftest); !st.ok()) {
+      std::cerr << "serdiff review: " << st.message() << "\n";
+      return 2;
+    }
+  }
+  if (!o.input.empty()) {
+    if (o.target.empty()) {
+      std::cerr << "serdiff review: --input needs --target\n";
+      return 2;
+    }
+    return ReviewOneInput(o, before, after);
+  }
+  // The targets both sides have.
+  std::vector<std::pair<const Target*, const Target*>> pairs;
+  auto consider = [&](const harness::Registry& r) {
+    for (const auto& t : r.targets()) {
+      if (!o.filter.empty() && !absl::StrContains(t->name(), o.filter)) continue;
+      const Target* tb = before.Find(t->name());
+      const Target* ta = after.Find(t->name());
+      if (tb == nullptr || ta == nullptr) continue;
+      if (tb->HasImpl(before.impl) && ta->HasImpl(after.impl)) pairs.emplace_back(tb, ta);
+    }
+  };
+  consider(*before.registry);
+  if (before.selftest != nullptr) consider(*before.selftest);
+  if (pairs.empty()) {
+    std::cerr << "serdiff review: no target" << (o.filter.empty() ? "" : " matching " + o.filter)
+              << " has both " << before.impl << " (" << before.spec << ") and " << after.impl
+              << " (" << after.spec << ") (see serdiff list)\n";
+    return 2;
+  }
+  std::cout << "serdiff review: before " << before.impl << " (" << before.spec << "), after "
+            << after.impl << " (" << after.spec << "); " << pairs.size()
+            << " targets; the shipped corpus, then " << o.cases << " generated inputs (seed "
+            << o.seed << "); heap allowance before + " << o.heap.percent << " % + "
+            << o.heap.slack_bytes << " B\n";
+  std::vector<TargetRow> rows;
+  std::vector<Finding> findings;
+  bool failed = false;
+  for (const auto& [tb, ta] : pairs) {
+    TargetRow row;
+    row.target = tb->name();
+    std::vector<std::string> inputs;
+    for (const std::string& f : harness::ListCorpusFiles(o.corpus_dir + "/" + tb->name())) {
+      absl::StatusOr<std::string> b = harness::ReadFileBytes(f);
+      if (!b.ok()) {
+        std::cerr << "serdiff review: " << b.status() << "\n";
+        return 2;
+      }
+      inputs.push_back(*std::move(b));
+    }
+    for (int i = 0; i < o.cases; ++i) {
+      inputs.push_back(tb->GeneratedBytes(o.seed + static_cast<uint64_t>(i), (i * 7) % 101));
+    }
+    std::map<std::string, size_t> first_of_class;  // class -> index in findings
+    std::string timed_input;
+    size_t timed_size = 0;
+    // Judges one input; returns the two runs (for the growth table).
+    auto judge = [&](const std::string& in, bool from_ladder, MeasuredOutput* b_out,
+                     MeasuredOutput* a_out) -> Difference {
+      ++row.inputs;
+      MeasuredOutput b = tb->RunOne(in, before.impl);
+      MeasuredOutput a = ta->RunOne(in, after.impl);
+      const Difference d = harness::CompareSides(b, a, o.heap);
+      // Each side against serdiff's own implementations, as `serdiff check` judges it.
+      for (auto [side, t, count, first] :
+           {std::tuple{&before, tb, &row.before_spec_failures, &row.before_spec_first},
+            std::tuple{&after, ta, &row.after_spec_failures, &row.after_spec_first}}) {
+        const CaseResult r = t->RunBytes(in, side->config);
+        if (!r.passed) {
+          if ((*count)++ == 0) *first = r.failure_class;
+        }
+      }
+      if (!d.compared) {
+        ++row.declined;
+      } else {
+        ++row.compared;
+        if (d.heap_compared) {
+          ++row.heap_compared;
+          row.before_peak_max = std::max(row.before_peak_max, b.peak_bytes);
+          row.after_peak_max = std::max(row.after_peak_max, a.peak_bytes);
+          const double ratio = static_cast<double>(a.peak_bytes + 1) / (b.peak_bytes + 1);
+          if (ratio > row.worst_heap_ratio) {
+            row.worst_heap_ratio = ratio;
+            row.worst_heap_input_value = tb->ShowBytes(in);
+          }
+        }
+        // Timed: the largest input both sides accept with the same bytes (a heap difference
+        // does not stop a speed measurement).
+        if (!from_ladder && SameBytes(b, a) && b.output->size() >= timed_size) {
+          timed_size = b.output->size();
+          timed_input = in;
+        }
+        if (!d.cls.empty()) {
+          ++row.differing;
+          ++row.classes[d.cls];
+          if (first_of_class.count(d.cls) == 0) {
+            first_of_class[d.cls] = findings.size();
+            Finding f;
+            f.from_ladder = from_ladder;
+            f.target = row.target;
+            f.cls = d.cls;
+            f.input = in;
+            f.details = d.details;
+            findings.push_back(std::move(f));
+          }
+        }
+      }
+      if (b_out != nullptr) *b_out = std::move(b);
+      if (a_out != nullptr) *a_out = std::move(a);
+      return d;
+    };
+    for (const std::string& in : inputs) judge(in, false, nullptr, nullptr);
+    // The size ladder (collection and batch targets): growth measured at each step.
+    for (const Target::LadderStep& step : tb->LadderInputs()) {
+      GrowthRow g;
+      g.count = step.count;
+      g.null_percent = step.null_percent;
+      MeasuredOutput b, a;
+      const Difference d = judge(step.bytes, true, &b, &a);
+      g.compared = d.compared;
+      g.cls = d.cls;
+      g.output_bytes = b.output.ok() ? static_cast<int64_t>(b.output->size()) : -1;
+      g.before_peak = b.peak_bytes;
+      g.after_peak = a.peak_bytes;
+      if (o.time_rounds > 0 && SameBytes(b, a)) {
+        std::vector<double> bs, as;
+        TimeRounds(*tb, *ta, before.impl, after.impl, step.bytes, o, &bs, &as);
+        if (!bs.empty()) {
+          std::sort(bs.begin(), bs.end());
+          std::sort(as.begin(), as.end());
+          g.before_ns = bs[bs.size() / 2];
+          g.after_ns = as[as.size() / 2];
+        }
+      }
+      row.growth.push_back(g);
+    }
+    // Speed: interleaved rounds on the largest input both sides accept alike.
+    if (o.time_rounds > 0) {
+      if (timed_input.empty()) {
+        row.speed_note = "not timed: no input both sides accept with the same bytes";
+      } else {
+        std::vector<double> bs, as;
+        TimeRounds(*tb, *ta, before.impl, after.impl, timed_input, o, &bs, &as);
+        if (bs.empty()) {
+          row.speed_note =
+              "not timed: a side does not time its calls (a worker not built on serdiff's worker "
+              "libraries, docs/workers.md)";
+        } else {
+          row.timed = true;
+          row.speed = harness::EstimateSpeed(bs, as);
+          row.timed_value = tb->ShowBytes(timed_input);
+          if (o.max_slowdown >= 0 && row.speed.high < 1.0 / (1.0 + o.max_slowdown / 100.0)) {
+            failed = true;
+            row.speed_note = absl::StrCat("slower by more than ", o.max_slowdown, " %");
+          }
+        }
+      }
+    }
+    rows.push_back(std::move(row));
+  }
+  // Shrink each finding: the smallest input that still differs the same way.
+  for (Finding& f : findings) {
+    const Target* tb = before.Find(f.target);
+    const Target* ta = after.Find(f.target);
+    auto class_of = [&](const std::string& c) {
+      return harness::CompareSides(tb->RunOne(c, before.impl), ta->RunOne(c, after.impl), o.heap)
+          .cls;
+    };
+    // Confirmed first: the same class on at least kConfirmNeeded of kConfirmRuns re-runs.
+    for (int i = 0; i < review_internal::kConfirmRuns; ++i) {
+      if (class_of(f.input) == f.cls) ++f.confirmed_runs;
+    }
+    if (f.confirmed()) failed = true;
+    absl::StatusOr<harness::ShrinkResult> s =
+        !f.confirmed() ? absl::StatusOr<harness::ShrinkResult>(
+                             absl::FailedPreconditionError("unconfirmed: not shrunk"))
+        : f.from_ladder ? absl::StatusOr<harness::ShrinkResult>(absl::FailedPreconditionError(
+                              "a ladder step: the smallest step of its class is kept"))
+                        : harness::ShrinkWhile(*tb, f.input, class_of, o.shrink_runs);
+    std::string kept = f.input;
+    if (s.ok()) {
+      f.shrunk = *std::move(s);
+      f.shrunk_ok = true;
+      kept = f.shrunk.after_bytes;
+    } else {
+      f.shrunk.before_value = tb->ShowBytes(f.input);
+    }
+    const MeasuredOutput b = tb->RunOne(kept, before.impl);
+    const MeasuredOutput a = ta->RunOne(kept, after.impl);
+    const Difference d = harness::CompareSides(b, a, o.heap);
+    if (!d.details.empty() && d.cls == f.cls) f.details = d.details;
+    f.before_text = absl::StrCat(Cap(Describe(b.output)), "; peak ", PeakText(b.peak_bytes));
+    f.after_text = absl::StrCat(Cap(Describe(a.output)), "; peak ", PeakText(a.peak_bytes));
+    absl::StatusOr<std::string> w = harness::WriteCorpusFile(o.out_dir + "/" + f.target, kept);
+    if (w.ok()) f.written = *w;
+  }
+  review_internal::PrintSummary(std::cout, o, rows, findings);
+  if (!o.markdown_path.empty()) {
+    std::ofstream md(o.markdown_path);
+    review_internal::WriteMarkdown(md, o, before.text(), after.text(), rows, findings, failed);
+    if (!md) {
+      std::cerr << "serdiff review: cannot write " << o.markdown_path << "\n";
+      return 2;
+    }
+  }
+  if (!o.json_path.empty()) {
+    if (o.json_path == "-") {
+      review_internal::WriteJson(std::cout, o, before.text(), after.text(), rows, findings, failed);
+    } else {
+      std::ofstream js(o.json_path);
+      review_internal::WriteJson(js, o, before.text(), after.text(), rows, findings, failed);
+      if (!js) {
+        std::cerr << "serdiff review: cannot write " << o.json_path << "\n";
+        return 2;
+      }
+    }
+  }
+  if (!o.plots_dir.empty()) {
+    for (const std::string& line :
+         review_internal::WritePlots(o.plots_dir, before.text(), after.text(), rows)) {
+      std::cout << "plot: " << line << "\n";
+    }
+  }
+  const auto confirmed = std::count_if(findings.begin(), findings.end(),
+                                       [](const Finding& f) { return f.confirmed(); });
+  std::cout << "\nserdiff review: " << (failed ? "REGRESSION" : "no regression") << " ("
+            << confirmed << " confirmed difference" << (confirmed == 1 ? "" : "s")
+            << ", one per target and class, over " << rows.size() << " targets";
+  if (confirmed != static_cast<int64_t>(findings.size())) {
+    std::cout << "; " << findings.size() - confirmed << " unconfirmed";
+  }
+  std::cout << ")\n";
+  return failed ? 1 : 0;
+}
+
+}  // namespace serdiff::tools
