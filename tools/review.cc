@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "harness/corpus.h"
 #include "harness/external.h"
 #include "harness/hex.h"
@@ -88,7 +89,8 @@ absl::Status Resolve(Side& side, bool selftest) {
       return absl::InvalidArgumentError(
           absl::StrCat("--", side.label, "-env takes NAME=value, not '", e, "'"));
     }
-    c.external.worker_env.emplace_back(e.substr(0, eq), e.substr(eq + 1));
+    c.external.worker_env.emplace_back(e.substr(0, eq),
+                                       review_internal::AbsolutePaths(e.substr(eq + 1)));
   }
   c.subject = side.impl;
   side.registry = targets::BuildTargets(c);
@@ -266,7 +268,10 @@ int Review(const ReviewOptions& o) {
           ++row.heap_compared;
           row.before_peak_max = std::max(row.before_peak_max, b.peak_bytes);
           row.after_peak_max = std::max(row.after_peak_max, a.peak_bytes);
-          const double ratio = static_cast<double>(a.peak_bytes + 1) / (b.peak_bytes + 1);
+          // Over inputs where the before side peaked at 256 B or more: below that a ratio says
+          // more about a runtime's fixed costs than about the change.
+          const double ratio = static_cast<double>(a.peak_bytes) /
+                               static_cast<double>(std::max<int64_t>(b.peak_bytes, 256));
           if (ratio > row.worst_heap_ratio) {
             row.worst_heap_ratio = ratio;
             row.worst_heap_input_value = tb->ShowBytes(in);

@@ -68,6 +68,11 @@ struct TargetRow {
   std::string speed_note;
 };
 
+// An environment value as the worker needs it: the worker runs in its manifest's folder, so each
+// ':'-separated part that names an existing file or folder relative to where serdiff was started
+// (PYTHONPATH=../driver-old, SERDIFF_NODE_PACKAGES=oracles/node_review) is made absolute; other
+// parts are kept as given.
+std::string AbsolutePaths(const std::string& value);
 // A long printed value cut for the summary (the file holds the whole input).
 std::string Cap(const std::string& text, size_t n = 240);
 // The command that judges one input of a review, as the reviewer ran it (the running binary's

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "harness/shrink.h"
 #include "tools/cli.h"
 #include "tools/review_internal.h"
@@ -39,6 +40,15 @@ std::string AbsolutePath(const std::string& f) {
 
 }  // namespace
 
+std::string AbsolutePaths(const std::string& value) {
+  std::vector<std::string> parts = absl::StrSplit(value, ':');
+  for (std::string& p : parts) {
+    std::error_code ec;
+    if (!p.empty() && p[0] != '/' && std::filesystem::exists(p, ec)) p = AbsolutePath(p);
+  }
+  return absl::StrJoin(parts, ":");
+}
+
 // A long printed value cut for the summary (the file holds the whole input).
 std::string Cap(const std::string& text, size_t n) {
   return text.size() <= n ? text
@@ -49,10 +59,16 @@ std::string Cap(const std::string& text, size_t n) {
 std::string ReproLine(const ReviewOptions& o, const std::string& target, const std::string& file) {
   std::string a = harness::ShellWord(harness::SelfPath()) + " review";
   if (o.selftest) a += " --selftest";
-  a += " --before " + harness::ShellWord(o.before);
-  for (const std::string& e : o.before_env) a += " --before-env " + harness::ShellWord(e);
-  a += " --after " + harness::ShellWord(o.after);
-  for (const std::string& e : o.after_env) a += " --after-env " + harness::ShellWord(e);
+  a += " --before " + harness::ShellWord(AbsolutePaths(o.before));
+  // NAME=value with the value's relative paths made absolute, as the review used them.
+  auto env = [](const std::string& e) {
+    const size_t eq = e.find('=');
+    return harness::ShellWord(
+        eq == std::string::npos ? e : e.substr(0, eq + 1) + AbsolutePaths(e.substr(eq + 1)));
+  };
+  for (const std::string& e : o.before_env) a += " --before-env " + env(e);
+  a += " --after " + harness::ShellWord(AbsolutePaths(o.after));
+  for (const std::string& e : o.after_env) a += " --after-env " + env(e);
   if (o.heap.percent != harness::HeapTolerance{}.percent)
     a += absl::StrCat(" --heap-tolerance ", o.heap.percent);
   if (o.heap.slack_bytes != harness::HeapTolerance{}.slack_bytes)
@@ -73,7 +89,8 @@ void PrintSummary(std::ostream& out, const ReviewOptions& o, const std::vector<T
         r.heap_compared ? absl::StrFormat("%.2fx", r.worst_heap_ratio) : "not measured");
     if (r.timed) {
       out << absl::StrFormat(
-          "  speed: before/after %.3fx (95 %% CI %.3f-%.3f, %d rounds of %d calls): %s%s\n",
+          "  speed: speedup %.3fx (before time / after time; 95 %% CI %.3f-%.3f, %d rounds of %d "
+          "calls): %s%s\n",
           r.speed.ratio, r.speed.low, r.speed.high, r.speed.rounds, o.time_calls, r.speed.verdict,
           r.speed_note.empty() ? "" : "; " + r.speed_note);
     } else if (!r.speed_note.empty()) {
@@ -124,7 +141,8 @@ void WriteMarkdown(std::ostream& md, const ReviewOptions& o, const SideText& bef
      << "), the same for both sides. Heap allowance per input: before + " << o.heap.percent
      << " % + " << o.heap.slack_bytes << " B.\n\n"
      << "| target | inputs | compared | declined | differing | heap compared | before vs spec "
-        "| after vs spec | worst heap after/before | speed before/after (95 % CI) |\n"
+        "| after vs spec | worst heap after/before | speedup, before time / after time (95 % CI) "
+        "|\n"
      << "| --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | --- |\n";
   for (const TargetRow& r : rows) {
     std::vector<std::string> cls;

@@ -27,6 +27,11 @@ hex conversion and (for bson.decode) the re-encoding are outside. The C extensio
 output in a buffer it takes with plain malloc, which tracemalloc does not see; the bytes object
 it returns and the Python objects it makes are seen.
 
+SERDIFF_PYMONGO_PURE_PYTHON=1 in the environment runs the same package on its pure-Python code
+path instead (bson._cbson is made unimportable before bson is imported, as when the extension
+is not built): the slow, plain half of one library's optimized/slow pair, for `serdiff review
+--before pymongo --before-env SERDIFF_PYMONGO_PURE_PYTHON=1 --after pymongo` (docs/review.md).
+
 bson.json_util imports pymongo.errors.ConfigurationError, and Debian ships that in
 python3-pymongo, which serdiff does not install: when pymongo is missing, a stand-in module
 providing only that exception class (raised by JSONOptions for invalid options, never by the
@@ -67,12 +72,15 @@ def _stand_in_pymongo_errors():
     return True
 
 
+PURE_PYTHON = os.environ.get('SERDIFF_PYMONGO_PURE_PYTHON') == '1'
+if PURE_PYTHON:
+    sys.modules['bson._cbson'] = None  # `from bson import _cbson` now raises ImportError
 try:
     import bson
 except ImportError:
     sw.serve(name=NAME, declined='python3-bson is not installed (apt-get install python3-bson '
                                   'python3-bson-ext)')
-if not bson.has_c():
+if not PURE_PYTHON and not bson.has_c():
     sw.serve(name=NAME, declined="pymongo's C extension is not installed "
                                   "(apt-get install python3-bson-ext)")
 STAND_IN = _stand_in_pymongo_errors()
