@@ -86,6 +86,15 @@ absl::StatusOr<WorkerManifest> ReadWorkerManifest(const std::string& path) {
   m.origin = j.value("origin", std::string("worker ") + path);
   m.timeout_ms = j.value("timeout_ms", 10000);
   m.is_default = j.value("default", true);
+  if (j.contains("heap_noise") && j["heap_noise"].is_object()) {
+    const Json& n = j["heap_noise"];
+    m.heap_noise_percent = n.value("percent", int64_t{0});
+    m.heap_noise_bytes = n.value("bytes", int64_t{0});
+    m.heap_noise_reason = n.value("reason", std::string());
+    if (m.heap_noise_percent < 0 || m.heap_noise_bytes < 0) {
+      return bad("\"heap_noise\" holds a negative number");
+    }
+  }
   if (j.contains("env")) {
     if (!j["env"].is_object()) return bad("\"env\" is not an object");
     for (const auto& [k, v] : j["env"].items()) {

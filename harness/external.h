@@ -53,6 +53,11 @@ struct WorkerManifest {
   int64_t slack_per_output_permille = 0;
   int64_t slack_bytes = 0;
   std::string slack_reason;
+  // How far this runtime's peak moves between identical calls (`serdiff review` adds it to its
+  // heap allowance): percent of the before side's peak plus bytes, with the measured reason.
+  int64_t heap_noise_percent = 0;
+  int64_t heap_noise_bytes = 0;
+  std::string heap_noise_reason;
   // Set in the worker's environment over serdiff's own ("env": {"NAME": "value", ...}; then
   // ExternalConfig::worker_env, e.g. `serdiff review --after-env PYTHONPATH=<checkout>`).
   std::vector<std::pair<std::string, std::string>> env = {};

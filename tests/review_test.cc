@@ -19,6 +19,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "harness/external.h"
 #include "harness/result.h"
 #include "serdiff/common/error_offset.h"
 #include "tests/run_cli.h"
@@ -274,6 +275,60 @@ TEST(ReviewCommand, UsageErrors) {
   EXPECT_TRUE(absl::StrContains(out, "--before-env applies to a worker")) << out;
   EXPECT_EQ(RunCli("review --before optimized --after reference --input /nonexistent").first, 2);
   EXPECT_EQ(RunCli("review --before optimized").first, 2);
+}
+
+// A worker reviewed against itself passes: its heap noise (the manifest's "heap_noise", measured
+// that way) and the confirmation of each finding keep a moving figure from being a regression.
+TEST(ReviewCommand, AShippedWorkerAgainstItselfPasses) {
+  for (const char* w : {"python_cassandra", "pymongo"}) {
+    const auto [rc, out] = RunCli(
+        absl::StrCat("review --before ", w, " --after ", w, " --cases 60 --out ", TempDir("self")));
+    EXPECT_EQ(rc, 0) << w << "\n" << out;
+    EXPECT_TRUE(absl::StrContains(out, "serdiff review: no regression")) << out;
+  }
+  absl::StatusOr<WorkerManifest> m =
+      ReadWorkerManifest(std::string(SERDIFF_CORPUS_DIR) + "/../oracles/js_bson/worker.json");
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->heap_noise_percent, 10);
+  EXPECT_EQ(m->heap_noise_bytes, 262144);
+  const auto [rc, out] = RunCli(
+      "review --before pymongo --after pymongo --filter bson_decode "
+      "--cases 0");
+  EXPECT_TRUE(absl::StrContains(out,
+                                "heap allowance before + 10 % + 8448 B (of which 0 % + 8192 B "
+                                "the runtime's heap noise, as its manifest states)"))
+      << out;
+}
+
+// A heap figure that moves between runs is reported unconfirmed and does not fail the review: a
+// worker that, with JITTER=1, holds 1 MiB during every fourth call (so at most one of the three
+// back-to-back confirming re-runs sees it).
+TEST(ReviewCommand, AMovingHeapFigureIsUnconfirmed) {
+  if (std::system("test -x /usr/bin/python3") != 0) GTEST_SKIP() << "no /usr/bin/python3";
+  const std::string dir = TempDir("jitter");
+  std::ofstream(dir + "/jitter_worker.py")
+      << "import os, sys\n"
+      << "sys.path.insert(0, '" << SERDIFF_CORPUS_DIR << "/../workers/python')\n"
+      << "import serdiff_worker as sw\n"
+      << "calls = [0]\n"
+      << "def to_decimal(inp):\n"
+      << "    calls[0] += 1\n"
+      << "    held = bytes(1 << 20) if os.environ.get('JITTER') and calls[0] % 4 == 0 else b''\n"
+      << "    return ('hex', str(int(inp['value'])).encode() + held[:0])\n"
+      << "sw.serve(name='jitter', ops={'int64.to_decimal': to_decimal})\n";
+  std::ofstream(dir + "/worker.json")
+      << R"({"name": "jitter", "command": ["/usr/bin/python3", "jitter_worker.py"],)"
+      << R"( "targets": ["bson_format_int64"], "default": false})";
+  const std::string m = dir + "/worker.json";
+  const auto [rc, out] = RunCli(absl::StrCat("review --before ", m, " --after ", m,
+                                             " --after-env JITTER=1 --cases 30", " --out ", dir));
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_TRUE(absl::StrContains(out, "bson_format_int64: heap-grew: after peaks at ")) << out;
+  EXPECT_TRUE(absl::StrContains(out, "unconfirmed: the same class on ")) << out;
+  EXPECT_FALSE(absl::StrContains(out, "serdiff review: bson_format_int64: heap-grew")) << out;
+  EXPECT_TRUE(absl::StrContains(out, "serdiff review: no regression (0 confirmed differences"))
+      << out;
+  std::filesystem::remove_all(dir);
 }
 
 // The example worker (examples/own_worker) against its own variants, chosen through the after

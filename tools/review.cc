@@ -140,8 +140,17 @@ std::string Describe(const harness::Output& out) { return harness::DescribeOutpu
 
 std::string PeakText(int64_t b) { return b < 0 ? "not reported" : absl::StrCat(b, " B"); }
 
+// " (of which N % + M B the workers' measured noise)" when the manifests widened the allowance.
+std::string NoiseNote(const ReviewOptions& o, const harness::HeapTolerance& heap) {
+  if (heap.percent == o.heap.percent && heap.slack_bytes == o.heap.slack_bytes) return "";
+  return absl::StrCat(" (of which ", heap.percent - o.heap.percent, " % + ",
+                      heap.slack_bytes - o.heap.slack_bytes,
+                      " B the runtime's heap noise, as its manifest states)");
+}
+
 // `--input`: one file, both sides in full.
-int ReviewOneInput(const ReviewOptions& o, const Side& before, const Side& after) {
+int ReviewOneInput(const ReviewOptions& o, const Side& before, const Side& after,
+                   const harness::HeapTolerance& heap) {
   const Target* tb = before.Find(o.target);
   const Target* ta = after.Find(o.target);
   if (tb == nullptr || ta == nullptr || !tb->HasImpl(before.impl) || !ta->HasImpl(after.impl)) {
@@ -156,14 +165,14 @@ int ReviewOneInput(const ReviewOptions& o, const Side& before, const Side& after
   }
   const MeasuredOutput b = tb->RunOne(*bytes, before.impl);
   const MeasuredOutput a = ta->RunOne(*bytes, after.impl);
-  const Difference d = harness::CompareSides(b, a, o.heap);
+  const Difference d = harness::CompareSides(b, a, heap);
   std::cout << "target: " << o.target << "\nfile:   " << o.input << " (" << bytes->size()
             << " bytes)\ninput:  " << tb->ShowBytes(*bytes) << "\nbefore: " << before.impl << " ("
             << before.spec << "): " << Describe(b.output) << "\n        peak heap "
             << PeakText(b.peak_bytes) << "\nafter:  " << after.impl << " (" << after.spec
             << "): " << Describe(a.output) << "\n        peak heap " << PeakText(a.peak_bytes);
   if (d.heap_compared) {
-    std::cout << " (allowed " << harness::HeapAllowance(b.peak_bytes, o.heap) << " B)";
+    std::cout << " (allowed " << harness::HeapAllowance(b.peak_bytes, heap) << " B)";
   }
   std::cout << "\n";
   if (!d.compared) {
@@ -192,12 +201,25 @@ int Review(const ReviewOptions& o) {
       return 2;
     }
   }
+  // The heap allowance: the options', widened by the larger runtime noise the two sides' worker
+  // manifests state ("heap_noise", measured by reviewing the worker against itself).
+  harness::HeapTolerance heap = o.heap;
+  int64_t noise_percent = 0, noise_bytes = 0;
+  for (const Side* s : {&before, &after}) {
+    for (const auto& w : s->registry->workers()) {
+      if (w->manifest().name != s->impl) continue;
+      noise_percent = std::max(noise_percent, w->manifest().heap_noise_percent);
+      noise_bytes = std::max(noise_bytes, w->manifest().heap_noise_bytes);
+    }
+  }
+  heap.percent += noise_percent;
+  heap.slack_bytes += noise_bytes;
   if (!o.input.empty()) {
     if (o.target.empty()) {
       std::cerr << "serdiff review: --input needs --target\n";
       return 2;
     }
-    return ReviewOneInput(o, before, after);
+    return ReviewOneInput(o, before, after, heap);
   }
   // The targets both sides have.
   std::vector<std::pair<const Target*, const Target*>> pairs;
@@ -221,8 +243,8 @@ int Review(const ReviewOptions& o) {
   std::cout << "serdiff review: before " << before.impl << " (" << before.spec << "), after "
             << after.impl << " (" << after.spec << "); " << pairs.size()
             << " targets; the shipped corpus, then " << o.cases << " generated inputs (seed "
-            << o.seed << "); heap allowance before + " << o.heap.percent << " % + "
-            << o.heap.slack_bytes << " B\n";
+            << o.seed << "); heap allowance before + " << heap.percent << " % + "
+            << heap.slack_bytes << " B" << NoiseNote(o, heap) << "\n";
   std::vector<TargetRow> rows;
   std::vector<Finding> findings;
   bool failed = false;
@@ -250,7 +272,7 @@ int Review(const ReviewOptions& o) {
       ++row.inputs;
       MeasuredOutput b = tb->RunOne(in, before.impl);
       MeasuredOutput a = ta->RunOne(in, after.impl);
-      const Difference d = harness::CompareSides(b, a, o.heap);
+      const Difference d = harness::CompareSides(b, a, heap);
       // Each side against serdiff's own implementations, as `serdiff check` judges it.
       for (auto [side, t, count, first] :
            {std::tuple{&before, tb, &row.before_spec_failures, &row.before_spec_first},
@@ -268,6 +290,7 @@ int Review(const ReviewOptions& o) {
           ++row.heap_compared;
           row.before_peak_max = std::max(row.before_peak_max, b.peak_bytes);
           row.after_peak_max = std::max(row.after_peak_max, a.peak_bytes);
+          row.worst_heap_excess = std::max(row.worst_heap_excess, a.peak_bytes - b.peak_bytes);
           // Over inputs where the before side peaked at 256 B or more: below that a ratio says
           // more about a runtime's fixed costs than about the change.
           const double ratio = static_cast<double>(a.peak_bytes) /
@@ -356,8 +379,7 @@ int Review(const ReviewOptions& o) {
     const Target* tb = before.Find(f.target);
     const Target* ta = after.Find(f.target);
     auto class_of = [&](const std::string& c) {
-      return harness::CompareSides(tb->RunOne(c, before.impl), ta->RunOne(c, after.impl), o.heap)
-          .cls;
+      return harness::CompareSides(tb->RunOne(c, before.impl), ta->RunOne(c, after.impl), heap).cls;
     };
     // Confirmed first: the same class on at least kConfirmNeeded of kConfirmRuns re-runs.
     for (int i = 0; i < review_internal::kConfirmRuns; ++i) {
@@ -380,7 +402,7 @@ int Review(const ReviewOptions& o) {
     }
     const MeasuredOutput b = tb->RunOne(kept, before.impl);
     const MeasuredOutput a = ta->RunOne(kept, after.impl);
-    const Difference d = harness::CompareSides(b, a, o.heap);
+    const Difference d = harness::CompareSides(b, a, heap);
     if (!d.details.empty() && d.cls == f.cls) f.details = d.details;
     f.before_text = absl::StrCat(Cap(Describe(b.output)), "; peak ", PeakText(b.peak_bytes));
     f.after_text = absl::StrCat(Cap(Describe(a.output)), "; peak ", PeakText(a.peak_bytes));

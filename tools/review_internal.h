@@ -61,6 +61,7 @@ struct TargetRow {
   // Peak heap: the largest of each side, and the largest after/before ratio of one input.
   int64_t before_peak_max = -1, after_peak_max = -1;
   double worst_heap_ratio = 0;
+  int64_t worst_heap_excess = 0;  // the largest after peak - before peak of one input (bytes)
   std::string worst_heap_input_value;
   bool timed = false;
   harness::SpeedEstimate speed;
@@ -69,7 +70,8 @@ struct TargetRow {
 };
 
 // An environment value as the worker needs it: the worker runs in its manifest's folder, so each
-// ':'-separated part that names an existing file or folder relative to where serdiff was started
+// ':'-separated part holding a '/' that names an existing file or folder relative to where serdiff
+// was started
 // (PYTHONPATH=../driver-old, SERDIFF_NODE_PACKAGES=oracles/node_review) is made absolute; other
 // parts are kept as given.
 std::string AbsolutePaths(const std::string& value);

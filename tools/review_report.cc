@@ -7,6 +7,7 @@
 #include <system_error>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -44,7 +45,9 @@ std::string AbsolutePaths(const std::string& value) {
   std::vector<std::string> parts = absl::StrSplit(value, ':');
   for (std::string& p : parts) {
     std::error_code ec;
-    if (!p.empty() && p[0] != '/' && std::filesystem::exists(p, ec)) p = AbsolutePath(p);
+    if (p.find('/') != std::string::npos && p[0] != '/' && std::filesystem::exists(p, ec)) {
+      p = AbsolutePath(p);
+    }
   }
   return absl::StrJoin(parts, ":");
 }
@@ -59,7 +62,13 @@ std::string Cap(const std::string& text, size_t n) {
 std::string ReproLine(const ReviewOptions& o, const std::string& target, const std::string& file) {
   std::string a = harness::ShellWord(harness::SelfPath()) + " review";
   if (o.selftest) a += " --selftest";
-  a += " --before " + harness::ShellWord(AbsolutePaths(o.before));
+  // A manifest or module as an absolute path; an implementation's name as given (a folder of
+  // that name in the current directory, such as reference/, is no side).
+  auto side = [](const std::string& spec) {
+    const bool is_file = absl::EndsWith(spec, ".json") || absl::StrContains(spec, ".so");
+    return harness::ShellWord(is_file ? AbsolutePath(spec) : spec);
+  };
+  a += " --before " + side(o.before);
   // NAME=value with the value's relative paths made absolute, as the review used them.
   auto env = [](const std::string& e) {
     const size_t eq = e.find('=');
@@ -67,7 +76,7 @@ std::string ReproLine(const ReviewOptions& o, const std::string& target, const s
         eq == std::string::npos ? e : e.substr(0, eq + 1) + AbsolutePaths(e.substr(eq + 1)));
   };
   for (const std::string& e : o.before_env) a += " --before-env " + env(e);
-  a += " --after " + harness::ShellWord(AbsolutePaths(o.after));
+  a += " --after " + side(o.after);
   for (const std::string& e : o.after_env) a += " --after-env " + env(e);
   if (o.heap.percent != harness::HeapTolerance{}.percent)
     a += absl::StrCat(" --heap-tolerance ", o.heap.percent);
@@ -139,7 +148,8 @@ void WriteMarkdown(std::ostream& md, const ReviewOptions& o, const SideText& bef
      << "Verdict: **" << (failed ? "regression" : "no regression") << "**. Inputs: the shipped "
      << "corpus of each target, then " << o.cases << " generated (seed " << o.seed
      << "), the same for both sides. Heap allowance per input: before + " << o.heap.percent
-     << " % + " << o.heap.slack_bytes << " B.\n\n"
+     << " % + " << o.heap.slack_bytes
+     << " B, plus the runtime noise a worker's manifest states (docs/review.md).\n\n"
      << "| target | inputs | compared | declined | differing | heap compared | before vs spec "
         "| after vs spec | worst heap after/before | speedup, before time / after time (95 % CI) "
         "|\n"
@@ -214,6 +224,7 @@ void WriteJson(std::ostream& js, const ReviewOptions& o, const SideText& before,
        << ",\"before_peak_max_bytes\":" << r.before_peak_max
        << ",\"after_peak_max_bytes\":" << r.after_peak_max
        << ",\"worst_heap_ratio\":" << absl::StrFormat("%.4f", r.worst_heap_ratio)
+       << ",\"worst_heap_excess_bytes\":" << r.worst_heap_excess
        << ",\"before_spec_failures\":" << r.before_spec_failures
        << ",\"after_spec_failures\":" << r.after_spec_failures;
     js << ",\"ladder\":[";
