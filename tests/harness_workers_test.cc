@@ -311,5 +311,41 @@ TEST(Workers, TheSubjectIsFirstAndItsPeakIsBounded) {
   EXPECT_EQ(above.optimized_peak_bytes, 110);
 }
 
+// The subject's slack (a worker runtime's own overhead, its manifest's "heap_slack") is added to
+// the bound exactly, bytes and permille of the output alike: the value 61 peaks at 610 B and
+// writes 2 bytes ("61").
+TEST(Workers, TheSubjectsSlackIsAddedToTheByte) {
+  RunConfig subject;
+  subject.subject = "misbehaving";
+  const struct {
+    int64_t bound, slack_bytes, permille;
+    bool passes;
+  } kCases[] = {
+      {510, 100, 0, true},    // 510 + 100 = 610: at the bound
+      {511, 100, 0, true},    // one above the peak
+      {509, 100, 0, false},   // one below: 609 < 610
+      {608, 0, 1000, true},   // 608 + 2 bytes x 1000 / 1000 = 610
+      {607, 0, 1000, false},  // 609
+      {609, 0, 500, true},    // 609 + 2 x 500 / 1000 = 610
+      {608, 0, 499, false},   // 608 + 998 / 1000 (rounded down: 0) = 608
+      {600, 8, 1000, true},   // both: 600 + 8 + 2 = 610
+      {600, 7, 1000, false},  // 609
+  };
+  for (const auto& c : kCases) {
+    TargetDef<int64_t> def = Int64Target();
+    def.heap_bound = HeapBound<int64_t>::Fixed(c.bound);
+    WorkerManifest m = Manifest();
+    m.slack_bytes = c.slack_bytes;
+    m.slack_per_output_permille = c.permille;
+    WithWorker w(std::move(m), std::move(def));
+    const CaseResult r = w.target.Judge(61, subject);
+    EXPECT_EQ(r.passed, c.passes) << c.bound << " + " << c.slack_bytes << " B + " << c.permille
+                                  << " permille: " << r.failure_class;
+    if (!c.passes) {
+      EXPECT_EQ(r.failure_class, "heap-bound:misbehaving");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace serdiff::harness
