@@ -248,7 +248,10 @@ int Review(const ReviewOptions& o) {
   std::vector<TargetRow> rows;
   std::vector<Finding> findings;
   bool failed = false;
-  for (const auto& [tb, ta] : pairs) {
+  for (const auto& pair : pairs) {
+    // Named copies: clang 14 lets no lambda capture a structured binding.
+    const Target* const tb = pair.first;
+    const Target* const ta = pair.second;
     TargetRow row;
     row.target = tb->name();
     std::vector<std::string> inputs;
