@@ -413,25 +413,31 @@ int Review(const ReviewOptions& o) {
     if (w.ok()) f.written = *w;
   }
   review_internal::PrintSummary(std::cout, o, rows, findings);
-  if (!o.markdown_path.empty()) {
-    std::ofstream md(o.markdown_path);
-    review_internal::WriteMarkdown(md, o, before.text(), after.text(), rows, findings, failed);
-    if (!md) {
-      std::cerr << "serdiff review: cannot write " << o.markdown_path << "\n";
-      return 2;
+  // A report to a file (or, with stdout_dash, "-": stdout); false when the file could not be
+  // written.
+  auto write = [](const std::string& path, const auto& writer, bool stdout_dash = false) {
+    if (stdout_dash && path == "-") {
+      writer(std::cout);
+      return true;
     }
+    std::ofstream f(path);
+    writer(f);
+    if (!f) std::cerr << "serdiff review: cannot write " << path << "\n";
+    return static_cast<bool>(f);
+  };
+  if (!o.markdown_path.empty() && !write(o.markdown_path, [&](std::ostream& out) {
+        review_internal::WriteMarkdown(out, o, before.text(), after.text(), rows, findings, failed);
+      })) {
+    return 2;
   }
-  if (!o.json_path.empty()) {
-    if (o.json_path == "-") {
-      review_internal::WriteJson(std::cout, o, before.text(), after.text(), rows, findings, failed);
-    } else {
-      std::ofstream js(o.json_path);
-      review_internal::WriteJson(js, o, before.text(), after.text(), rows, findings, failed);
-      if (!js) {
-        std::cerr << "serdiff review: cannot write " << o.json_path << "\n";
-        return 2;
-      }
-    }
+  if (!o.json_path.empty() && !write(
+                                  o.json_path,
+                                  [&](std::ostream& out) {
+                                    review_internal::WriteJson(out, o, before.text(), after.text(),
+                                                               rows, findings, failed);
+                                  },
+                                  true)) {
+    return 2;
   }
   if (!o.plots_dir.empty()) {
     for (const std::string& line :
