@@ -200,9 +200,13 @@ std::string FrameOf(absl::string_view payload) {
   return f;
 }
 
+// The body is read in pieces of at most this many bytes, the buffer grown as they arrive: a
+// length field is a claim, and a worker that claims 256 MiB and sends 10 bytes costs 1 MiB.
+constexpr size_t kFramePiece = size_t{1} << 20;
+
 // Reads one frame: its 4-byte big-endian length, then that many bytes. Errors: ReadAll's
 // (DeadlineExceeded, Unavailable at the end of the stream), OutOfRange for a length over
-// kMaxFrame (nothing of the body is read or allocated).
+// kMaxFrame (nothing of the body is read or allocated; a length of exactly kMaxFrame is taken).
 absl::Status ReadFrame(int fd, Clock::time_point deadline, std::string* body) {
   unsigned char len[4];
   if (absl::Status s = ReadAll(fd, reinterpret_cast<char*>(len), 4, deadline); !s.ok()) return s;
@@ -211,8 +215,14 @@ absl::Status ReadFrame(int fd, Clock::time_point deadline, std::string* body) {
   if (n > kMaxFrame) {
     return absl::OutOfRangeError(absl::StrCat("a frame of ", n, " bytes (limit ", kMaxFrame, ")"));
   }
-  body->assign(n, '\0');
-  return ReadAll(fd, body->data(), n, deadline);
+  body->clear();
+  while (body->size() < n) {
+    const size_t have = body->size();
+    const size_t piece = std::min<size_t>(n - have, kFramePiece);
+    body->resize(have + piece);
+    if (absl::Status s = ReadAll(fd, body->data() + have, piece, deadline); !s.ok()) return s;
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace

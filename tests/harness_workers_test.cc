@@ -110,6 +110,22 @@ TEST(Workers, EachFailureIsAVerdictAndTheNextInputIsJudged) {
   }
 }
 
+// The frame limit (256 MiB, docs/workers.md) held at its value: a length of 256 MiB + 1 is a
+// protocol verdict on the length alone; a length of exactly 256 MiB is taken, so the same worker
+// sending 10 bytes of it and exiting is a crash (the body cut short), not a protocol verdict.
+TEST(Workers, TheFrameLimitIsHeldAtItsValue) {
+  WithWorker w(Manifest());
+  const CaseResult over = w.target.Judge(38, {}, Render::kAlways);
+  EXPECT_EQ(over.failure_class, "worker-protocol:misbehaving") << over.report;
+  EXPECT_NE(over.report.find("a frame of 268435457 bytes (limit 268435456)"), std::string::npos)
+      << over.report;
+  EXPECT_TRUE(w.target.Judge(42, {}).passed);
+  const CaseResult at = w.target.Judge(39, {}, Render::kAlways);
+  EXPECT_EQ(at.failure_class, "worker-crashed:misbehaving") << at.report;
+  EXPECT_EQ(at.report.find("limit 268435456"), std::string::npos) << at.report;
+  EXPECT_TRUE(w.target.Judge(42, {}).passed);
+}
+
 // Every rule of an answer that serdiff checks, broken once (tests/workers/misbehaving_worker.py,
 // MALFORMED): each is a worker-protocol verdict naming the worker, and the next input is judged
 // normally by a new process. A lenient reader (hex "3g" read as bytes, an offset "3" read as

@@ -79,6 +79,7 @@ class Worker:
         self.fd = self.proc.stdout.fileno()
         self.pending = b''
         self.ended = False
+        self.last_length = None  # the body length of the last frame read
 
     def write(self, data):
         try:
@@ -121,6 +122,7 @@ class Worker:
         if len(self.pending) < 4 + n:
             raise Failure('stdout ended inside a frame of %d bytes' % n)
         body, self.pending = self.pending[4:4 + n], self.pending[4 + n:]
+        self.last_length = n
         try:
             obj = json.loads(body.decode('utf-8'))
         except ValueError as e:
@@ -460,6 +462,57 @@ def _(cmd):
     expect(w.read(), {'id': 1, 'ok': True, 'hex': '01', 'peak': PEAK})
     expect_end(w, 2, PROTOCOL_LINE)
 
+
+
+# The limit held at its value: a request of exactly the limit is taken, one byte more is a
+# protocol error (the same request padded with JSON whitespace, which changes nothing else).
+@check('frame-limit.request-edge', env=SMALL_LIMIT)
+def _(cmd):
+    def body(rid, length):
+        b = json.dumps({'id': rid, 'op': 'echo.hex', 'input': {'hex': '01'}},
+                       separators=(',', ':')).encode('utf-8')
+        return b + b' ' * (length - len(b))
+    w = start(cmd)
+    w.write(frame(body(1, 4096)) + frame(body(2, 4097)))
+    expect(w.read(), {'id': 1, 'ok': True, 'hex': '01', 'peak': PEAK})
+    expect_end(w, 2, PROTOCOL_LINE + 'a frame of 4097 bytes (limit 4096)')
+
+
+# An answer of exactly the limit is sent, one of a byte more is declined. The library writes
+# the answer (its JSON spacing and the peak are its own), so the sizes are swept: n zero bytes
+# for n around 2,030 with ids of one and two digits make answers of every length from about
+# 4,070 to 4,130; each accepted one must be at most 4,096 bytes long, each declined one must
+# say it was over 4,096, and the sweep must meet both edges (4,096 sent, 4,097 declined).
+@check('frame-limit.answer-edge', env=SMALL_LIMIT)
+def _(cmd):
+    sent_at_limit = declined_one_over = False
+    for _sweep in range(3):
+        w = start(cmd)
+        for size in range(2010, 2060):
+            for rid in (1, 10):
+                w.write(request(rid, 'big', {'size': size}))
+                got = w.read()
+                if got is None:
+                    raise Failure('the worker ended on big {"size": %d}' % size)
+                if got.get('ok') is True:
+                    if w.last_length > 4096:
+                        raise Failure('an answer of %d bytes was sent over a limit of 4096'
+                                      % w.last_length)
+                    sent_at_limit |= w.last_length == 4096
+                    continue
+                expect(got, dict(DECLINED_ANSWER, id=rid, message=Prefix('the answer of ')))
+                m = re.fullmatch(r'the answer of ([0-9]+) bytes is over the frame limit of '
+                                 r'4096 bytes', got['message'])
+                if not m or int(m.group(1)) <= 4096:
+                    raise Failure('declined with %r: an answer is declined only over 4096 bytes'
+                                  % got['message'])
+                declined_one_over |= int(m.group(1)) == 4097
+        w.close()
+        expect_end(w, 0, '')
+        if sent_at_limit and declined_one_over:
+            return
+    raise Failure('the sweep never met the edge (an answer of exactly 4096 bytes sent: %s; one '
+                  'of 4097 declined: %s)' % (sent_at_limit, declined_one_over))
 
 def main(argv):
     only = None

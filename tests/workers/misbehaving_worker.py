@@ -8,6 +8,9 @@ misbehaviour, so that one test process can see each failure and then a normal an
   value 14   it sleeps 60 s before answering (worker-timeout, under a short deadline)
   value 15   it answers a frame that is not JSON (worker-protocol)
   value 16   it answers a frame whose length is 2^31 (worker-protocol: over 256 MiB)
+  value 38   it answers a frame length of 256 MiB + 1 (worker-protocol: one over the limit)
+  value 39   it answers a frame length of exactly 256 MiB, 10 bytes of it, and exits (within the
+             limit: the body cut short is worker-crashed, not worker-protocol)
   value 17   it answers with another id (worker-protocol)
   value 18   it answers the wrong digits (bytes-mismatch: the harness must catch a wrong peer)
   value 19   it declines the input
@@ -87,6 +90,13 @@ def main():
         if v == 16:
             sys.stdout.buffer.write(struct.pack('>I', 1 << 31))
             sys.stdout.buffer.flush()
+            continue
+        if v in (38, 39):
+            sys.stdout.buffer.write(struct.pack('>I', (256 << 20) + (1 if v == 38 else 0)))
+            sys.stdout.buffer.write(b'{"id": 1, ')
+            sys.stdout.buffer.flush()
+            if v == 39:
+                sys.exit(0)
             continue
         if v == 17:
             write({'id': rid + 100, 'ok': True, 'hex': b'17'.hex(), 'peak': peak})
