@@ -103,6 +103,25 @@ absl::StatusOr<WorkerManifest> ReadWorkerManifest(const std::string& path) {
       m.env.emplace_back(k, v.get<std::string>());
     }
   }
+  if (j.contains("decline_edges")) {
+    if (!j["decline_edges"].is_array()) return bad("\"decline_edges\" is not an array");
+    // Read again keeping the order of keys: an input's key order is part of it (js_bson
+    // declines documents whose keys a JS object would reorder).
+    const nlohmann::ordered_json ordered = nlohmann::ordered_json::parse(ss.str(), nullptr, false);
+    for (const nlohmann::ordered_json& e : ordered["decline_edges"]) {
+      if (!e.is_object() || !e.contains("text") || !e["text"].is_string() ||
+          e["text"].get<std::string>().empty() || !e.contains("op") || !e["op"].is_string() ||
+          !e.contains("input") || !e["input"].is_object() || !e.contains("declined") ||
+          !e["declined"].is_boolean()) {
+        return bad(
+            "a \"decline_edges\" entry needs \"text\", \"op\", an object \"input\" and a "
+            "boolean \"declined\"");
+      }
+      m.decline_edges.push_back({e["text"].get<std::string>(), e["op"].get<std::string>(),
+                                 e["input"].dump(), e["declined"].get<bool>()});
+    }
+  }
+  m.no_decline_edges = j.value("no_decline_edges", std::string());
   if (j.contains("heap_slack") && j["heap_slack"].is_object()) {
     const Json& s = j["heap_slack"];
     m.slack_per_output_permille = s.value("per_output_permille", int64_t{0});

@@ -61,9 +61,23 @@ struct WorkerManifest {
   // Set in the worker's environment over serdiff's own ("env": {"NAME": "value", ...}; then
   // ExternalConfig::worker_env, e.g. `serdiff review --after-env PYTHONPATH=<checkout>`).
   std::vector<std::pair<std::string, std::string>> env = {};
+  // Its declines held at their edges ("decline_edges", docs/workers.md "Decline edges"): for
+  // each decline with a boundary, the last request the worker must answer (declined false) and
+  // the first it must decline (true). A decline too wide by one value hides a peer's bug as
+  // "not compared"; WorkerDeclines.EveryShippedWorkerHoldsItsDeclineEdges sends each request.
+  struct DeclineEdge {
+    std::string text;        // which edge, in words ("a UTC datetime of 8.64e15 ms, a Date's last")
+    std::string op;          // the request's op
+    std::string input_json;  // the request's input (a JSON object)
+    bool declined = false;   // what the worker must answer: declined, or anything else
+  };
+  std::vector<DeclineEdge> decline_edges = {};
+  // Why a worker has no decline edges ("no_decline_edges"): a manifest has one or the other.
+  std::string no_decline_edges = {};
 };
 // Reads a manifest. Errors: NotFound (no file), InvalidArgument "<path>: <what>" for JSON
-// that is not a manifest (missing name, command or targets; a name not [a-z0-9_]+).
+// that is not a manifest (missing name, command or targets; a name not [a-z0-9_]+; a
+// "decline_edges" entry without a text, an op, an object input or a boolean "declined").
 absl::StatusOr<WorkerManifest> ReadWorkerManifest(const std::string& path);
 
 // One worker process, started at its first call, restarted after a failure.
@@ -89,6 +103,8 @@ class WorkerClient {
                                       std::vector<double>* ns = nullptr);
 
   const WorkerManifest& manifest() const { return manifest_; }
+  // Why the worker declines every call (its runtime or package is missing), once it was asked.
+  const std::optional<std::string>& declined_reason() const { return declined_; }
   int64_t calls() const { return calls_; }
   int64_t starts() const { return starts_; }
   // The hello's peak text (how the worker measures its peak), once it has started.

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <utility>
@@ -124,6 +125,78 @@ TEST(Workers, TheFrameLimitIsHeldAtItsValue) {
   EXPECT_EQ(at.failure_class, "worker-crashed:misbehaving") << at.report;
   EXPECT_EQ(at.report.find("limit 268435456"), std::string::npos) << at.report;
   EXPECT_TRUE(w.target.Judge(42, {}).passed);
+}
+
+// A decline edge the manifest cannot state exactly is a manifest error, not an edge skipped.
+TEST(WorkerDeclines, AMalformedEdgeIsAManifestError) {
+  const std::string path = ::testing::TempDir() + "/bad_edges.json";
+  for (const char* edge : {R"({"op": "x", "input": {}, "declined": true})",
+                           R"({"text": "t", "op": "x", "input": [], "declined": true})",
+                           R"({"text": "t", "op": "x", "input": {}, "declined": "yes"})",
+                           R"({"text": "", "op": "x", "input": {}, "declined": false})"}) {
+    std::ofstream(path) << R"({"name": "w", "command": ["true"], "targets": [], )"
+                        << R"("decline_edges": [)" << edge << "]}";
+    const absl::StatusOr<WorkerManifest> m = ReadWorkerManifest(path);
+    EXPECT_TRUE(absl::IsInvalidArgument(m.status())) << edge << ": " << m.status();
+  }
+  std::ofstream(path)
+      << R"({"name": "w", "command": ["true"], "targets": [], "decline_edges": )"
+      << R"([{"text": "t", "op": "x", "input": {"b": 1, "a": 2}, "declined": true}]})";
+  const absl::StatusOr<WorkerManifest> m = ReadWorkerManifest(path);
+  ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_EQ(m->decline_edges.size(), 1u);
+  EXPECT_EQ(m->decline_edges[0].input_json, R"({"b":1,"a":2})");  // the key order kept
+  EXPECT_TRUE(m->decline_edges[0].declined);
+}
+
+// Every shipped worker's declines held at their edges (WorkerManifest::decline_edges, in each
+// oracles/*/worker*.json and the example worker's manifest): each request sent to the worker
+// itself, declined exactly when the manifest says so. A decline one value too wide (a `>`
+// written `>=` in a range check, a limit that starts at the last legal value) hides a peer's
+// bug as "not compared", and fails here. A manifest holds edges or says why it has none.
+// Workers whose runtime or package is missing are left out, by name.
+TEST(WorkerDeclines, EveryShippedWorkerHoldsItsDeclineEdges) {
+  std::vector<std::string> files = {std::string(SERDIFF_CORPUS_DIR) +
+                                    "/../examples/own_worker/worker.json"};
+  for (const auto& dir : std::filesystem::directory_iterator(OraclesDir())) {
+    if (!dir.is_directory()) continue;
+    for (const auto& f : std::filesystem::directory_iterator(dir.path())) {
+      const std::string n = f.path().filename().string();
+      if (n.rfind("worker", 0) == 0 && n.size() > 5 && n.substr(n.size() - 5) == ".json") {
+        files.push_back(f.path().string());
+      }
+    }
+  }
+  size_t checked = 0;
+  size_t not_sent = 0;
+  std::vector<std::string> missing;
+  for (const std::string& file : files) {
+    absl::StatusOr<WorkerManifest> m = ReadWorkerManifest(file);
+    ASSERT_TRUE(m.ok()) << m.status();
+    if (m->decline_edges.empty()) {
+      EXPECT_FALSE(m->no_decline_edges.empty()) << file << ": no decline edges and no reason";
+      continue;
+    }
+    WorkerClient client(*m);
+    for (const WorkerManifest::DeclineEdge& e : m->decline_edges) {
+      int64_t peak = -1;
+      const absl::StatusOr<ExternalAnswer> a = client.Call(e.op, e.input_json, &peak);
+      if (client.declined_reason().has_value()) break;  // not installed here
+      EXPECT_EQ(!a.ok() && IsDeclined(a.status()), e.declined)
+          << m->name << ": " << e.text << "\n  " << e.op << " " << e.input_json
+          << "\n  answer: " << (a.ok() ? std::string("accepted") : a.status().ToString());
+      ++checked;
+    }
+    if (client.declined_reason().has_value()) {
+      missing.push_back(absl::StrCat(m->name, " (", *client.declined_reason(), ")"));
+      not_sent += m->decline_edges.size();
+    }
+  }
+  for (const std::string& w : missing)
+    std::cout << "not installed here, edges not sent: " << w << "\n";
+  // python_cassandra 14, fury 8, node_cassandra 8, js_bson 6, pymongo 4, the example worker 2.
+  EXPECT_EQ(checked + not_sent, 42u);
+  EXPECT_GT(checked, 0u);
 }
 
 // Every rule of an answer that serdiff checks, broken once (tests/workers/misbehaving_worker.py,

@@ -20,6 +20,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "harness/corpus.h"
+#include "harness/external.h"
 #include "harness/hex.h"
 #include "harness/shrink.h"
 #include "targets/families.h"
@@ -47,6 +48,20 @@ int List(const Session& session) {
                 << ", " << serdiff::harness::ImplKindName(impl.kind)
                 << (impl.name == session.config.subject ? ", subject" : "") << "): " << impl.origin
                 << "\n";
+      for (const auto& w : session.targets->workers()) {
+        const serdiff::harness::WorkerManifest& m = w->manifest();
+        if (m.name != impl.name) continue;
+        for (const auto& e : m.decline_edges) {
+          std::cout << "    decline edge, " << (e.declined ? "declined" : "compared") << ": "
+                    << e.text << " (" << e.op << " " << e.input_json << ")\n";
+        }
+        if (m.decline_edges.empty()) {
+          std::cout << "    no decline edges: "
+                    << (m.no_decline_edges.empty() ? "(the manifest does not say why)"
+                                                   : m.no_decline_edges)
+                    << "\n";
+        }
+      }
     }
     if (!t->info().length_fields.empty()) {
       std::cout << "  length fields (custom mutator):";
