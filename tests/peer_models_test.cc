@@ -266,5 +266,77 @@ TEST(PeerModels, PythonDriverModelAnswersWhatTheDriverAnswered) {
   }
 }
 
+// cassandra-driver 4.10.0's Encoder.encode (NodeCassandraModel, the model node_cassandra's
+// divergences check answers against; targets/cql/divergences_node_cassandra.cc), on inputs that
+// take each rule of the model: a null element or map key or value refused, an empty list inside
+// a list, set or map key breaking Buffer.concat, an empty list as a UDT field or map value, UDT
+// fields padded with nulls, tuples cut to the value's components, [short] counts and lengths at
+// every depth in v1/v2, ascii as latin1 (a surrogate pair as two low bytes), any duration signs,
+// any timeuuid. Each answer is what the driver itself answered for the same input (the
+// node_cassandra worker, npm cassandra-driver 4.10.0 as oracles/node/package-lock.json pins it,
+// 2026-12-03; the rejections' messages without the worker's "Encoder.encode: ").
+TEST(PeerModels, NodeDriverModelAnswersWhatTheDriverAnswered) {
+  namespace sc = ::serdiff::cql;
+  using sc::Value;
+  const auto in = [](const char* type, Value v, int version) {
+    cql::EncodeInput e;
+    EXPECT_TRUE(sc::ParseType(type, &e.type).ok()) << type;
+    e.value = std::move(v);
+    e.version = version;
+    return e;
+  };
+  const auto i = [](int64_t v) { return Value::Int(v); };
+  const auto t = [](const char* s) { return Value::Text(s); };
+  const Value null = Value::Null();
+  const Value empty = Value::List({});
+  sc::Uuid v4{};
+  v4[6] = 0x40;
+  v4[8] = 0x80;
+  constexpr const char* kNullBuffer = "Cannot read properties of null (reading 'length')";
+  const struct {
+    cql::EncodeInput input;
+    const char* hex;       // the driver's payload; "" when it threw
+    const char* rejected;  // the driver's message when it threw
+  } kCases[] = {
+      {in("list<int>", Value::List({i(1), null, i(3)}), 4), "",
+       "A collection can't contain null or unset values"},
+      {in("list<list<int>>", Value::List({empty, Value::List({i(1)})}), 4), "", kNullBuffer},
+      {in("set<set<int>>", Value::Set({Value::Set({})}), 3), "", kNullBuffer},
+      {in("map<list<int>, int>", Value::Map({{empty, i(1)}}), 4), "", kNullBuffer},
+      {in("map<int, list<int>>", Value::Map({{i(1), empty}}), 4),
+       "00000001000000040000000100000000", ""},
+      {in("map<int, text>", Value::Map({{i(1), null}}), 4), "",
+       "A map can't contain null or unset values"},
+      {in("map<int, text>", Value::Map({{null, t("x")}}), 4), "",
+       "A map can't contain null or unset keys"},
+      {in("udt<u, a int, b text>", Value::Udt({i(1)}), 4), "0000000400000001ffffffff", ""},
+      {in("udt<u, a int, b list<int>>", Value::Udt({i(1), empty}), 4), "0000000400000001ffffffff",
+       ""},
+      {in("list<udt<u, a int>>", Value::List({Value::Udt({null})}), 4), "0000000100000004ffffffff",
+       ""},
+      {in("tuple<int, text, int>", Value::Tuple({i(7)}), 4), "0000000400000007", ""},
+      {in("tuple<int, text>", Value::Tuple({i(1), null}), 4), "0000000400000001ffffffff", ""},
+      {in("list<int>", Value::List({i(1), i(2)}), 2), "0002000400000001000400000002", ""},
+      {in("list<list<int>>", Value::List({Value::List({i(1)})}), 2), "000100080001000400000001",
+       ""},
+      {in("map<int, int>", Value::Map({{i(1), i(2)}}), 1), "0001000400000001000400000002", ""},
+      {in("ascii", Value::Text("\xc3\xa9"), 4), "e9", ""},
+      {in("ascii", Value::Text("\xf0\x9f\x98\x80"), 4), "3d00", ""},
+      {in("duration", Value::FromDuration({1, -2, 3}), 4), "020306", ""},
+      {in("timeuuid", Value::FromUuid(v4), 4), "00000000000040008000000000000000", ""},
+  };
+  for (const auto& c : kCases) {
+    const harness::Output got = cql::NodeCassandraModel(c.input);
+    const std::string what = absl::StrCat(sc::TypeToString(c.input.type), " v", c.input.version);
+    if (*c.hex != '\0') {
+      ASSERT_TRUE(got.ok()) << what << ": " << got.status();
+      EXPECT_EQ(absl::BytesToHexString(*got), c.hex) << what;
+    } else {
+      ASSERT_FALSE(got.ok()) << what << ": " << absl::BytesToHexString(*got);
+      EXPECT_EQ(std::string(got.status().message()), c.rejected) << what;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace serdiff::targets::bson

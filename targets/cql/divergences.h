@@ -50,8 +50,9 @@ std::vector<PeerDivergence> NodeCassandraDivergences();
 // What each driver's model (divergences_<peer>.cc) says the driver answers for `in`, as the
 // target's output: the payload, a rejection with the driver's message, or Declined where the
 // model does not follow (python_cassandra: protocol v1/v2, a top-level null).
-// tests/peer_models_test.cc holds the python model to the driver's own answers.
+// tests/peer_models_test.cc holds both models to the drivers' own answers.
 harness::Output PythonCassandraModel(const EncodeInput& in);
+harness::Output NodeCassandraModel(const EncodeInput& in);
 
 // Both lists, python_cassandra's first (divergences.cc).
 const std::vector<PeerDivergence>& PeerDivergences();

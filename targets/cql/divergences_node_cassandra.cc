@@ -240,6 +240,10 @@ using Applies = bool (*)(const EncodeInput&, const Output&);
 
 }  // namespace
 
+Output NodeCassandraModel(const EncodeInput& in) {
+  return AnswerOutput(NodeModel(in.version).Encode(in.type, in.value), in);
+}
+
 std::vector<PeerDivergence> NodeCassandraDivergences() {
   std::vector<PeerDivergence> d;
   auto add = [&d](const char* impl, std::string reason, Applies applies) {
