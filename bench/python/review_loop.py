@@ -6,25 +6,19 @@ of oracles/python_cassandra/worker.py (python_cassandra_join), measured as the r
 
 Usage: /usr/bin/python3 bench/python/review_loop.py [--variant=join] [COUNT ...]"""
 import json
+import os
 import random
 import sys
 import time
 
-from cassandra import cqltypes as ct
+from cassandra import cqltypes as ct  # before the worker module: a plain ImportError if missing
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
+                                'oracles', 'python_cassandra'))
+import worker  # noqa: E402  (the python_cassandra worker's module: its join variant)
 
 if '--variant=join' in sys.argv:
-    # The same change as worker.py's --variant=join: one bytes object per prefix and element.
-    def _join_serialize_safe(cls, items, protocol_version):
-        subtype, = cls.subtypes
-        pack = ct.int32_pack if protocol_version >= 3 else ct.uint16_pack
-        inner = max(3, protocol_version)
-        fragments = [pack(len(items))]
-        for item in items:
-            b = subtype.to_binary(item, inner)
-            fragments.append(pack(len(b)))
-            fragments.append(b)
-        return b''.join(fragments)
-    ct._SimpleParameterizedType.serialize_safe = classmethod(_join_serialize_safe)
+    worker.install_join_variant()
 
 LIST_INT = ct.ListType.apply_parameters([ct.Int32Type])
 rng = random.Random(42)

@@ -52,16 +52,19 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
                                 'workers', 'python'))
 import serdiff_worker as sw  # noqa: E402
 
+# The variant comes from the command line when run as the worker; imported (as
+# bench/python/review_loop.py does, for install_join_variant), the module changes nothing.
 VARIANT = 'installed'
-for _arg in sys.argv[1:]:
-    if _arg.startswith('--variant='):
-        VARIANT = _arg.split('=', 1)[1]
-    else:
-        sys.stderr.write('python_cassandra worker: unknown argument %s\n' % _arg)
+if __name__ == '__main__':
+    for _arg in sys.argv[1:]:
+        if _arg.startswith('--variant='):
+            VARIANT = _arg.split('=', 1)[1]
+        else:
+            sys.stderr.write('python_cassandra worker: unknown argument %s\n' % _arg)
+            sys.exit(2)
+    if VARIANT not in ('installed', 'join'):
+        sys.stderr.write('python_cassandra worker: --variant must be join\n')
         sys.exit(2)
-if VARIANT not in ('installed', 'join'):
-    sys.stderr.write('python_cassandra worker: --variant must be join\n')
-    sys.exit(2)
 NAME = 'python_cassandra_join' if VARIANT == 'join' else 'python_cassandra'
 
 try:
@@ -84,15 +87,17 @@ EPOCH = datetime.datetime(1970, 1, 1)
 # ---------------------------------------------------------------------------------------------
 # The planted variant (--variant=join).
 
-if VARIANT == 'join':
-    _int32_pack = ct.int32_pack
-    _uint16_pack = ct.uint16_pack
+def install_join_variant():
+    """Replaces the driver's list and set serializer with the fragment-join one, in this
+    process (the worker's --variant=join; bench/python/review_loop.py times it too)."""
+    int32_pack = ct.int32_pack
+    uint16_pack = ct.uint16_pack
 
     def _join_serialize_safe(cls, items, protocol_version):
         if isinstance(items, str):
             raise TypeError("Received a string for a type that expects a sequence")
         subtype, = cls.subtypes
-        pack = _int32_pack if protocol_version >= 3 else _uint16_pack
+        pack = int32_pack if protocol_version >= 3 else uint16_pack
         inner_proto = max(3, protocol_version)
         fragments = [pack(len(items))]
         for item in items:
@@ -102,6 +107,10 @@ if VARIANT == 'join':
         return b''.join(fragments)
 
     ct._SimpleParameterizedType.serialize_safe = classmethod(_join_serialize_safe)
+
+
+if VARIANT == 'join':
+    install_join_variant()
 
 # ---------------------------------------------------------------------------------------------
 # serdiff type text -> driver class and converters.
