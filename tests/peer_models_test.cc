@@ -16,6 +16,8 @@
 #include <string>
 
 #include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "harness/target.h"
 #include "serdiff/common/error_offset.h"
 #include "serdiff/cql/value.h"
@@ -201,6 +203,57 @@ TEST(PeerModels, FuryDecodeModelAnswersWhatTheReaderAnswered) {
   }
 }
 
+// The two CQL drivers' models held to the drivers' own answers (the tests below).
+namespace sc = ::serdiff::cql;
+
+// A cql.serialize input: the type text parsed, the value, the protocol version.
+cql::EncodeInput CqlIn(const char* type, sc::Value v, int version) {
+  cql::EncodeInput e;
+  EXPECT_TRUE(sc::ParseType(type, &e.type).ok()) << type;
+  e.value = std::move(v);
+  e.version = version;
+  return e;
+}
+
+// 00000000-0000-4000-8000-000000000000: a version-4 UUID, for the timeuuid cases.
+sc::Uuid Version4Uuid() {
+  sc::Uuid v4{};
+  v4[6] = 0x40;
+  v4[8] = 0x80;
+  return v4;
+}
+
+struct DriverAnswer {
+  cql::EncodeInput input;
+  const char* hex;       // the driver's payload; "" when it raised or threw
+  const char* rejected;  // the driver's message when it raised or threw
+};
+
+// How a model's rejection message must match the driver's: the same text, or a part of it.
+enum class MessageMatch { kExact, kPartOfTheDrivers };
+
+// Each case's model answer against the driver's: the same payload, or a rejection whose message
+// matches as `match` says.
+void ExpectModelAnswers(harness::Output (*model)(const cql::EncodeInput&),
+                        absl::Span<const DriverAnswer> cases, MessageMatch match) {
+  for (const DriverAnswer& c : cases) {
+    const harness::Output got = model(c.input);
+    const std::string what = absl::StrCat(sc::TypeToString(c.input.type), " v", c.input.version);
+    if (*c.hex != '\0') {
+      ASSERT_TRUE(got.ok()) << what << ": " << got.status();
+      EXPECT_EQ(absl::BytesToHexString(*got), c.hex) << what;
+    } else if (match == MessageMatch::kExact) {
+      ASSERT_FALSE(got.ok()) << what << ": " << absl::BytesToHexString(*got);
+      EXPECT_EQ(std::string(got.status().message()), c.rejected) << what;
+    } else {
+      ASSERT_FALSE(got.ok()) << what;
+      EXPECT_NE(std::string(c.rejected).find(std::string(got.status().message())),
+                std::string::npos)
+          << what << ": " << got.status();
+    }
+  }
+}
+
 // The python driver's model (PythonCassandraModel, targets/cql/divergences.h), on which every
 // python_cassandra divergence relies, against the driver itself: each expected answer is what
 // python3-cassandra 3.25.0 (Debian 12) answered through its worker (oracles/python_cassandra,
@@ -208,26 +261,14 @@ TEST(PeerModels, FuryDecodeModelAnswersWhatTheReaderAnswered) {
 // keys and values, empty and nested collections, tuples and UDTs with fewer components, the
 // time range at both ends, a mixed-sign duration, a version-4 timeuuid.
 TEST(PeerModels, PythonDriverModelAnswersWhatTheDriverAnswered) {
-  namespace sc = ::serdiff::cql;
   using sc::Value;
-  const auto in = [](const char* type, Value v, int version) {
-    cql::EncodeInput e;
-    EXPECT_TRUE(sc::ParseType(type, &e.type).ok()) << type;
-    e.value = std::move(v);
-    e.version = version;
-    return e;
-  };
+  const auto in = CqlIn;
   const auto i = [](int64_t v) { return Value::Int(v); };
   const auto t = [](const char* s) { return Value::Text(s); };
   const Value null = Value::Null();
-  sc::Uuid v4{};
-  v4[6] = 0x40;
-  v4[8] = 0x80;
-  const struct {
-    cql::EncodeInput input;
-    const char* hex;       // the driver's payload; "" when it raised
-    const char* rejected;  // part of the driver's message when it raised
-  } kCases[] = {
+  const sc::Uuid v4 = Version4Uuid();
+  const DriverAnswer kCases[] = {
+      // rejected: part of the driver's message
       {in("list<int>", Value::List({i(1), null, i(3)}), 4),
        "000000030000000400000001000000000000000400000003", ""},
       {in("set<text>", Value::Set({t("a"), null}), 4), "00000002000000016100000000", ""},
@@ -251,19 +292,7 @@ TEST(PeerModels, PythonDriverModelAnswersWhatTheDriverAnswered) {
       {in("list<duration>", Value::List({null, Value::FromDuration({0, 1, -1})}), 5),
        "000000020000000000000003000201", ""},
   };
-  for (const auto& c : kCases) {
-    const harness::Output got = cql::PythonCassandraModel(c.input);
-    const std::string what = sc::TypeToString(c.input.type);
-    if (*c.hex != '\0') {
-      ASSERT_TRUE(got.ok()) << what << ": " << got.status();
-      EXPECT_EQ(absl::BytesToHexString(*got), c.hex) << what;
-    } else {
-      ASSERT_FALSE(got.ok()) << what;
-      EXPECT_NE(std::string(c.rejected).find(std::string(got.status().message())),
-                std::string::npos)
-          << what << ": " << got.status();
-    }
-  }
+  ExpectModelAnswers(&cql::PythonCassandraModel, kCases, MessageMatch::kPartOfTheDrivers);
 }
 
 // cassandra-driver 4.10.0's Encoder.encode (NodeCassandraModel, the model node_cassandra's
@@ -276,28 +305,15 @@ TEST(PeerModels, PythonDriverModelAnswersWhatTheDriverAnswered) {
 // node_cassandra worker, npm cassandra-driver 4.10.0 as oracles/node/package-lock.json pins it,
 // 2026-12-03; the rejections' messages without the worker's "Encoder.encode: ").
 TEST(PeerModels, NodeDriverModelAnswersWhatTheDriverAnswered) {
-  namespace sc = ::serdiff::cql;
   using sc::Value;
-  const auto in = [](const char* type, Value v, int version) {
-    cql::EncodeInput e;
-    EXPECT_TRUE(sc::ParseType(type, &e.type).ok()) << type;
-    e.value = std::move(v);
-    e.version = version;
-    return e;
-  };
+  const auto in = CqlIn;
   const auto i = [](int64_t v) { return Value::Int(v); };
   const auto t = [](const char* s) { return Value::Text(s); };
   const Value null = Value::Null();
   const Value empty = Value::List({});
-  sc::Uuid v4{};
-  v4[6] = 0x40;
-  v4[8] = 0x80;
+  const sc::Uuid v4 = Version4Uuid();
   constexpr const char* kNullBuffer = "Cannot read properties of null (reading 'length')";
-  const struct {
-    cql::EncodeInput input;
-    const char* hex;       // the driver's payload; "" when it threw
-    const char* rejected;  // the driver's message when it threw
-  } kCases[] = {
+  const DriverAnswer kCases[] = {
       {in("list<int>", Value::List({i(1), null, i(3)}), 4), "",
        "A collection can't contain null or unset values"},
       {in("list<list<int>>", Value::List({empty, Value::List({i(1)})}), 4), "", kNullBuffer},
@@ -325,17 +341,7 @@ TEST(PeerModels, NodeDriverModelAnswersWhatTheDriverAnswered) {
       {in("duration", Value::FromDuration({1, -2, 3}), 4), "020306", ""},
       {in("timeuuid", Value::FromUuid(v4), 4), "00000000000040008000000000000000", ""},
   };
-  for (const auto& c : kCases) {
-    const harness::Output got = cql::NodeCassandraModel(c.input);
-    const std::string what = absl::StrCat(sc::TypeToString(c.input.type), " v", c.input.version);
-    if (*c.hex != '\0') {
-      ASSERT_TRUE(got.ok()) << what << ": " << got.status();
-      EXPECT_EQ(absl::BytesToHexString(*got), c.hex) << what;
-    } else {
-      ASSERT_FALSE(got.ok()) << what << ": " << absl::BytesToHexString(*got);
-      EXPECT_EQ(std::string(got.status().message()), c.rejected) << what;
-    }
-  }
+  ExpectModelAnswers(&cql::NodeCassandraModel, kCases, MessageMatch::kExact);
 }
 
 }  // namespace
