@@ -579,4 +579,19 @@ std::string OraclesDir() {
   return std::string(SERDIFF_INSTALL_DATADIR) + "/serdiff/oracles";
 }
 
+std::vector<std::string> ShippedWorkerManifests() {
+  std::error_code ec;
+  std::vector<std::string> found;
+  for (const auto& dir : std::filesystem::directory_iterator(OraclesDir(), ec)) {
+    for (const auto& f : std::filesystem::directory_iterator(dir.path(), ec)) {
+      const std::string name = f.path().filename().string();
+      if (absl::StartsWith(name, "worker") && absl::EndsWith(name, ".json")) {
+        found.push_back(f.path().string());
+      }
+    }
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
 }  // namespace serdiff::harness

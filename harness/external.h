@@ -152,6 +152,10 @@ bool OpJoinsTarget(const serdiff_op& op, absl::string_view target);
 // (compiled in); else the configured install datadir's serdiff/oracles.
 std::string OraclesDir();
 
+// Every shipped worker manifest: OraclesDir()/<name>/worker*.json, sorted by path. Empty when
+// the folder cannot be read.
+std::vector<std::string> ShippedWorkerManifests();
+
 // ---- implementations from outside, for a target ---------------------------------------------
 
 // The implementation a worker gives a target with this interchange: named after the manifest, an

@@ -116,18 +116,7 @@ const std::vector<std::string>& AttachExternal(Registry& registry) {
   std::vector<std::string> files = config.worker_files;
   const std::string& subject = registry.config_.subject;
   if (config.default_workers || !subject.empty()) {
-    std::error_code ec;
-    std::vector<std::string> found;
-    for (const auto& dir : std::filesystem::directory_iterator(OraclesDir(), ec)) {
-      for (const auto& f : std::filesystem::directory_iterator(dir.path(), ec)) {
-        const std::string name = f.path().filename().string();
-        if (absl::StartsWith(name, "worker") && absl::EndsWith(name, ".json")) {
-          found.push_back(f.path().string());
-        }
-      }
-    }
-    std::sort(found.begin(), found.end());
-    for (const std::string& f : found) {
+    for (const std::string& f : ShippedWorkerManifests()) {
       absl::StatusOr<WorkerManifest> m = ReadWorkerManifest(f);
       if (!m.ok()) {
         problems.push_back(std::string(m.status().message()));
