@@ -231,22 +231,28 @@ class TypedTarget final : public Target {
     JudgeInput in;
     in.target = def_.name;
     in.runs = absl::MakeConstSpan(runs);
+    in.optimized_index = subject == nullptr ? 0 : 1;
+    // A divergence's predicate sees the optimized run's output as "optimized", whatever the
+    // subject (JudgeCase combines the subject's and the other's, verdict.h).
     struct DivergenceContext {
       const TargetDef<T>* def;
       const T* v;
       absl::Span<const ImplRun> runs;
-    } ctx{&def_, &v, in.runs};
+      const Output* optimized;
+    } ctx{&def_, &v, in.runs, &runs[in.optimized_index].first};
     if (!def_.divergences.empty()) {
       in.divergence = [c = &ctx](size_t i) -> std::optional<std::string> {
         for (const auto& d : c->def->divergences) {
-          if (d.impl == c->runs[i].name && d.applies(*c->v, c->runs[0].first, c->runs[i].first)) {
+          if (d.impl == c->runs[i].name && d.applies(*c->v, *c->optimized, c->runs[i].first)) {
             return d.reason;
           }
         }
         return std::nullopt;
       };
     }
-    if (opt.ok()) {
+    // The checks hold the spec's bytes: a subject's output is checked when it is the optimized
+    // one's or equal to it (verdict.h, rule 5).
+    if (opt.ok() && (subject == nullptr || runs[1].first == opt)) {
       for (const auto& c : def_.checks) in.checks.emplace_back(c.name, c.check(v, *opt));
     }
     if (def_.heap_bound) {
@@ -518,7 +524,7 @@ class TypedTarget final : public Target {
       return absl::AlreadyExistsError(absl::StrCat(def_.name, " already has ", m.name));
     }
     // def_ never moves (the target is on the heap), so the interchange outlives the Impl.
-    return Add(WorkerImpl<T>(std::move(client), &def_.interchange));
+    return Add(WorkerImpl<T>(std::move(client), &def_.interchange, def_.name));
   }
 
   absl::Status AttachModule(const serdiff_module* module, const serdiff_op* op) override {

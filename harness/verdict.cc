@@ -61,13 +61,34 @@ CaseResult JudgeCase(const JudgeInput& in) {
     result.failing_impl = std::string(impl);
     result.details = why();
   };
-  // A mismatch with runs[i] that an accepted divergence covers is recorded, not failed.
-  // Asked only once a difference is found, so that the predicates cost nothing on agreeing cases.
-  auto covered = [&](size_t i) {
+  // A mismatch between the subject and runs[i] that accepted divergences cover is recorded, not
+  // failed (verdict.h): each side agrees with the optimized run or departs from it as one of its
+  // own divergences describes. Asked only once a difference is found, so that the predicates cost
+  // nothing on agreeing cases.
+  // `offsets`: the difference is one of error offsets (rule 4), else of class or bytes (rules 2
+  // and 3); agreement with the optimized run is judged on that alone, and an implementation
+  // exempt from offsets agrees on offsets by having none.
+  const size_t optimized = in.optimized_index;
+  auto agrees = [&](size_t k, bool offsets) {
+    const Output& a = runs[k].first;
+    const Output& o = runs[optimized].first;
+    if (!offsets) return a.ok() == o.ok() && (!a.ok() || *a == *o);
+    if (a.ok() || o.ok()) return false;
+    const std::optional<int64_t> ka = ErrorOffset(a.status());
+    return ka == ErrorOffset(o.status()) || (!ka && runs[k].offset_exempt);
+  };
+  auto covered = [&](size_t i, bool offsets) {
     if (!in.divergence) return false;
-    std::optional<std::string> reason = in.divergence(i);
-    if (!reason) return false;
-    result.accepted.push_back(absl::StrCat(runs[i].name, ": ", *reason));
+    std::vector<std::string> lines;
+    auto agrees_or_accepted = [&](size_t k) {
+      if (k == optimized || agrees(k, offsets)) return true;
+      std::optional<std::string> reason = in.divergence(k);
+      if (!reason) return false;
+      lines.push_back(absl::StrCat(runs[k].name, ": ", *reason));
+      return true;
+    };
+    if (!agrees_or_accepted(0) || !agrees_or_accepted(i) || lines.empty()) return false;
+    for (std::string& line : lines) result.accepted.push_back(std::move(line));
     return true;
   };
 
@@ -121,7 +142,7 @@ CaseResult JudgeCase(const JudgeInput& in) {
     const bool class_differs = opt.first.ok() != ref.first.ok();
     const bool bytes_differ = !class_differs && opt.first.ok() && *opt.first != *ref.first;
     if (!class_differs && !bytes_differ) continue;
-    if (covered(i)) continue;
+    if (covered(i, false)) continue;
     if (class_differs) {
       fail("error-class-mismatch", ref.name, [&] {
         return absl::StrCat(opt.name, (opt.first.ok() ? " accepted" : " rejected"),
@@ -167,7 +188,7 @@ CaseResult JudgeCase(const JudgeInput& in) {
       const bool missing = required && !ref.offset_exempt && !ref_offset;
       const bool differs = opt_offset && ref_offset && *opt_offset != *ref_offset;
       if (!missing && !differs) continue;
-      if (covered(i)) continue;
+      if (covered(i, true)) continue;
       if (missing) {
         fail("error-offset-missing", ref.name, [&] {
           return absl::StrCat(ref.name, " rejected the input without an error offset: ",

@@ -14,12 +14,21 @@
 //      target's OffsetPolicy: a different offset is "error-offset-mismatch:<impl>"; under
 //      kRequired a rejection without an offset is "error-offset-missing:<impl>" unless the
 //      target exempts that implementation (OffsetExemption, shown by `serdiff list`);
-//   5. then the target's output checks on the subject's output ("check-failed:<check>");
+//   5. then the target's output checks on the subject's output ("check-failed:<check>"), when
+//      it is the optimized implementation's or equal to it: a subject whose output departs from
+//      the optimized one as accepted is not held to checks written for the spec's bytes;
 //   6. then the subject's peak heap against the target's bound ("heap-bound:<subject>"), on
 //      every outcome: accepted or rejected.
 // Every class names the implementation (or, for check-failed, the check) it is about.
-// A mismatch in 2-4 covered by an accepted divergence (naming that very implementation, with a
-// predicate and a reason) is recorded as accepted, not failed. A failing report
+// A mismatch in 2-4 between the subject and implementation X is recorded as accepted, not failed,
+// when each of the two either agrees with the optimized implementation on what differs (class and
+// bytes under rules 2-3; the offset under rule 4, where an implementation exempt from offsets
+// agrees by having none) or departs from it as one of its own accepted divergences describes (a
+// divergence names the implementation it is about, with a predicate and a reason). So a peer's
+// known behaviour is accepted whatever its role: beside the optimized subject (the usual case: X
+// departs, as accepted), as the subject itself (`--subject pymongo`: the subject departs from the
+// optimized side, or from another peer that agrees with the optimized side), or both departing at
+// once. Two implementations that depart in the same way do not differ at all. A failing report
 // (harness/report.h) ends with one stable line
 //   serdiff: <target>: <class>
 // which is what fuzzing services deduplicate on.
@@ -103,10 +112,14 @@ struct CaseResult {
 // Non-template core of the verdict; see the file comment for the order of the rules.
 struct JudgeInput {
   absl::string_view target;        // the target's name
-  absl::Span<const ImplRun> runs;  // [0] is the optimized implementation
-  // The reason of the accepted divergence that covers runs[i] on this input, or nullopt.
-  // Called only where runs[i] differs from the optimized run (so predicates cost nothing on
-  // agreeing cases); unset: no divergences.
+  absl::Span<const ImplRun> runs;  // [0] is the subject: the optimized implementation or not
+  // Where the optimized implementation's run is: 0 without a subject, else 1 (TypedTarget::Judge).
+  size_t optimized_index = 0;
+  // The reason of the accepted divergence of runs[i]'s own implementation (Divergence::impl ==
+  // runs[i].name) that covers how runs[i] departs from the optimized run on this input, or
+  // nullopt. Called only where two runs differ (so predicates cost nothing on agreeing cases);
+  // unset: no divergences. How a difference between the subject and runs[i] is covered: see
+  // the file comment.
   std::function<std::optional<std::string>(size_t i)> divergence;
   std::vector<std::pair<std::string, absl::Status>> checks;
   int64_t heap_bound = -1;

@@ -193,6 +193,45 @@ TEST(VerdictDivergence, CoversItsReferenceOnly) {
   EXPECT_NE(r.report.find("accepted divergence: ref_a: A is known to differ"), std::string::npos);
 }
 
+// A peer's accepted divergence holds whatever its role (verdict.h): as the subject it departs
+// from the optimized side as accepted, or from another implementation that agrees with the
+// optimized side; a departure of its own that no divergence covers still fails, and so does
+// another implementation's uncovered one.
+TEST(VerdictDivergence, AppliesToThePeerAsTheSubject) {
+  RunConfig subject_a;
+  subject_a.subject = "ref_a";
+  // ref_a departs (covered), ref_b agrees with the optimized side: a pass, the divergence listed.
+  TypedTarget<int64_t> a_departs(TwoReferences(Accept("x"), Accept("y"), Accept("x")));
+  CaseResult r = a_departs.Judge(0, subject_a);
+  EXPECT_TRUE(r.passed) << r.report;
+  EXPECT_EQ(r.subject, "ref_a");
+  ASSERT_EQ(r.accepted.size(), 2u) << r.report;  // once against optimized, once against ref_b
+  EXPECT_EQ(r.accepted[0], "ref_a: A is known to differ");
+  // ref_b departs too, uncovered: ref_b is blamed, as when the optimized side is the subject.
+  TypedTarget<int64_t> both(TwoReferences(Accept("x"), Accept("y"), Accept("z")));
+  EXPECT_EQ(both.Judge(0, subject_a).failure_class, "bytes-mismatch:ref_b");
+  // ref_b as the subject, departing with no divergence of its own: a failure against the optimized
+  // side, whatever ref_a does.
+  RunConfig subject_b;
+  subject_b.subject = "ref_b";
+  EXPECT_EQ(both.Judge(0, subject_b).failure_class, "bytes-mismatch:optimized");
+  // ref_b as the subject agreeing with the optimized side, ref_a departing as accepted: a pass.
+  EXPECT_TRUE(a_departs.Judge(0, subject_b).passed);
+  // The predicate sees the optimized side's output as "optimized" (not the subject's): one that
+  // accepts only optimized "x" covers ref_a as subject.
+  TargetDef<int64_t> def = TwoReferences(Accept("x"), Accept("y"), Accept("x"));
+  def.divergences[0].applies = [](const int64_t&, const Output& o, const Output& a) {
+    return o.ok() && *o == "x" && a.ok() && *a == "y";
+  };
+  TypedTarget<int64_t> exact(std::move(def));
+  EXPECT_TRUE(exact.Judge(0, subject_a).passed);
+  // Offsets: ref_a rejects at another offset (covered), ref_b at the optimized one's.
+  TypedTarget<int64_t> off(TwoReferences(RejectAt(0), RejectAt(8), RejectAt(0)));
+  EXPECT_TRUE(off.Judge(0, subject_a).passed);
+  TypedTarget<int64_t> off_b(TwoReferences(RejectAt(0), RejectAt(8), RejectAt(3)));
+  EXPECT_EQ(off_b.Judge(0, subject_a).failure_class, "error-offset-mismatch:ref_b");
+}
+
 TEST(VerdictDivergence, PredicateDecides) {
   TargetDef<int64_t> def = Def(Accept("x"), Accept("y"), kWhenPresent);
   def.divergences.push_back({"reference", "only for odd inputs",
