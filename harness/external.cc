@@ -127,6 +127,21 @@ absl::StatusOr<WorkerManifest> ReadWorkerManifest(const std::string& path) {
     m.slack_per_output_permille = s.value("per_output_permille", int64_t{0});
     m.slack_bytes = s.value("bytes", int64_t{0});
     m.slack_reason = s.value("reason", std::string());
+    if (s.contains("targets")) {
+      if (!s["targets"].is_object()) return bad("\"heap_slack\".\"targets\" is not an object");
+      for (const auto& [target, t] : s["targets"].items()) {
+        if (std::find(m.targets.begin(), m.targets.end(), target) == m.targets.end()) {
+          return bad(absl::StrCat("\"heap_slack\".\"targets\" names ", target,
+                                  ", which is not in \"targets\""));
+        }
+        if (!t.is_object() || !t.contains("reason") || !t["reason"].is_string()) {
+          return bad(absl::StrCat("\"heap_slack\".\"targets\".\"", target,
+                                  "\" needs an object with a \"reason\""));
+        }
+        m.target_slack.push_back({target, t.value("per_output_permille", int64_t{0}),
+                                  t.value("bytes", int64_t{0}), t["reason"].get<std::string>()});
+      }
+    }
   }
   return m;
 }

@@ -53,6 +53,16 @@ struct WorkerManifest {
   int64_t slack_per_output_permille = 0;
   int64_t slack_bytes = 0;
   std::string slack_reason;
+  // A target's own slack in place of the one above, where the runtime's overhead on that target
+  // is of another shape ("heap_slack": {..., "targets": {"<target>": {"per_output_permille": P,
+  // "bytes": B, "reason": "..."}}}).
+  struct TargetSlack {
+    std::string target;
+    int64_t per_output_permille = 0;
+    int64_t bytes = 0;
+    std::string reason;
+  };
+  std::vector<TargetSlack> target_slack = {};
   // How far this runtime's peak moves between identical calls (`serdiff review` adds it to its
   // heap allowance): percent of the before side's peak plus bytes, with the measured reason.
   int64_t heap_noise_percent = 0;
@@ -163,7 +173,8 @@ std::vector<std::string> ShippedWorkerManifests();
 // reports for the call (-1 when it does not say). `ic` must outlive the implementation (the
 // target's own TargetDef, which never moves).
 template <typename T>
-Impl<T> WorkerImpl(std::shared_ptr<WorkerClient> client, const Interchange<T>* ic) {
+Impl<T> WorkerImpl(std::shared_ptr<WorkerClient> client, const Interchange<T>* ic,
+                   absl::string_view target) {
   const WorkerManifest& m = client->manifest();
   Impl<T> impl;
   impl.name = m.name;
@@ -173,6 +184,12 @@ Impl<T> WorkerImpl(std::shared_ptr<WorkerClient> client, const Interchange<T>* i
   impl.slack_per_output_permille = m.slack_per_output_permille;
   impl.slack_bytes = m.slack_bytes;
   impl.slack_reason = m.slack_reason;
+  for (const WorkerManifest::TargetSlack& t : m.target_slack) {
+    if (t.target != target) continue;
+    impl.slack_per_output_permille = t.per_output_permille;
+    impl.slack_bytes = t.bytes;
+    impl.slack_reason = t.reason;
+  }
   impl.measured_run = [ic, client](const T& v) -> MeasuredOutput {
     MeasuredOutput r;
     absl::StatusOr<std::string> in = ic->input_json(v);
