@@ -77,12 +77,16 @@ CaseResult JudgeCase(const JudgeInput& in) {
     const std::optional<int64_t> ka = ErrorOffset(a.status());
     return ka == ErrorOffset(o.status()) || (!ka && runs[k].offset_exempt);
   };
+  std::optional<std::optional<std::string>> subject_reason;  // in.divergence(0), once asked
   auto covered = [&](size_t i, bool offsets) {
     if (!in.divergence) return false;
     std::vector<std::string> lines;
     auto agrees_or_accepted = [&](size_t k) {
       if (k == optimized || agrees(k, offsets)) return true;
-      std::optional<std::string> reason = in.divergence(k);
+      // The subject's predicates are asked once per case, not once per implementation it
+      // differs from (a peer model's transcription can be costly).
+      if (k == 0 && !subject_reason) subject_reason = in.divergence(0);
+      std::optional<std::string> reason = k == 0 ? *subject_reason : in.divergence(k);
       if (!reason) return false;
       lines.push_back(absl::StrCat(runs[k].name, ": ", *reason));
       return true;
