@@ -237,7 +237,7 @@ std::string ReproCommands(const std::string& target, const std::string& file, bo
   } else if (!tools.source_dir.empty()) {
     const std::string src = ShellWord(tools.source_dir);
     cli = absl::StrCat("(cd ", src, " && cmake --preset dev >/dev/null && cmake --build --preset ",
-                       "dev --target serdiff >/dev/null) && ",
+                       "dev --target serdiff >/dev/null) && ", env,
                        ShellWord(absl::StrCat(tools.source_dir, "/build/dev/tools/serdiff")));
   }
   const std::string flag = selftest ? " --selftest" : "";

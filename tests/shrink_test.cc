@@ -202,6 +202,61 @@ TEST(Shrink, ReproCommandsOfAFuzzBinaryNameOnlyWhatItsBuildHas) {
             "   # smallest value failing the same way\n");
 }
 
+// A finding with a subject, workers or modules reproduces only when every printed command
+// judges with the same implementations: each line carries them in its environment, whichever
+// tree printed it (with its own CLI, or a fuzz build with none, whose lines build the CLI).
+TEST(Shrink, ReproCommandsCarryTheSubjectWorkersAndModulesOnEveryLine) {
+  RunConfig config;
+  config.subject = "python_cassandra";
+  config.external.default_workers = false;
+  config.external.worker_files = {"/w/a.json", "/w/b c.json"};
+  config.external.module_files = {"/m/x.so"};
+  const std::string env =
+      "SERDIFF_DEFAULT_WORKERS=0 SERDIFF_SUBJECT=python_cassandra "
+      "SERDIFF_WORKERS='/w/a.json:/w/b c.json' SERDIFF_MODULES=/m/x.so ";
+  ReproTools tools;
+  tools.serdiff = "/b/dev/tools/serdiff";
+  tools.ctest_tree = "/b/dev";
+  tools.fuzz_binary = "/b/dev/fuzz/cql_typed_encode";
+  EXPECT_EQ(
+      ReproCommands("cql_typed_encode", "/tmp/c", false, tools, config),
+      absl::StrCat("reproduce:\n"
+                   "  ",
+                   env,
+                   "/b/dev/tools/serdiff repro cql_typed_encode /tmp/c   # the report\n"
+                   "  ",
+                   env,
+                   "/b/dev/tools/serdiff repro --shrink --emit-regression cql_typed_encode "
+                   "/tmp/c   # smallest value, kept in corpus/cql_typed_encode/regressions/\n"
+                   "  cmake --build /b/dev && ",
+                   env,
+                   "ctest --test-dir /b/dev --no-tests=error -R "
+                   "'^(cql_typed_encode\\.CorpusReplayPasses|fuzz_replay\\.cql_typed_encode)$'"
+                   "   # ctest, once kept as a regression (rebuilds first)\n"
+                   "  ",
+                   env, "/b/dev/fuzz/cql_typed_encode /tmp/c   # the libFuzzer binary\n"));
+  // A fuzz build without the CLI: the lines that build it still hand the environment to it.
+  ReproTools fuzz_only;
+  fuzz_only.fuzz_binary = "/b/fuzz/fuzz/cql_typed_encode";
+  fuzz_only.source_dir = "/src";
+  const std::string build =
+      "(cd /src && cmake --preset dev >/dev/null && cmake --build --preset dev --target serdiff "
+      ">/dev/null) && ";
+  EXPECT_EQ(ReproCommands("cql_typed_encode", "/tmp/c", false, fuzz_only, config),
+            absl::StrCat("reproduce:\n"
+                         "  ",
+                         build, env,
+                         "/src/build/dev/tools/serdiff repro cql_typed_encode /tmp/c   # the "
+                         "report\n"
+                         "  ",
+                         build, env,
+                         "/src/build/dev/tools/serdiff repro --shrink --emit-regression "
+                         "cql_typed_encode /tmp/c   # smallest value, kept in "
+                         "corpus/cql_typed_encode/regressions/\n"
+                         "  ",
+                         env, "/b/fuzz/fuzz/cql_typed_encode /tmp/c   # the libFuzzer binary\n"));
+}
+
 TEST(Shrink, FindReproToolsSeesOnlyFilesThatExist) {
   namespace fs = std::filesystem;
   const fs::path tree = fs::temp_directory_path() / "serdiff_repro_tools_test";

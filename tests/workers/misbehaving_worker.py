@@ -25,6 +25,8 @@ misbehaviour, so that one test process can see each failure and then a normal an
              accepts "-4" (the tests' target rejects every negative value at offset 1)
 With --declined it says in its hello that its package is missing.
 Every answer reports a peak of value * 10 bytes.
+With --planted it is a correct worker with one planted bug instead (tests/printed_commands_worker_test.sh):
+every value is answered with its digits and a peak of 0, except 18, answered "81".
 """
 import json
 import os
@@ -77,6 +79,9 @@ def main():
             return
         v = int(req['input']['value'])
         rid = req['id']
+        if '--planted' in sys.argv:
+            write({'id': rid, 'ok': True, 'hex': (b'81' if v == 18 else str(v).encode()).hex(), 'peak': 0})
+            continue
         peak = abs(v) * 10
         if v == 13:
             sys.exit(3)
