@@ -45,6 +45,12 @@ const ops = {
   },
   exit: () => process.exit(7),
   big: (input) => ({ hex: Buffer.alloc(input.size) }),
+  surrogate: (input) => {
+    const lone = '\ud83d';
+    if (input.where === 'message') throw new Rejected(`option [${lone}]`);
+    if (input.where === 'key') return { value: { [lone]: 1 } };
+    return { value: { s: `a${lone}` } };
+  },
 };
 
 const spec = {

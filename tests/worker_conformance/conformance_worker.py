@@ -23,6 +23,10 @@ behaviour (conformance_worker.js is the Node one); a later language adds its own
   print           {}                    -> prints a line to stdout, then hex ""
   exit            {}                    -> ends the process itself with status 7
   big             {"size": n}           -> hex: n zero bytes
+  surrogate       {"where": w}          -> a lone surrogate (U+D83D, half of an emoji) where w
+                                           says: "message" raises Rejected("option [<it>]"),
+                                           "value" answers value {"s": "a<it>"}, "key" answers
+                                           value {"<it>": 1}
 
 Environment: SERDIFF_CONFORMANCE_LIBRARY, the library file to load (default: the project's;
 broken_library_test.py points it at a changed copy); SERDIFF_CONFORMANCE_DECLINED, a reason:
@@ -117,6 +121,15 @@ def big(inp):
     return ('hex', bytes(inp['size']))
 
 
+def surrogate(inp):
+    lone = '\ud83d'
+    if inp['where'] == 'message':
+        raise sw.Rejected('option [%s]' % lone)
+    if inp['where'] == 'key':
+        return ('value', {lone: 1})
+    return ('value', {'s': 'a' + lone})
+
+
 OPS = {
     'echo.hex': echo_hex,
     'echo.value': echo_value,
@@ -134,6 +147,7 @@ OPS = {
     'print': print_line,
     'exit': exit_op,
     'big': big,
+    'surrogate': surrogate,
 }
 
 if __name__ == '__main__':

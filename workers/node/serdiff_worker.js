@@ -262,12 +262,25 @@ function strictJson(key, v) {
   if (t === 'undefined' || t === 'function' || t === 'symbol') {
     throw new TypeError(`${t} has no JSON form`);
   }
+  // A lone surrogate has no UTF-8 form: JSON.stringify would write it as a \ud800-style escape,
+  // which serdiff's JSON reader (and RFC 7493's I-JSON) refuses as not text.
+  if (t === 'string' && !v.isWellFormed()) {
+    throw new TypeError('a string holding a lone surrogate has no UTF-8 form');
+  }
+  if (t === 'object' && v !== null && !Array.isArray(v)) {
+    for (const k of Object.keys(v)) {
+      if (!k.isWellFormed()) throw new TypeError('a key holding a lone surrogate has no UTF-8 form');
+    }
+  }
   return v;
 }
 
 // The answer's frame body; a declined answer instead when it cannot be written or is too long.
 function answerBody(a, limit) {
   let text;
+  // A message is text for a reader: a lone surrogate in it (a library quoting one UTF-16 unit of
+  // a character, as js-bson's "regular expression option [\ud83d]" does) becomes U+FFFD.
+  if (typeof a.message === 'string') a.message = a.message.toWellFormed();
   try {
     text = a.ok && hasOwn(a, 'value') ? JSON.stringify(a, strictJson) : JSON.stringify(a);
   } catch (e) {

@@ -123,7 +123,15 @@ class Op:
 
 _pack_len = struct.Struct('>I').pack
 _unpack_len = struct.Struct('>I').unpack
-_dumps = json.JSONEncoder(separators=(',', ':'), allow_nan=False).encode
+# ensure_ascii=False: a lone surrogate then fails the UTF-8 encoding of the body (the answer is
+# declined as not presentable) instead of going out as a \ud800-style escape, which serdiff's
+# JSON reader (and RFC 7493's I-JSON) refuses as not text.
+_dumps = json.JSONEncoder(separators=(',', ':'), allow_nan=False, ensure_ascii=False).encode
+
+
+def _well_formed(text):
+    """text with each lone surrogate replaced by U+FFFD: a message is for a reader."""
+    return text.encode('utf-16-le', 'surrogatepass').decode('utf-16-le', 'replace')
 
 
 def _no_constant(word):
@@ -305,6 +313,8 @@ def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False):
             n = req.get('time')
             if type(n) is int and 1 <= n <= MAX_TIMED_CALLS:
                 answer['ns'] = _time_run(op, arg if type(op) is Op else inp, n)
+        if type(answer.get('message')) is str:
+            answer['message'] = _well_formed(answer['message'])
         try:
             body = _dumps(answer).encode('utf-8')
         except (TypeError, ValueError, UnicodeError, RecursionError) as e:  # JSON cannot carry it
