@@ -14,8 +14,10 @@ Ops (the interchange forms are docs/workers.md's and oracles/interchange.json's)
   bson.decode      {"bson": "<hex>"} -> bson.decode (SON, strict UTF-8); accepted: hex = the
                    re-encoding of what it read; bson.decode raising (or the re-encoding raising,
                    e.g. the C extension's SystemError on Binary subtype 0xFF) is "rejected",
-                   except a UTC datetime outside Python's years 1..9999 ("year N is out of
-                   range"): declined, pymongo 3.11 has no other value for it (an API limit).
+                   except a failure that a UTC datetime outside Python's years 1..9999 caused
+                   (the input holds one, and with it set to 0 bson.decode reads the input; the
+                   message's words are not looked at, they change between versions): declined,
+                   pymongo 3.11 has no other value for it (an API limit).
   bson.array_keys  {"count": n} -> bson.encode({"a": [None] * n}); hex: the keys "0".."n-1" of
                    the array, each with its NUL, cut out of the encoding.
 A document that json_util or bson.decode cannot bring into pymongo's values (for bson.encode) is
@@ -40,7 +42,7 @@ options used here) is registered before json_util is imported. Nothing else of p
 
 import json
 import os
-import re
+import struct
 import sys
 import types
 
@@ -95,8 +97,70 @@ JSON_OPTIONS = json_util.JSONOptions(json_mode=json_util.JSONMode.CANONICAL, doc
 CODEC = CodecOptions(document_class=SON, tz_aware=False,
                      uuid_representation=UuidRepresentation.UNSPECIFIED,
                      unicode_decode_error_handler='strict')
-# bson.decode's message for a UTC datetime outside datetime.datetime (years 1..9999).
-OUT_OF_RANGE = re.compile(r'year -?[0-9]+ is out of range')
+# The UTC datetimes (BSON type 0x09, ms since the epoch) a datetime.datetime holds: years
+# 1..9999, 0001-01-01T00:00:00.000 to 9999-12-31T23:59:59.999.
+DATETIME_MS_MIN = -62135596800000
+DATETIME_MS_MAX = 253402300799999
+_INT32 = struct.Struct('<i')
+_INT64 = struct.Struct('<q')
+# The value sizes the walk below knows without reading the value (BSON spec, "element").
+_FIXED = {0x01: 8, 0x06: 0, 0x07: 12, 0x08: 1, 0x09: 8, 0x0A: 0, 0x10: 4, 0x11: 8, 0x12: 8,
+          0x13: 16, 0x7F: 0, 0xFF: 0}
+_LENGTH_PREFIXED = (0x02, 0x0D, 0x0E)  # string, JavaScript code, symbol: int32 + bytes
+
+
+def _datetimes_out_of_range(data):
+    """The offsets of the 8-byte values of every UTC datetime outside DATETIME_MS_MIN..MAX in
+    data, a BSON document, in document order, as far as its structure can be walked: the walk
+    stops (keeping what it found) at the first element whose bounds it cannot read. It checks
+    no content (UTF-8, lengths against the document's end), only where each value lies."""
+    found = []
+
+    def walk(start, end, depth):
+        if depth > 200 or start + 5 > end:
+            return False
+        pos = start + 4
+        while pos < end:
+            t = data[pos]
+            if t == 0:
+                return True
+            key_end = data.find(b'\0', pos + 1, end)
+            if key_end < 0:
+                return False
+            pos = key_end + 1
+            if t in _FIXED:
+                if t == 0x09 and pos + 8 <= end:
+                    (ms,) = _INT64.unpack_from(data, pos)
+                    if ms < DATETIME_MS_MIN or ms > DATETIME_MS_MAX:
+                        found.append(pos)
+                pos += _FIXED[t]
+            elif t in _LENGTH_PREFIXED or t == 0x05:
+                if pos + 4 > end:
+                    return False
+                (n,) = _INT32.unpack_from(data, pos)
+                if n < 0:
+                    return False
+                pos += 4 + n + (1 if t == 0x05 else 0)
+            elif t in (0x03, 0x04):
+                if pos + 4 > end:
+                    return False
+                (n,) = _INT32.unpack_from(data, pos)
+                if n < 5 or pos + n > end or not walk(pos, pos + n, depth + 1):
+                    return False
+                pos += n
+            elif t == 0x0B:  # regex: two C strings
+                for _ in range(2):
+                    z = data.find(b'\0', pos, end)
+                    if z < 0:
+                        return False
+                    pos = z + 1
+            else:  # a type this walk does not need to see into (DBPointer, code with scope, ...)
+                return False
+        return False
+
+    if len(data) >= 5:
+        walk(0, min(len(data), max(0, _INT32.unpack_from(data, 0)[0])), 0)
+    return found
 MAX_KEYS = 10000000  # bson.array_keys: [None] * n takes 8n bytes; the keys' hex stays < 256 MiB
 
 _encode = bson.encode
@@ -172,7 +236,19 @@ def _decode_run(data):
     try:
         return _decode(data, codec_options=CODEC)
     except bson.errors.InvalidBSON as e:
-        if OUT_OF_RANGE.fullmatch(str(e)):
+        # Keyed on the input, not on the message (whose words change between versions): the
+        # document holds a UTC datetime outside datetime.datetime's years, and with those values
+        # set to 0 bson.decode reads it, so they alone made it fail. Not measured (the peak is
+        # the failing call's).
+        where = _datetimes_out_of_range(data)
+        if where:
+            zeroed = bytearray(data)
+            for pos in where:
+                zeroed[pos:pos + 8] = bytes(8)
+            try:
+                _decode(bytes(zeroed), codec_options=CODEC)
+            except Exception:
+                raise e from None
             raise sw.DeclinedOp('pymongo 3.11 reads a UTC datetime as a datetime.datetime, which '
                                 'holds the years 1..9999 only (%s)' % e) from None
         raise

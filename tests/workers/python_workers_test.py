@@ -49,13 +49,14 @@ def load_json(path):
 class Worker:
     """One worker process, spoken to in frames, every read bounded by a deadline."""
 
-    def __init__(self, manifest_path, extra_args=()):
+    def __init__(self, manifest_path, extra_args=(), env=None):
         self.manifest = load_json(manifest_path)
         cmd = list(self.manifest['command'][:1]) + list(extra_args) + \
             list(self.manifest['command'][1:])
         self.proc = subprocess.Popen(cmd, cwd=os.path.dirname(manifest_path),
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE)
+                                     stderr=subprocess.PIPE,
+                                     env=None if env is None else dict(os.environ, **env))
         self.next_id = 1
         self.hello = self.read_frame()
 
@@ -253,6 +254,62 @@ class PymongoTest(WorkerCases, unittest.TestCase):
         self.assertTrue(got['ok'], got)
         keys = bytes.fromhex(got['hex'])
         self.assertEqual(keys, b''.join(b'%d\x00' % i for i in range(100001)))
+
+
+# A later pymongo words the datetime error differently (its main branch adds "(Consider Using
+# CodecOptions(datetime_conversion=DATETIME_AUTO) ...)"): a sitecustomize on PYTHONPATH wraps
+# bson.decode before the worker imports it, so that every InvalidBSON carries another message.
+REWORDED_BSON = """
+import bson, bson.errors
+_real = bson.decode
+def decode(data, *args, **kwargs):
+    try:
+        return _real(data, *args, **kwargs)
+    except bson.errors.InvalidBSON as e:
+        raise bson.errors.InvalidBSON('reworded by a later version: %s (see its docs)' % e) from None
+bson.decode = decode
+"""
+
+
+class PymongoVersionTest(unittest.TestCase):
+    """The pymongo worker's decline keys on the input, not on one version's message text."""
+
+    YEAR_10000 = '1000000009640000dc1fd277e6000000'  # {"d": UTC datetime 253402300800000 ms}
+    YEAR_0 = '10000000096400ff27d3ed7cc7ffff00'  # -62135596800001 ms
+    LAST_MS = '10000000096400ffdb1fd277e6000000'  # 253402300799999 ms: 9999-12-31T23:59:59.999
+    # A string of invalid UTF-8 before the year-10000 datetime: pymongo fails on the string,
+    # which a datetime of 0 does not change, so it stays a rejection.
+    BAD_UTF8_FIRST = ('1a000000' '027300' '02000000' 'ff00' '09640000dc1fd277e6000000' '00')
+
+    def check_worker(self, worker):
+        for doc in (self.YEAR_10000, self.YEAR_0):
+            got = worker.call('bson.decode', {'bson': doc})
+            self.assertEqual((got['ok'], got.get('error')), (False, 'declined'), got)
+            self.assertIn('years 1..9999', got['message'], got)
+        got = worker.call('bson.decode', {'bson': self.LAST_MS})
+        self.assertEqual((got['ok'], got.get('hex')), (True, self.LAST_MS), got)
+        got = worker.call('bson.decode', {'bson': self.BAD_UTF8_FIRST})
+        self.assertEqual((got['ok'], got.get('error')), (False, 'rejected'), got)
+
+    def test_installed(self):
+        w = Worker(MANIFESTS['pymongo'])
+        try:
+            self.check_worker(w)
+        finally:
+            self.assertEqual(w.finish()[0], 0)
+
+    def test_reworded_messages(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, 'sitecustomize.py'), 'w', encoding='utf-8') as f:
+                f.write(REWORDED_BSON)
+            w = Worker(MANIFESTS['pymongo'], env={'PYTHONPATH': d})
+            try:
+                got = w.call('bson.decode', {'bson': self.BAD_UTF8_FIRST})
+                self.assertIn('reworded by a later version', got.get('message', ''), got)
+                self.check_worker(w)
+            finally:
+                self.assertEqual(w.finish()[0], 0)
 
 
 class ProcessRulesTest(unittest.TestCase):
