@@ -115,5 +115,5 @@ if (declined) {
     decode({ hex: 'ac02' });
     decode({ hex: 'ac02ac02ac02ac02ac02' });
   }
-  serve({ name: NAME, ops });
+  serve({ name: NAME, ops, rehearse: true });
 }

@@ -359,5 +359,5 @@ if (pkg.declined) {
     tryCall(decode, { bson: '0c0000001061000100000000' });
     tryCall(arrayKeys, { count: 11 });
   }
-  serve({ name: NAME, ops });
+  serve({ name: NAME, ops, rehearse: true });
 }

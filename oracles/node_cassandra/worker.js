@@ -310,5 +310,5 @@ if (pkg.declined) {
       value: [['k', ['-1', ['5', '00000000-0000-1000-8000-000000000000']]]] });
     int64ToDecimal({ value: '-9223372036854775808' });
   }
-  serve({ name: NAME, ops });
+  serve({ name: NAME, ops, rehearse: true });
 }

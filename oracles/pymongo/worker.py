@@ -303,4 +303,4 @@ PEAK = ('tracemalloc peak of bson.encode / bson.decode alone (C extension _cbson
         'of a decoded document are outside; the C extension\'s own malloc buffer is not seen')
 
 if __name__ == '__main__':
-    sw.serve(name=NAME, ops=OPS, peak=PEAK)
+    sw.serve(name=NAME, ops=OPS, peak=PEAK, rehearse=True)

@@ -207,7 +207,16 @@ def _declined(rid, message):
     return {'id': rid, 'ok': False, 'error': 'declined', 'message': message}
 
 
-def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False):
+def _rehearse(run, arg):
+    """run(arg) once, its result and any exception dropped (serve's rehearse)."""
+    try:
+        run(arg)
+    except Exception:  # the measured call meets it again and answers for it
+        pass
+
+
+def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False,
+           rehearse=False):
     if declined is not None:
         write_frame(out, {'serdiff_worker': PROTOCOL_VERSION, 'name': name,
                           'declined': declined})
@@ -268,6 +277,8 @@ def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False):
                         raise DeclinedOp('input not taken: %s' % _error_text(e)) from None
                 else:
                     arg = inp
+                if rehearse:
+                    _rehearse(op.run, arg)
                 base = begin()
                 try:
                     result = op.run(arg)
@@ -281,6 +292,8 @@ def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False):
                     except Exception as e:  # an accepted result the worker cannot present
                         raise DeclinedOp('result not presentable: %s' % _error_text(e)) from None
             else:
+                if rehearse:
+                    _rehearse(op, inp)
                 base = begin()
                 try:
                     result = op(inp)
@@ -350,7 +363,7 @@ DEFAULT_PEAK = ('tracemalloc peak of the call, bytes of Python objects; memory a
                 'takes with plain malloc is not seen')
 
 
-def serve(*, name, ops=None, peak=None, declined=None, frame_limit=MAX_FRAME):
+def serve(*, name, ops=None, peak=None, declined=None, frame_limit=MAX_FRAME, rehearse=False):
     """Sends the hello and answers requests until stdin ends; never returns.
 
     Keyword arguments only, as the Node library's serve({name, ops, peak, declined,
@@ -358,7 +371,11 @@ def serve(*, name, ops=None, peak=None, declined=None, frame_limit=MAX_FRAME):
     name: callable or Op}. peak: one sentence saying how the peak is measured (the hello's
     "peak"; DEFAULT_PEAK when not given). declined: a reason, when the worker cannot run (its
     package is missing); ops are then ignored. frame_limit: the longest frame taken or sent,
-    256 MiB; lower only in tests.
+    256 MiB; lower only in tests. rehearse: run each call once unmeasured before the measured
+    call (the same prepared input; its result or exception is dropped), so that what the runtime
+    builds on a path's first use is not charged to the input that happens to take it first: the
+    peak is then a function of the input, the same in a fresh worker and after a thousand other
+    calls (docs/workers.md, "A peak that depends on the input only"); costs one more run per call.
     """
     if type(name) is not str or not name:
         raise TypeError('serve: name must be a non-empty string')
@@ -379,7 +396,7 @@ def serve(*, name, ops=None, peak=None, declined=None, frame_limit=MAX_FRAME):
     status = EXIT_EOF
     try:
         _serve(name, ops, DEFAULT_PEAK if peak is None else str(peak), declined, stdin, out,
-               frame_limit, continuous)
+               frame_limit, continuous, bool(rehearse))
     except ProtocolError as e:
         sys.stderr.write('%s worker: protocol error: %s\n' % (name, e))
         status = EXIT_PROTOCOL
