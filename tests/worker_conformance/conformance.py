@@ -29,7 +29,7 @@ NAME = 'conformance'
 PEAK_TEXT = 'conformance: the library measures the peak in its own way'
 OPS = ['echo.hex', 'echo.value', 'reject', 'decline', 'throw', 'prepare.throw', 'prepare.reject',
        'prepare.decline', 'finish.throw', 'finish.reject', 'staged', 'value.nan', 'bad.result',
-       'print', 'exit', 'big', 'surrogate']
+       'print', 'exit', 'big', 'surrogate', 'count']
 MAX_FRAME = 256 << 20
 MAX_ID = (1 << 53) - 1
 PROTOCOL_LINE = NAME + ' worker: protocol error: '
@@ -315,6 +315,21 @@ answer_check('value.lone-surrogate', 'surrogate', {'where': 'value'},
              dict(DECLINED_ANSWER, message=Prefix('result not presentable: ')))
 answer_check('value.lone-surrogate-key', 'surrogate', {'where': 'key'},
              dict(DECLINED_ANSWER, message=Prefix('result not presentable: ')))
+# rehearse (the shipped workers' serve option): off by default, each op's run runs once a
+# request; on, once unmeasured before the measured run, so the measured answer counts 2, 4, ...
+answer_check('rehearse.off', 'count', {}, {'ok': True, 'value': {'runs': 1}, 'peak': PEAK})
+
+
+@check('rehearse.on', env={'SERDIFF_CONFORMANCE_REHEARSE': '1'})
+def _(cmd):
+    w = start(cmd)
+    for rid in (1, 2):
+        w.write(request(rid, 'count', {}))
+        expect(w.read(), {'id': rid, 'ok': True, 'value': {'runs': 2 * rid}, 'peak': PEAK})
+    w.close()
+    expect_end(w, 0, '')
+
+
 answer_check('op.unknown', 'no.such_op', {},
              dict(DECLINED_ANSWER, message='conformance does not answer op "no.such_op"'))
 

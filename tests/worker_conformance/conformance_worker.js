@@ -19,6 +19,7 @@ const raiseRejected = (input) => { throw rejected(input); };
 const raiseDeclined = (input) => { throw new DeclinedOp(input.message); };
 const empty = () => ({ hex: Buffer.alloc(0) });
 
+let runs = 0; // the count op's runs in this process
 const ops = {
   'echo.hex': (input) => ({ hex: Buffer.from(input.hex, 'hex') }),
   'echo.value': (input) => ({ value: input.value }),
@@ -51,6 +52,10 @@ const ops = {
     if (input.where === 'key') return { value: { [lone]: 1 } };
     return { value: { s: `a${lone}` } };
   },
+  count: () => {
+    runs += 1;
+    return { value: { runs } };
+  },
 };
 
 const spec = {
@@ -59,6 +64,7 @@ const spec = {
 if (process.env.SERDIFF_CONFORMANCE_FRAME_LIMIT) {
   spec.frameLimit = Number(process.env.SERDIFF_CONFORMANCE_FRAME_LIMIT);
 }
+if (process.env.SERDIFF_CONFORMANCE_REHEARSE) spec.rehearse = true;
 if (process.env.SERDIFF_CONFORMANCE_DECLINED) {
   spec.declined = process.env.SERDIFF_CONFORMANCE_DECLINED;
 }

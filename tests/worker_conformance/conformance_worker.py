@@ -27,10 +27,13 @@ behaviour (conformance_worker.js is the Node one); a later language adds its own
                                            says: "message" raises Rejected("option [<it>]"),
                                            "value" answers value {"s": "a<it>"}, "key" answers
                                            value {"<it>": 1}
+  count           {}                    -> value {"runs": how many times this op has run in
+                                           the process, this run included}
 
 Environment: SERDIFF_CONFORMANCE_LIBRARY, the library file to load (default: the project's;
 broken_library_test.py points it at a changed copy); SERDIFF_CONFORMANCE_DECLINED, a reason:
-serve declined with it; SERDIFF_CONFORMANCE_FRAME_LIMIT, the frame limit passed to serve.
+serve declined with it; SERDIFF_CONFORMANCE_FRAME_LIMIT, the frame limit passed to serve;
+SERDIFF_CONFORMANCE_REHEARSE: serve with rehearse on.
 """
 import importlib.util
 import os
@@ -121,6 +124,14 @@ def big(inp):
     return ('hex', bytes(inp['size']))
 
 
+_runs = [0]
+
+
+def count(_):
+    _runs[0] += 1
+    return ('value', {'runs': _runs[0]})
+
+
 def surrogate(inp):
     lone = '\ud83d'
     if inp['where'] == 'message':
@@ -148,6 +159,7 @@ OPS = {
     'exit': exit_op,
     'big': big,
     'surrogate': surrogate,
+    'count': count,
 }
 
 if __name__ == '__main__':
@@ -156,4 +168,6 @@ if __name__ == '__main__':
         options['frame_limit'] = int(os.environ['SERDIFF_CONFORMANCE_FRAME_LIMIT'])
     if os.environ.get('SERDIFF_CONFORMANCE_DECLINED'):
         options['declined'] = os.environ['SERDIFF_CONFORMANCE_DECLINED']
+    if os.environ.get('SERDIFF_CONFORMANCE_REHEARSE'):
+        options['rehearse'] = True
     sw.serve(name=NAME, ops=OPS, peak=PEAK, **options)
