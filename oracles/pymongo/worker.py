@@ -154,7 +154,21 @@ def _datetimes_out_of_range(data):
                     if z < 0:
                         return False
                     pos = z + 1
-            else:  # a type this walk does not need to see into (DBPointer, code with scope, ...)
+            elif t == 0x0C:  # DBPointer: a string, then a 12-byte ObjectId
+                if pos + 4 > end:
+                    return False
+                (n,) = _INT32.unpack_from(data, pos)
+                if n < 0:
+                    return False
+                pos += 4 + n + 12
+            elif t == 0x0F:  # code with scope: its int32 total length covers it all
+                if pos + 4 > end:
+                    return False
+                (n,) = _INT32.unpack_from(data, pos)
+                if n < 4:
+                    return False
+                pos += n
+            else:  # no BSON type: bson.decode fails on it whatever follows
                 return False
         return False
 

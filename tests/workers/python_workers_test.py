@@ -279,10 +279,17 @@ class PymongoVersionTest(unittest.TestCase):
     LAST_MS = '10000000096400ffdb1fd277e6000000'  # 253402300799999 ms: 9999-12-31T23:59:59.999
     # A string of invalid UTF-8 before the year-10000 datetime: pymongo fails on the string,
     # which a datetime of 0 does not change, so it stays a rejection.
-    BAD_UTF8_FIRST = ('1a000000' '027300' '02000000' 'ff00' '09640000dc1fd277e6000000' '00')
+    BAD_UTF8_FIRST = ('19000000' '027300' '02000000' 'ff00' '096400' '00dc1fd277e60000' '00')
+
+    # Each BSON type the walk must step over before the datetime: a DBPointer ("p": "ab" and a
+    # 12-byte id), then code with scope ("c": code "x" and the scope {}), then year 10000
+    # (a DBPointer before it was a false failure found by fuzzing pymongo as the subject).
+    BEHIND_OTHER_TYPES = ('38000000' '0c7000' '03000000' '616200' + '11' * 12 +
+                          '0f6300' '0f000000' '02000000' '7800' '05000000' '00' +
+                          '096400' '00dc1fd277e60000' '00')
 
     def check_worker(self, worker):
-        for doc in (self.YEAR_10000, self.YEAR_0):
+        for doc in (self.YEAR_10000, self.YEAR_0, self.BEHIND_OTHER_TYPES):
             got = worker.call('bson.decode', {'bson': doc})
             self.assertEqual((got['ok'], got.get('error')), (False, 'declined'), got)
             self.assertIn('years 1..9999', got['message'], got)
