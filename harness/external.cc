@@ -61,7 +61,10 @@ absl::StatusOr<WorkerManifest> ReadWorkerManifest(const std::string& path) {
   if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot read the worker manifest"));
   std::stringstream ss;
   ss << in.rdbuf();
-  const Json j = Json::parse(ss.str(), nullptr, false);
+  // Key order kept: a decline edge's input is sent as written (an input's key order is part of
+  // it: js_bson declines documents whose keys a JS object would reorder).
+  using OrderedJson = nlohmann::ordered_json;
+  const OrderedJson j = OrderedJson::parse(ss.str(), nullptr, false);
   auto bad = [&](absl::string_view what) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": ", what));
   };
@@ -74,12 +77,12 @@ absl::StatusOr<WorkerManifest> ReadWorkerManifest(const std::string& path) {
   if (!ValidName(m.name)) return bad("\"name\" must be [a-z0-9_]+");
   if (!j.contains("command") || !j["command"].is_array() || j["command"].empty())
     return bad("no \"command\" array");
-  for (const Json& c : j["command"]) {
+  for (const OrderedJson& c : j["command"]) {
     if (!c.is_string()) return bad("\"command\" holds a non-string");
     m.command.push_back(c.get<std::string>());
   }
   if (!j.contains("targets") || !j["targets"].is_array()) return bad("no \"targets\" array");
-  for (const Json& t : j["targets"]) {
+  for (const OrderedJson& t : j["targets"]) {
     if (!t.is_string()) return bad("\"targets\" holds a non-string");
     m.targets.push_back(t.get<std::string>());
   }
@@ -87,7 +90,7 @@ absl::StatusOr<WorkerManifest> ReadWorkerManifest(const std::string& path) {
   m.timeout_ms = j.value("timeout_ms", 10000);
   m.is_default = j.value("default", true);
   if (j.contains("heap_noise") && j["heap_noise"].is_object()) {
-    const Json& n = j["heap_noise"];
+    const OrderedJson& n = j["heap_noise"];
     m.heap_noise_percent = n.value("percent", int64_t{0});
     m.heap_noise_bytes = n.value("bytes", int64_t{0});
     m.heap_noise_reason = n.value("reason", std::string());
@@ -105,10 +108,7 @@ absl::StatusOr<WorkerManifest> ReadWorkerManifest(const std::string& path) {
   }
   if (j.contains("decline_edges")) {
     if (!j["decline_edges"].is_array()) return bad("\"decline_edges\" is not an array");
-    // Read again keeping the order of keys: an input's key order is part of it (js_bson
-    // declines documents whose keys a JS object would reorder).
-    const nlohmann::ordered_json ordered = nlohmann::ordered_json::parse(ss.str(), nullptr, false);
-    for (const nlohmann::ordered_json& e : ordered["decline_edges"]) {
+    for (const OrderedJson& e : j["decline_edges"]) {
       if (!e.is_object() || !e.contains("text") || !e["text"].is_string() ||
           e["text"].get<std::string>().empty() || !e.contains("op") || !e["op"].is_string() ||
           !e.contains("input") || !e["input"].is_object() || !e.contains("declined") ||
@@ -123,10 +123,13 @@ absl::StatusOr<WorkerManifest> ReadWorkerManifest(const std::string& path) {
   }
   m.no_decline_edges = j.value("no_decline_edges", std::string());
   if (j.contains("heap_slack") && j["heap_slack"].is_object()) {
-    const Json& s = j["heap_slack"];
+    const OrderedJson& s = j["heap_slack"];
     m.slack_per_output_permille = s.value("per_output_permille", int64_t{0});
     m.slack_bytes = s.value("bytes", int64_t{0});
     m.slack_reason = s.value("reason", std::string());
+    if (m.slack_per_output_permille < 0 || m.slack_bytes < 0) {
+      return bad("\"heap_slack\" holds a negative number");
+    }
     if (s.contains("targets")) {
       if (!s["targets"].is_object()) return bad("\"heap_slack\".\"targets\" is not an object");
       for (const auto& [target, t] : s["targets"].items()) {
@@ -140,6 +143,10 @@ absl::StatusOr<WorkerManifest> ReadWorkerManifest(const std::string& path) {
         }
         m.target_slack.push_back({target, t.value("per_output_permille", int64_t{0}),
                                   t.value("bytes", int64_t{0}), t["reason"].get<std::string>()});
+        if (m.target_slack.back().per_output_permille < 0 || m.target_slack.back().bytes < 0) {
+          return bad(
+              absl::StrCat("\"heap_slack\".\"targets\".\"", target, "\" holds a negative number"));
+        }
       }
     }
   }

@@ -87,7 +87,10 @@ struct WorkerManifest {
 };
 // Reads a manifest. Errors: NotFound (no file), InvalidArgument "<path>: <what>" for JSON
 // that is not a manifest (missing name, command or targets; a name not [a-z0-9_]+; a
-// "decline_edges" entry without a text, an op, an object input or a boolean "declined").
+// "decline_edges" entry without a text, an op, an object input or a boolean "declined"; "env"
+// not an object of strings; a negative number in "heap_noise" or "heap_slack"; a
+// "heap_slack"."targets" entry naming a target not in "targets" or without a "reason"). The
+// file is parsed once, keeping its key order (a decline edge's input is sent as written).
 absl::StatusOr<WorkerManifest> ReadWorkerManifest(const std::string& path);
 
 // One worker process, started at its first call, restarted after a failure.

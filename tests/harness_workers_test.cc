@@ -287,6 +287,47 @@ TEST(Workers, ManifestEnvironment) {
   std::filesystem::remove_all(dir);
 }
 
+// "heap_slack": the default and each target's own, read in the file's order; a negative number,
+// a target the manifest does not join or one without a reason is a manifest error.
+TEST(Workers, ManifestHeapSlack) {
+  const std::string dir = ::testing::TempDir() + "/serdiff_slack_manifest";
+  std::filesystem::create_directories(dir);
+  auto read = [&](const std::string& slack) {
+    const std::string f = dir + "/worker.json";
+    std::ofstream(f) << absl::StrCat(
+        R"({"name": "s", "command": ["x"], "targets": ["b_target", "a_target"], "heap_slack": )",
+        slack, "}");
+    return ReadWorkerManifest(f);
+  };
+  absl::StatusOr<WorkerManifest> m = read(
+      R"({"per_output_permille": 200, "bytes": 12288, "reason": "r", "targets": {
+          "b_target": {"per_output_permille": 5000, "bytes": 65536, "reason": "rb"},
+          "a_target": {"bytes": 7, "reason": "ra"}}})");
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->slack_per_output_permille, 200);
+  EXPECT_EQ(m->slack_bytes, 12288);
+  EXPECT_EQ(m->slack_reason, "r");
+  ASSERT_EQ(m->target_slack.size(), 2u);
+  EXPECT_EQ(m->target_slack[0].target, "b_target");
+  EXPECT_EQ(m->target_slack[0].per_output_permille, 5000);
+  EXPECT_EQ(m->target_slack[0].bytes, 65536);
+  EXPECT_EQ(m->target_slack[0].reason, "rb");
+  EXPECT_EQ(m->target_slack[1].target, "a_target");
+  EXPECT_EQ(m->target_slack[1].per_output_permille, 0);
+  EXPECT_EQ(m->target_slack[1].bytes, 7);
+  for (const char* bad : {
+           R"({"bytes": -1, "reason": "r"})",
+           R"({"per_output_permille": -1, "reason": "r"})",
+           R"({"reason": "r", "targets": {"a_target": {"bytes": -1, "reason": "x"}}})",
+           R"({"reason": "r", "targets": {"c_target": {"bytes": 1, "reason": "x"}}})",
+           R"({"reason": "r", "targets": {"a_target": {"bytes": 1}}})",
+           R"({"reason": "r", "targets": ["a_target"]})",
+       }) {
+    EXPECT_FALSE(read(bad).ok()) << bad;
+  }
+  std::filesystem::remove_all(dir);
+}
+
 // A worker's rejection reaches the verdict with its offset: a target whose implementations all
 // reject every negative value at offset 1 (the worker: -1 at offset 1, -2 at offset 2, -3 with
 // none, and it accepts -4).
