@@ -121,6 +121,8 @@ class Op:
         self.finish = finish
 
 
+# serve's rehearse applies to requests of at most this many bytes (the frame body).
+REHEARSE_MAX_REQUEST = 256 << 10
 _pack_len = struct.Struct('>I').pack
 _unpack_len = struct.Struct('>I').unpack
 # ensure_ascii=False: a lone surrogate then fails the UTF-8 encoding of the body (the answer is
@@ -144,9 +146,14 @@ _BYTES = (bytes, bytearray, memoryview)
 
 def read_frame(stream, limit=MAX_FRAME):
     """One frame's JSON object from a binary stream; None at EOF on a frame boundary."""
+    return _read_frame(stream, limit)[0]
+
+
+def _read_frame(stream, limit):
+    """(read_frame's answer, the frame body's length in bytes)."""
     head = stream.read(4)
     if not head:
-        return None
+        return None, 0
     if len(head) < 4:
         raise ProtocolError('the stream ended inside a frame length')
     (n,) = _unpack_len(head)
@@ -161,7 +168,7 @@ def read_frame(stream, limit=MAX_FRAME):
         raise ProtocolError('a frame that is not UTF-8 JSON: %s' % e) from None
     if type(obj) is not dict:
         raise ProtocolError('a frame that is not one JSON object')
-    return obj
+    return obj, n
 
 
 def write_frame(stream, obj):
@@ -248,9 +255,12 @@ def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False,
             return peak
     lookup = ops.get
     while True:
-        req = read_frame(stdin, limit)
+        req, size = _read_frame(stdin, limit)
         if req is None:
             return
+        # A request over REHEARSE_MAX_REQUEST bytes is not rehearsed: its own allocations dwarf
+        # a path's first-use costs, and running it twice would double the slowest calls.
+        rehearse_this = rehearse and size <= REHEARSE_MAX_REQUEST
         rid = req.get('id')
         op_name = req.get('op')
         inp = req.get('input')
@@ -277,7 +287,7 @@ def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False,
                         raise DeclinedOp('input not taken: %s' % _error_text(e)) from None
                 else:
                     arg = inp
-                if rehearse:
+                if rehearse_this:
                     _rehearse(op.run, arg)
                 base = begin()
                 try:
@@ -292,7 +302,7 @@ def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False,
                     except Exception as e:  # an accepted result the worker cannot present
                         raise DeclinedOp('result not presentable: %s' % _error_text(e)) from None
             else:
-                if rehearse:
+                if rehearse_this:
                     _rehearse(op, inp)
                 base = begin()
                 try:
@@ -376,6 +386,8 @@ def serve(*, name, ops=None, peak=None, declined=None, frame_limit=MAX_FRAME, re
     builds on a path's first use is not charged to the input that happens to take it first: the
     peak is then a function of the input, the same in a fresh worker and after a thousand other
     calls (docs/workers.md, "A peak that depends on the input only"); costs one more run per call.
+    A request over REHEARSE_MAX_REQUEST (256 KiB) is not rehearsed: its own allocations dwarf a
+    path's first-use costs, and the slowest calls would double.
     """
     if type(name) is not str or not name:
         raise TypeError('serve: name must be a non-empty string')
