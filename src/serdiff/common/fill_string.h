@@ -8,6 +8,13 @@
 
 namespace serdiff::internal {
 
+// Test seam (tests/output_written_once.cc): when set, FillString calls it with the output's bytes
+// after they are allocated and before write() runs, so a test with a poisoning operator new can see
+// that nothing (a zero fill) wrote them first. Null in every shipped program: one load and one
+// predictable branch per output string.
+using FillObserver = void (*)(const uint8_t* data, size_t size);
+inline FillObserver fill_observer = nullptr;
+
 // Makes *out a string of exactly `size` bytes filled by write(p), which returns the end it
 // reached. With C++23's std::string::resize_and_overwrite (the files that include this are
 // compiled as C++2b where the compiler allows, see src/serdiff/cql/CMakeLists.txt and
@@ -22,12 +29,14 @@ bool FillString(size_t size, F&& write, std::string* out) {
   // which can exceed the requested size (its _M_create rounds up through that argument).
   out->resize_and_overwrite(size, [&](char* data, size_t) {
     uint8_t* begin = reinterpret_cast<uint8_t*>(data);
+    if (fill_observer != nullptr) fill_observer(begin, size);
     exact = write(begin) == begin + size;
     return exact ? size : 0;
   });
 #else
   out->resize(size);
   uint8_t* begin = reinterpret_cast<uint8_t*>(out->data());
+  if (fill_observer != nullptr) fill_observer(begin, size);
   exact = write(begin) == begin + size;
   if (!exact) out->clear();
 #endif
