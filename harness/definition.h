@@ -92,6 +92,18 @@ struct MeasuredOutput {
   int64_t peak_bytes = -1;
 };
 
+// One input at the edge of a compiled implementation's decline (harness::Declined): the nearest
+// input it must answer (declined = false) or the first one it declines (declined = true). A
+// decline widened by one value declines an input of the first kind, which then takes no part in
+// the comparison: the test InProcessDeclines.EveryImplementationHoldsItsDeclineEdges fails. The
+// in-process form of a worker manifest's decline_edges (docs/workers.md).
+template <typename T>
+struct DeclineEdge {
+  std::string text;  // the input and why it is the edge ("ObjectId of 12 bytes, the legal size")
+  T input;
+  bool declined = false;
+};
+
 template <typename T>
 struct Impl {
   Impl() = default;
@@ -117,6 +129,11 @@ struct Impl {
   std::string origin;
   // A compiled implementation: its peak heap is what the allocation tracker sees around the call.
   std::function<Output(const T&)> run;
+  // A compiled implementation that declines some inputs: the inputs at each decline's edge
+  // (DeclineEdge), made when asked (the test, `serdiff list`). Empty: it declines nothing, or
+  // only by the shape of the input (no value has an edge), as no_decline_edge says.
+  std::function<std::vector<DeclineEdge<T>>()> decline_edges = {};
+  std::string no_decline_edge = {};
   // Where it runs (docs/workers.md): kCompiled in this binary (`run`), kModule a loaded shared
   // library or kWorker another process (`measured_run`, harness/external.h).
   ImplKind kind = ImplKind::kCompiled;

@@ -155,6 +155,10 @@ class Target {
   // predicate covers and for each divergence with neither edges nor a reason why; empty when
   // every predicate stops where it should.
   virtual std::vector<std::string> DivergenceEdgeProblems() const = 0;
+  // Every decline edge of every compiled implementation run (Impl::decline_edges): one line per
+  // edge where the implementation declined an input it must answer, or answered one it must
+  // decline. *edges counts the edges run.
+  virtual std::vector<std::string> DeclineEdgeProblems(size_t* edges) const = 0;
   // parse(show(v)) == v for generated v, where show(v) leaves nothing of v out (a parse that
   // fails with ElidedAt is skipped). Precondition: has_parser().
   virtual void RcParseInvertsShowProperty() const = 0;
@@ -395,6 +399,27 @@ class TypedTarget final : public Target {
       RC_FAIL("domain parse(show(v)) != v\n  show(v):        " + shown +
               "\n  show(parse(..)): " + def_.domain.show(*back));
     }
+  }
+
+  std::vector<std::string> DeclineEdgeProblems(size_t* edges) const override {
+    std::vector<std::string> out;
+    for (const Impl<T>& impl : def_.others) {
+      if (!impl.decline_edges || !impl.run) continue;
+      const std::vector<DeclineEdge<T>> list = impl.decline_edges();
+      if (list.empty()) out.push_back(absl::StrCat(impl.name, ": decline_edges() gave none"));
+      for (const DeclineEdge<T>& e : list) {
+        ++*edges;
+        const Output o = impl.run(e.input);
+        const bool declined = !o.ok() && IsDeclined(o.status());
+        if (declined != e.declined) {
+          out.push_back(absl::StrCat(impl.name, ": ", e.text, ": ",
+                                     declined ? "declined" : "answered", " (",
+                                     o.ok() ? std::string("accepted") : o.status().ToString(),
+                                     "), must ", e.declined ? "decline" : "answer"));
+        }
+      }
+    }
+    return out;
   }
 
   std::vector<std::string> DivergenceEdgeProblems() const override {

@@ -205,6 +205,7 @@ harness::TargetDef<Document> EncodeTarget() {
   def.others.push_back(
       {"libbson", harness::Role::kOracle, oracle::libbson::kOrigin,
        [](const Document& doc) -> Output { return oracle::libbson::Encode(doc); }});
+  def.others.back().decline_edges = LibbsonEncodeDeclineEdges;
   def.checks.push_back(SizePredictionCheck());
   def.checks.push_back({"validates", [](const Document&, const std::string& out) {
                           sb::DecodeOptions opt;
@@ -242,6 +243,7 @@ harness::TargetDef<Document> EncodePackedTarget() {
   def.others.push_back(
       {"libbson", harness::Role::kOracle, oracle::libbson::kOrigin,
        [](const Document& doc) -> Output { return oracle::libbson::Encode(doc); }});
+  def.others.back().decline_edges = LibbsonEncodeDeclineEdges;
   def.checks.push_back(SizePredictionCheck());
   def.divergences = LibbsonEncodeDivergences();
   // The packed loop allocates nothing but the output.

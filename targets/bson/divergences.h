@@ -31,6 +31,10 @@ namespace serdiff::targets::bson {
 std::vector<harness::Divergence<serdiff::bson::Document>> LibbsonEncodeDivergences();
 std::vector<harness::Divergence<std::string>> LibbsonDecodeDivergences();
 harness::OffsetExemption LibbsonDecodeOffsetExemption();
+// bson_encode, bson_encode_packed: the edges of what libbson's API cannot take (the oracle's
+// declines, oracles/libbson/libbson.h): each size or byte at the last value it takes and the
+// first it cannot, a string with and without a NUL.
+std::vector<harness::DeclineEdge<serdiff::bson::Document>> LibbsonEncodeDeclineEdges();
 
 // ---- pymongo (divergences_pymongo.cc) ---------------------------------------------------------
 //   PymongoEncodeDivergences     bson_encode: undefined, DBPointer, symbol, a top-level "_id",

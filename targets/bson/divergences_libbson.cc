@@ -4,8 +4,9 @@
 // what libbson does instead and why it is accepted. tests/bson_test.cc shows, for each, a nearby
 // valid input that the predicate does not cover.
 #include <algorithm>
-
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reference/bson/bson_ref.h"
@@ -124,6 +125,54 @@ std::vector<harness::Divergence<std::string>> LibbsonDecodeDivergences() {
     };
   }
   return out;
+}
+
+std::vector<harness::DeclineEdge<Document>> LibbsonEncodeDeclineEdges() {
+  using serdiff::bson::Type;
+  using serdiff::bson::Value;
+  const auto one = [](Type type, std::string s, std::string s2 = {}, int64_t i = 0) {
+    Value v;
+    v.type = type;
+    v.s = std::move(s);
+    v.s2 = std::move(s2);
+    v.i = i;
+    Document d;
+    d.elements.push_back({"a", std::move(v)});
+    return d;
+  };
+  const auto packed = [](Value v) {
+    Document d;
+    d.elements.push_back({"a", std::move(v)});
+    return d;
+  };
+  Value ragged = serdiff::bson::PackedInt32(std::vector<int32_t>{1, 2});
+  ragged.s.pop_back();  // 7 bytes: not a multiple of 4
+  const std::string id12(12, '\x01');
+  return {
+      {"ObjectId of 12 bytes, its size", one(Type::kObjectId, id12), false},
+      {"ObjectId of 11 bytes", one(Type::kObjectId, std::string(11, '\x01')), true},
+      {"ObjectId of 13 bytes", one(Type::kObjectId, std::string(13, '\x01')), true},
+      {"decimal128 of 16 bytes, its size", one(Type::kDecimal128, std::string(16, '\x02')), false},
+      {"decimal128 of 15 bytes", one(Type::kDecimal128, std::string(15, '\x02')), true},
+      {"DBPointer with a 12-byte id", one(Type::kDbPointer, "db.c", id12), false},
+      {"DBPointer with an 11-byte id", one(Type::kDbPointer, "db.c", id12.substr(1)), true},
+      {"DBPointer namespace with a NUL", one(Type::kDbPointer, std::string("db\0c", 4), id12),
+       true},
+      {"bool 1, the last value it takes", one(Type::kBool, "", "", 1), false},
+      {"bool 2", one(Type::kBool, "", "", 2), true},
+      {"regex without a NUL", one(Type::kRegex, "a.b", "i"), false},
+      {"regex options with a NUL", one(Type::kRegex, "a.b", std::string("i\0", 2)), true},
+      {"code without a NUL", one(Type::kCode, "f()"), false},
+      {"code with a NUL", one(Type::kCode, std::string("f\0", 2)), true},
+      {"code_w_scope without a NUL", one(Type::kCodeWithScope, "f()"), false},
+      {"code_w_scope with a NUL", one(Type::kCodeWithScope, std::string("f\0", 2)), true},
+      {"packed bool bytes 0 and 1", packed(serdiff::bson::PackedBool(std::vector<uint8_t>{0, 1})),
+       false},
+      {"packed bool byte 2", packed(serdiff::bson::PackedBool(std::vector<uint8_t>{1, 2})), true},
+      {"packed int32 of 8 bytes", packed(serdiff::bson::PackedInt32(std::vector<int32_t>{1, 2})),
+       false},
+      {"packed int32 of 7 bytes", packed(std::move(ragged)), true},
+  };
 }
 
 harness::OffsetExemption LibbsonDecodeOffsetExemption() {

@@ -209,6 +209,34 @@ Output TypedEncodeTier(const TypedInput& in, opt::TypedTier tier) {
   });
 }
 
+// The edges of a tier's declines: the protocol version (3 is the first with tiers), the
+// container (a set has them, a map not) and the kind (int, date and float next to smallint,
+// bigint and double). An input a tier covers is declined only where this CPU cannot run it.
+std::vector<harness::DeclineEdge<TypedInput>> TierDeclineEdges(opt::TypedTier tier) {
+  const bool cpu = opt::TypedTierSupported(tier);
+  const auto input = [](uint8_t container, uint8_t key, uint8_t version) {
+    TypedSpec spec;
+    spec.container = container;
+    spec.key = key;
+    spec.count = 20;
+    spec.null_pct = 10;
+    spec.seed = 7;
+    spec.version = version;
+    return BuildTyped(spec);
+  };
+  return {
+      {"list<int> in v3, the first version with tiers", input(0, 3, 3), !cpu},
+      {"list<int> in v2", input(0, 3, 2), true},
+      {"set<int> in v4", input(1, 3, 4), !cpu},
+      {"map<int, int> in v4", input(2, 3, 4), true},
+      {"list<smallint> in v4 (the kind before int)", input(0, 2, 4), true},
+      {"list<date> in v4", input(0, 4, 4), !cpu},
+      {"list<bigint> in v4 (the kind after date)", input(0, 5, 4), true},
+      {"list<float> in v4", input(0, 9, 4), !cpu},
+      {"list<double> in v4 (the kind after float)", input(0, 10, 4), true},
+  };
+}
+
 template <typename IO>
 void VisitTypedSpec(IO& io, TypedSpec& s) {
   io.Int(s.container, uint8_t{0}, uint8_t{2});
@@ -492,6 +520,7 @@ harness::TargetDef<TypedInput> TypedEncodeTarget() {
                               opt::TypedTier::kAvx2, opt::TypedTier::kAvx512}) {
     def.others.push_back({std::string(opt::TypedTierName(tier)), harness::Role::kOptimizedTier,
                           [tier](const TypedInput& in) { return TypedEncodeTier(in, tier); }});
+    def.others.back().decline_edges = [tier] { return TierDeclineEdges(tier); };
   }
   def.others.push_back(
       {"reference", [](const TypedInput& in) { return RefEncode(in.built->tree); }});

@@ -127,6 +127,18 @@ harness::TargetDef<ts::CivilDateTime> SecondsRoundTrip() {
                           }
                           return Canon(c);
                         }});
+  // The identity's edges: 2^33 s less one µs on either side of the epoch is answered, 2^33 s
+  // itself declined.
+  def.others.back().decline_edges = [] {
+    const int64_t limit = (int64_t{1} << 33) * 1000000;
+    const auto at = [](int64_t us) { return *ts::FromUnixMicros(us); };
+    return std::vector<harness::DeclineEdge<ts::CivilDateTime>>{
+        {"2^33 s - 1 µs after the epoch (2242-03-16T12:56:31.999999)", at(limit - 1), false},
+        {"2^33 s after the epoch", at(limit), true},
+        {"2^33 s - 1 µs before the epoch (1697-10-17T11:03:28.000001)", at(-limit + 1), false},
+        {"2^33 s before the epoch", at(-limit), true},
+    };
+  };
   return def;
 }
 
