@@ -42,6 +42,9 @@ struct ImplInfo {
   Role role = Role::kReference;
   std::string origin;  // "src/serdiff/varint", "reference/varint", "oracles/protobuf: ..."
   ImplKind kind = ImplKind::kCompiled;
+  // A compiled implementation's decline edges (Impl::decline_edges), made when asked: each
+  // input's text and whether it is declined.
+  std::function<std::vector<std::pair<std::string, bool>>()> decline_edge_texts = {};
 };
 // An accepted divergence or an offset exemption, as data: the implementation it concerns, why,
 // and the source file that declares it (the path the compiler was given; DeclaredInText
@@ -469,6 +472,13 @@ class TypedTarget final : public Target {
     for (const auto& r : d.others) {
       info.impls.push_back(
           {r.name, r.role, r.origin.empty() ? DefaultOrigin(r.role, family) : r.origin});
+      if (r.decline_edges) {
+        info.impls.back().decline_edge_texts = [edges = r.decline_edges] {
+          std::vector<std::pair<std::string, bool>> texts;
+          for (const DeclineEdge<T>& e : edges()) texts.emplace_back(e.text, e.declined);
+          return texts;
+        };
+      }
     }
     info.heap_bound_text = d.heap_bound.text();
     for (const auto& dv : d.divergences) {

@@ -63,6 +63,13 @@ int List(const Session& session) {
         }
       }
     }
+    for (const auto& impl : t->info().impls) {
+      if (!impl.decline_edge_texts) continue;
+      for (const auto& [text, declined] : impl.decline_edge_texts()) {
+        std::cout << "  decline edge (" << impl.name
+                  << "): " << (declined ? "declines " : "answers ") << text << "\n";
+      }
+    }
     if (!t->info().length_fields.empty()) {
       std::cout << "  length fields (custom mutator):";
       for (const auto& f : t->info().length_fields) {
