@@ -99,7 +99,7 @@ struct MeasuredOutput {
 // in-process form of a worker manifest's decline_edges (docs/workers.md).
 template <typename T>
 struct DeclineEdge {
-  std::string text;  // the input and why it is the edge ("ObjectId of 12 bytes, the legal size")
+  std::string text;  // the input and why it is the edge ("ObjectId of 12 bytes, its size")
   T input;
   bool declined = false;
 };
@@ -131,9 +131,8 @@ struct Impl {
   std::function<Output(const T&)> run;
   // A compiled implementation that declines some inputs: the inputs at each decline's edge
   // (DeclineEdge), made when asked (the test, `serdiff list`). Empty: it declines nothing, or
-  // only by the shape of the input (no value has an edge), as no_decline_edge says.
+  // only by the shape of the input (no value has an edge).
   std::function<std::vector<DeclineEdge<T>>()> decline_edges = {};
-  std::string no_decline_edge = {};
   // Where it runs (docs/workers.md): kCompiled in this binary (`run`), kModule a loaded shared
   // library or kWorker another process (`measured_run`, harness/external.h).
   ImplKind kind = ImplKind::kCompiled;

@@ -130,20 +130,18 @@ std::vector<harness::Divergence<std::string>> LibbsonDecodeDivergences() {
 std::vector<harness::DeclineEdge<Document>> LibbsonEncodeDeclineEdges() {
   using serdiff::bson::Type;
   using serdiff::bson::Value;
-  const auto one = [](Type type, std::string s, std::string s2 = {}, int64_t i = 0) {
+  const auto packed = [](Value v) {  // {a: v}
+    Document d;
+    d.elements.push_back({"a", std::move(v)});
+    return d;
+  };
+  const auto one = [&packed](Type type, std::string s, std::string s2 = {}, int64_t i = 0) {
     Value v;
     v.type = type;
     v.s = std::move(s);
     v.s2 = std::move(s2);
     v.i = i;
-    Document d;
-    d.elements.push_back({"a", std::move(v)});
-    return d;
-  };
-  const auto packed = [](Value v) {
-    Document d;
-    d.elements.push_back({"a", std::move(v)});
-    return d;
+    return packed(std::move(v));
   };
   Value ragged = serdiff::bson::PackedInt32(std::vector<int32_t>{1, 2});
   ragged.s.pop_back();  // 7 bytes: not a multiple of 4
