@@ -20,6 +20,7 @@
 #include <benchmark/benchmark.h>
 
 #include "absl/strings/str_cat.h"
+#include "harness/alloc_tracker.h"
 #include "harness/external.h"
 #include "harness/target.h"
 #include "targets/families.h"
@@ -149,6 +150,22 @@ void BM_Int64Compiled(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_Int64Compiled);
+
+// The compiled-in side as the verdict runs it (harness/typed_target.h, RunImpl): under a
+// PeakHeapScope, the peak read after the call. A module's measured_run does the same around its
+// call, so this row against BM_Int64Module is the cost of the module boundary alone.
+void BM_Int64CompiledMeasured(benchmark::State& state) {
+  const auto& run = FormatTarget().def().optimized.run;
+  const std::vector<int64_t>& v = Values();
+  size_t i = 0;
+  for (auto _ : state) {
+    serdiff::harness::PeakHeapScope scope;
+    serdiff::harness::MeasuredOutput out{run(v[i++ & 0xffff])};
+    out.peak_bytes = scope.PeakBytes();
+    benchmark::DoNotOptimize(out);
+  }
+}
+BENCHMARK(BM_Int64CompiledMeasured);
 
 void BM_Int64Module(benchmark::State& state) {
   const auto& refs = FormatTarget().def().others;

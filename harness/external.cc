@@ -515,62 +515,6 @@ absl::StatusOr<const serdiff_module*> LoadModule(const std::string& path) {
   return m;
 }
 
-namespace {
-
-struct OutCtx {
-  std::string bytes;
-  int64_t offset = -1;
-  std::string message;
-};
-
-unsigned char* OutAppend(void* ctx, size_t n) {
-  auto* c = static_cast<OutCtx*>(ctx);
-  const size_t at = c->bytes.size();
-  c->bytes.resize(at + n);
-  return reinterpret_cast<unsigned char*>(c->bytes.data() + at);
-}
-
-void OutError(void* ctx, int64_t offset, const char* message) {
-  auto* c = static_cast<OutCtx*>(ctx);
-  c->offset = offset;
-  c->message = message ? message : "";
-}
-
-}  // namespace
-
-absl::StatusOr<std::string> CallModuleOp(const serdiff_op& op, int64_t scalar,
-                                         absl::string_view json, const Int32List* list) {
-  OutCtx ctx;
-  serdiff_out out{&ctx, OutAppend, OutError};
-  int rc = SERDIFF_REJECTED;
-  // The scalar forms are the first cases: a module's int64 formatter costs about as much as the
-  // call itself (docs/benchmarks.md, "Workers and modules").
-  switch (op.form) {
-    case SERDIFF_FORM_INT64:
-      rc = op.int64(scalar, &out);
-      break;
-    case SERDIFF_FORM_UINT64:
-      rc = op.uint64(static_cast<uint64_t>(scalar), &out);
-      break;
-    case SERDIFF_FORM_INT32_LIST: {
-      serdiff_int32_list l{list->values.data(), list->nulls.empty() ? nullptr : list->nulls.data(),
-                           list->values.size(), list->protocol_version};
-      rc = op.int32_list(&l, &out);
-      break;
-    }
-    default:
-      rc = op.json(json.data(), json.size(), &out);
-      break;
-  }
-  // The one mapping of a module's return code: accepted, declined, or rejected (with the error
-  // offset it reported, serdiff/common/error_offset.h).
-  if (rc == SERDIFF_OK) return std::move(ctx.bytes);
-  if (rc == SERDIFF_DECLINED) return Declined(ctx.message);
-  absl::Status st = absl::InvalidArgumentError(ctx.message);
-  if (ctx.offset >= 0) st = WithErrorOffset(std::move(st), ctx.offset);
-  return st;
-}
-
 bool OpJoinsTarget(const serdiff_op& op, absl::string_view target) {
   if (op.targets == nullptr) return true;
   for (absl::string_view t : absl::StrSplit(op.targets, ',')) {

@@ -155,6 +155,11 @@ absl::StatusOr<const serdiff_module*> LoadModule(const std::string& path);
 absl::StatusOr<std::string> CallModuleOp(const serdiff_op& op, int64_t scalar,
                                          absl::string_view json, const Int32List* list);
 
+// CallModuleOp under the allocation tracker: its outcome and the call's peak heap (bytes above
+// the live count at the call; the output string included). The verdict's path for a module.
+MeasuredOutput MeasuredModuleCall(const serdiff_op& op, int64_t scalar, absl::string_view json,
+                                  const Int32List* list);
+
 // True when the comma-separated `targets` of an op (NULL: all) names `target`.
 bool OpJoinsTarget(const serdiff_op& op, absl::string_view target);
 
@@ -242,38 +247,24 @@ Impl<T> ModuleImpl(const serdiff_module* module, const serdiff_op* op, const Int
   impl.kind = ImplKind::kModule;
   impl.origin = absl::StrCat("module ", module->origin ? module->origin : "");
   impl.measured_run = [ic, op](const T& v) -> MeasuredOutput {
-    MeasuredOutput r;
-    auto call = [&](int64_t scalar, absl::string_view json, const Int32List* list) {
-      PeakHeapScope scope;
-      absl::StatusOr<std::string> out = CallModuleOp(*op, scalar, json, list);
-      r.peak_bytes = scope.PeakBytes();
-      return out;
-    };
     switch (op->form) {
       case SERDIFF_FORM_INT64:
       case SERDIFF_FORM_UINT64:
-        r.output = call(ic->as_int64(v), {}, nullptr);
-        return r;
+        return MeasuredModuleCall(*op, ic->as_int64(v), {}, nullptr);
       case SERDIFF_FORM_INT32_LIST: {
         absl::StatusOr<Int32List> l = ic->as_int32_list(v);
-        r.output = l.ok() ? call(0, {}, &*l) : absl::StatusOr<std::string>(l.status());
-        return r;
+        if (!l.ok()) return MeasuredOutput{l.status()};
+        return MeasuredModuleCall(*op, 0, {}, &*l);
       }
       default:
         break;
     }
     absl::StatusOr<std::string> in = ic->input_json(v);
-    if (!in.ok()) {
-      r.output = in.status();
-      return r;
-    }
-    absl::StatusOr<std::string> out = call(0, *in, nullptr);
-    if (!out.ok() || !ic->output) {
-      r.output = std::move(out);
-      return r;
-    }
+    if (!in.ok()) return MeasuredOutput{in.status()};
+    MeasuredOutput r = MeasuredModuleCall(*op, 0, *in, nullptr);
+    if (!r.output.ok() || !ic->output) return r;
     ExternalAnswer a;
-    a.bytes = std::move(*out);
+    a.bytes = std::move(*r.output);
     r.output = ic->output(v, a);
     return r;
   };

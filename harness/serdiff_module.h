@@ -15,7 +15,8 @@
  * SERDIFF_MODULES=/path/a.so:/path/b.so (fuzz binaries and properties read the variable).
  *
  * Outputs go through serdiff_out: `append(ctx, n)` returns room for n more output bytes
- * (valid until the next append; NULL when out of memory: return SERDIFF_REJECTED then), and
+ * (valid until the next append; NULL when out of memory: return SERDIFF_REJECTED then; the n
+ * bytes are not initialized, so the module writes every one of them), and
  * `error(ctx, offset, message)` records why an input is rejected or declined (offset: byte
  * offset into the input, or -1 when there is none; message: a NUL-terminated string, copied).
  * An operation returns SERDIFF_OK (the appended bytes are its output), SERDIFF_REJECTED (the

@@ -1,0 +1,98 @@
+// Calling one operation of a module (harness/serdiff_module.h) and collecting what it answers.
+// Compiled as C++23 (c++2b) where the compiler allows (harness/CMakeLists.txt): the module's
+// bytes are then written straight into the output string, with no zero fill and no second copy
+// (std::string::resize_and_overwrite). A scalar call is about as cheap as the bookkeeping around
+// it, so every step here counts (docs/benchmarks.md, "Workers and modules").
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "harness/alloc_tracker.h"
+#include "harness/external.h"
+#include "serdiff/common/error_offset.h"
+
+namespace serdiff::harness {
+namespace {
+
+struct OutCtx {
+  std::string bytes;
+  int64_t offset = -1;
+  std::string message;
+};
+
+// Room for n more bytes at the end of the output. The bytes before them are kept; the new ones
+// are left for the module to write (not zero-filled where resize_and_overwrite exists).
+unsigned char* OutAppend(void* ctx, size_t n) {
+  auto* c = static_cast<OutCtx*>(ctx);
+  const size_t at = c->bytes.size();
+#if defined(__cpp_lib_string_resize_and_overwrite)
+  // The callback's size argument can exceed the request (libstdc++ passes its capacity):
+  // the new length is given explicitly.
+  c->bytes.resize_and_overwrite(at + n, [at, n](char*, size_t) { return at + n; });
+#else
+  c->bytes.resize(at + n);
+#endif
+  return reinterpret_cast<unsigned char*>(c->bytes.data() + at);
+}
+
+void OutError(void* ctx, int64_t offset, const char* message) {
+  auto* c = static_cast<OutCtx*>(ctx);
+  c->offset = offset;
+  c->message = message ? message : "";
+}
+
+// The call itself, inlined into both entry points below (one function call fewer on the
+// verdict's path).
+[[gnu::always_inline]] inline absl::StatusOr<std::string> Call(const serdiff_op& op, int64_t scalar,
+                                                               absl::string_view json,
+                                                               const Int32List* list) {
+  OutCtx ctx;
+  serdiff_out out{&ctx, OutAppend, OutError};
+  int rc = SERDIFF_REJECTED;
+  // The scalar forms are the first cases: a module's int64 formatter costs about as much as the
+  // call itself.
+  switch (op.form) {
+    case SERDIFF_FORM_INT64:
+      rc = op.int64(scalar, &out);
+      break;
+    case SERDIFF_FORM_UINT64:
+      rc = op.uint64(static_cast<uint64_t>(scalar), &out);
+      break;
+    case SERDIFF_FORM_INT32_LIST: {
+      serdiff_int32_list l{list->values.data(), list->nulls.empty() ? nullptr : list->nulls.data(),
+                           list->values.size(), list->protocol_version};
+      rc = op.int32_list(&l, &out);
+      break;
+    }
+    default:
+      rc = op.json(json.data(), json.size(), &out);
+      break;
+  }
+  // The one mapping of a module's return code: accepted, declined, or rejected (with the error
+  // offset it reported, serdiff/common/error_offset.h). The output string is moved into the
+  // caller's StatusOr, which is constructed in place: none is default-built or moved on the way.
+  if (rc == SERDIFF_OK) return std::move(ctx.bytes);
+  if (rc == SERDIFF_DECLINED) return Declined(ctx.message);
+  absl::Status st = absl::InvalidArgumentError(ctx.message);
+  if (ctx.offset >= 0) st = WithErrorOffset(std::move(st), ctx.offset);
+  return st;
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> CallModuleOp(const serdiff_op& op, int64_t scalar,
+                                         absl::string_view json, const Int32List* list) {
+  return Call(op, scalar, json, list);
+}
+
+MeasuredOutput MeasuredModuleCall(const serdiff_op& op, int64_t scalar, absl::string_view json,
+                                  const Int32List* list) {
+  PeakHeapScope scope;
+  MeasuredOutput r{Call(op, scalar, json, list)};
+  r.peak_bytes = scope.PeakBytes();
+  return r;
+}
+
+}  // namespace serdiff::harness
