@@ -1,5 +1,6 @@
 // Timestamp family: ns per conversion, side by side in one binary:
 //   Optimized      serdiff::timestamp's validating StatusOr API (inline over fast.h);
+//   OptimizedTry   ms -> civil only: the validating form without a status (TryFromUnixMillis);
 //   Unchecked      serdiff::timestamp::fast, the core without validation (what a caller that
 //                  validated once pays per value);
 //   WideCalendar   the same conversion through the wide any-int32-year calendar (Hinnant,
@@ -96,6 +97,17 @@ void BM_MillisToCivil_Optimized(benchmark::State& state) {
   Run(state, kN, [&](size_t i) {
     const absl::StatusOr<ts::CivilDateTime> r = ts::FromUnixMillis(ms[i]);
     const ts::CivilDateTime& c = *r;
+    return int64_t{c.year} + c.month + c.day + c.hour + c.minute + c.second + c.microsecond;
+  });
+}
+// The validating form without a status (ts::TryFromUnixMillis): like for like with
+// StdChronoValidated, which checks the same range and returns -1.
+void BM_MillisToCivil_OptimizedTry(benchmark::State& state) {
+  const auto& ms = Millis();
+  Run(state, kN, [&](size_t i) -> int64_t {
+    ts::CivilDateTime c;
+    if (!ts::TryFromUnixMillis(ms[i], &c)) [[unlikely]]
+      return -1;
     return int64_t{c.year} + c.month + c.day + c.hour + c.minute + c.second + c.microsecond;
   });
 }
@@ -253,6 +265,7 @@ void BM_CqlDateToCivil_AbseilReference(benchmark::State& state) {
 }
 
 BENCHMARK(BM_MillisToCivil_Optimized);
+BENCHMARK(BM_MillisToCivil_OptimizedTry);
 BENCHMARK(BM_MillisToCivil_Unchecked);
 BENCHMARK(BM_MillisToCivil_WideCalendar);
 BENCHMARK(BM_MillisToCivil_StdChrono);

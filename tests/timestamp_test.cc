@@ -69,6 +69,33 @@ TEST(TimestampExact, FirstInstantOfYear1BothWays) {
   EXPECT_EQ(kMinUnixMillis, -62135596800000);
 }
 
+// TryFromUnixMillis (the status-free form): true with the same value exactly where the StatusOr
+// form is OK, false (and *out untouched) exactly where it is OutOfRange: at each end of the
+// range, one past it, the int64 extremes, and every edge millisecond of the target.
+TEST(TimestampExact, TryFromUnixMillisAnswersWhereTheStatusOrFormDoes) {
+  const CivilDateTime untouched = C(1234, 5, 6, 7, 8, 9, 10000);
+  CivilDateTime c = untouched;
+  ASSERT_TRUE(TryFromUnixMillis(-62135596800000, &c));
+  EXPECT_EQ(c, C(1, 1, 1));
+  ASSERT_TRUE(TryFromUnixMillis(253402300799999, &c));
+  EXPECT_EQ(c, C(9999, 12, 31, 23, 59, 59, 999000));
+  ASSERT_TRUE(TryFromUnixMillis(-1, &c));
+  EXPECT_EQ(c, C(1969, 12, 31, 23, 59, 59, 999000));
+  for (int64_t out_of_range : {int64_t{-62135596800001}, int64_t{253402300800000}, kInt64Min,
+                               kInt64Max, kInt64Min + 62135596800000}) {
+    c = untouched;
+    EXPECT_FALSE(TryFromUnixMillis(out_of_range, &c)) << out_of_range;
+    EXPECT_EQ(c, untouched) << out_of_range;
+    EXPECT_EQ(FromUnixMillis(out_of_range).status().code(), absl::StatusCode::kOutOfRange);
+  }
+  for (int64_t ms : EdgeMillis()) {
+    const absl::StatusOr<CivilDateTime> want = FromUnixMillis(ms);
+    c = untouched;
+    ASSERT_EQ(TryFromUnixMillis(ms, &c), want.ok()) << ms;
+    EXPECT_EQ(c, want.ok() ? *want : untouched) << ms;
+  }
+}
+
 TEST(TimestampExact, CqlDateOfDecember31st1969) {
   EXPECT_EQ(Be32(*CqlDateFromCivil(CivilDay{1969, 12, 31})), "7f ff ff ff");
 }
