@@ -415,16 +415,16 @@ rc::Gen<Document> GenDocument() {
 
 namespace {
 
-Value PackValue(const Value& v);
+// In place: the children are packed where they are, and a packable array is replaced by its
+// packed form. Nothing is copied but the packed spans (the fuzz binary decodes a document
+// and packs it on every input: a deep copy per level cost more than the encoders it feeds).
+void PackValue(Value& v);
 
-std::vector<Element> PackChildren(const std::vector<Element>& els) {
-  std::vector<Element> out;
-  out.reserve(els.size());
-  for (const Element& e : els) out.push_back(Element{e.key, PackValue(e.value)});
-  return out;
+void PackChildren(std::vector<Element>& els) {
+  for (Element& e : els) PackValue(e.value);
 }
 
-Value PackValue(const Value& v) {
+void PackValue(Value& v) {
   if (v.type == Type::kArray && !v.children.empty() && !sb::IsPacked(v)) {
     const Type t = v.children[0].value.type;
     const bool packable =
@@ -436,26 +436,24 @@ Value PackValue(const Value& v) {
       if (t == Type::kDouble) {
         std::vector<double> d(n);
         for (size_t i = 0; i < n; ++i) d[i] = v.children[i].value.d;
-        return sb::PackedDouble(d);
-      }
-      if (t == Type::kInt64) {
+        v = sb::PackedDouble(d);
+      } else if (t == Type::kInt64) {
         std::vector<int64_t> x(n);
         for (size_t i = 0; i < n; ++i) x[i] = v.children[i].value.i;
-        return sb::PackedInt64(x);
-      }
-      if (t == Type::kInt32) {
+        v = sb::PackedInt64(x);
+      } else if (t == Type::kInt32) {
         std::vector<int32_t> x(n);
         for (size_t i = 0; i < n; ++i) x[i] = static_cast<int32_t>(v.children[i].value.i);
-        return sb::PackedInt32(x);
+        v = sb::PackedInt32(x);
+      } else {
+        std::vector<uint8_t> b(n);
+        for (size_t i = 0; i < n; ++i) b[i] = static_cast<uint8_t>(v.children[i].value.i);
+        v = sb::PackedBool(b);
       }
-      std::vector<uint8_t> b(n);
-      for (size_t i = 0; i < n; ++i) b[i] = static_cast<uint8_t>(v.children[i].value.i);
-      return sb::PackedBool(b);
+      return;
     }
   }
-  Value out = v;
-  out.children = PackChildren(v.children);
-  return out;
+  PackChildren(v.children);
 }
 
 // A homogeneous array of one packable type, children form (PackArrays packs it).
@@ -526,7 +524,10 @@ rc::Gen<Document> GenPackedDocument() {
 
 }  // namespace
 
-Document PackArrays(const Document& doc) { return Document{PackChildren(doc.elements)}; }
+Document PackArrays(Document doc) {
+  PackChildren(doc.elements);
+  return doc;
+}
 
 harness::Domain<Document> PackedDocumentDomain() {
   harness::Domain<Document> d = DocumentDomain();

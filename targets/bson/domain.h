@@ -80,7 +80,7 @@ harness::Domain<serdiff::bson::Document> PackedDocumentDomain();
 // Every array, at any depth, whose elements all have one type among int32, int64, double and
 // bool (at least one element) turned into a packed array (serdiff/bson/document.h, Packed);
 // everything else as it is. Unpack(PackArrays(d)) encodes to the bytes of d.
-serdiff::bson::Document PackArrays(const serdiff::bson::Document& doc);
+serdiff::bson::Document PackArrays(serdiff::bson::Document doc);
 
 // Bytes for the decoder: a well-formed encoded document, often with one length, terminator,
 // type byte or count (array element, cut) changed; sometimes raw random bytes.

@@ -175,9 +175,12 @@ Value Unpack(const Value& v) {
     const Type t = PackedType(v);
     const size_t n = PackedSize(v);
     const char* p = v.s.data();
-    out.children.reserve(n);
+    // Each element built where it stays (a packed type presets no field: the type is all of
+    // OfType(t)), not built aside and moved in.
+    out.children.resize(n);
     for (size_t i = 0; i < n; ++i) {
-      Value e = OfType(t);
+      Value& e = out.children[i].value;
+      e.type = t;
       if (t == Type::kInt32) {
         int32_t x;
         std::memcpy(&x, p + 4 * i, 4);
@@ -189,12 +192,19 @@ Value Unpack(const Value& v) {
       } else {
         e.i = static_cast<uint8_t>(p[i]);  // 0/1 or not: the encoders judge it
       }
-      out.children.push_back(Element{"", std::move(e)});
     }
     return out;
   }
-  out = v;
-  for (Element& e : out.children) e.value = Unpack(e.value);
+  // Every field but the children copied; the children built unpacked, once each (copying v
+  // whole and then replacing each child copied every subtree once per level above it).
+  out.subtype = v.subtype;
+  out.i = v.i;
+  out.d = v.d;
+  out.s = v.s;
+  out.s2 = v.s2;
+  out.civil = v.civil;
+  out.children.reserve(v.children.size());
+  for (const Element& e : v.children) out.children.push_back(Element{e.key, Unpack(e.value)});
   return out;
 }
 

@@ -91,6 +91,7 @@ struct Value {
   std::string s2;
   std::optional<timestamp::CivilDateTime> civil;  // kDateTime only
   std::vector<Element> children;
+  // (Unpack, document.cc, copies every field but the children by name: a new field goes there.)
 };
 
 struct Element {
