@@ -4,6 +4,8 @@
 // (std::string::resize_and_overwrite). A scalar call is about as cheap as the bookkeeping around
 // it, so every step here counts (docs/benchmarks.md, "Workers and modules").
 #include <cstring>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -24,16 +26,25 @@ struct OutCtx {
 
 // Room for n more bytes at the end of the output. The bytes before them are kept; the new ones
 // are left for the module to write (not zero-filled where resize_and_overwrite exists).
+// NULL (the ABI's "out of memory") when the total would pass what a string can hold (at + n
+// must not wrap: room smaller than asked for would be written past) or the allocation fails.
 unsigned char* OutAppend(void* ctx, size_t n) {
   auto* c = static_cast<OutCtx*>(ctx);
   const size_t at = c->bytes.size();
+  if (n > c->bytes.max_size() - at) return nullptr;
+  try {
 #if defined(__cpp_lib_string_resize_and_overwrite)
-  // The callback's size argument can exceed the request (libstdc++ passes its capacity):
-  // the new length is given explicitly.
-  c->bytes.resize_and_overwrite(at + n, [at, n](char*, size_t) { return at + n; });
+    // The callback's size argument can exceed the request (libstdc++ passes its capacity):
+    // the new length is given explicitly.
+    c->bytes.resize_and_overwrite(at + n, [at, n](char*, size_t) { return at + n; });
 #else
-  c->bytes.resize(at + n);
+    c->bytes.resize(at + n);
 #endif
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  } catch (const std::length_error&) {
+    return nullptr;
+  }
   return reinterpret_cast<unsigned char*>(c->bytes.data() + at);
 }
 

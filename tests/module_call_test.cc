@@ -53,6 +53,17 @@ int DeclineIt(int64_t, serdiff_out* out) {
 }
 int ReturnsSeven(int64_t, serdiff_out*) { return 7; }
 
+// Asks for 3 bytes, then for `count` more: reports whether the second append gave NULL (the
+// ABI's "out of memory"), as its output's one byte.
+int AskTooMuch(int64_t count, serdiff_out* out) {
+  unsigned char* first = out->append(out->ctx, 3);
+  if (first == nullptr) return SERDIFF_REJECTED;
+  std::memcpy(first, "abc", 3);
+  const bool refused = out->append(out->ctx, static_cast<size_t>(count)) == nullptr;
+  out->error(out->ctx, -1, refused ? "refused" : "granted");
+  return SERDIFF_DECLINED;
+}
+
 serdiff_op Int64Op(serdiff_int64_fn fn) {
   return serdiff_op{"int64.to_decimal", SERDIFF_FORM_INT64, nullptr, nullptr, fn, nullptr, nullptr};
 }
@@ -91,6 +102,20 @@ TEST(ModuleCall, ReturnCodesKeepTheirMessageAndOffset) {
   const absl::StatusOr<std::string> other = CallModuleOp(Int64Op(ReturnsSeven), 0, {}, nullptr);
   ASSERT_FALSE(other.ok());
   EXPECT_FALSE(IsDeclined(other.status()));
+}
+
+// A request that would wrap the output's length (3 + SIZE_MAX) or pass what a string can hold
+// gets NULL, never room smaller than asked for.
+TEST(ModuleCall, AnAppendPastWhatAStringHoldsGetsNull) {
+  for (int64_t n : {int64_t{-1}, int64_t{-3}, int64_t{-4}, INT64_MAX, int64_t{1} << 62}) {
+    const absl::StatusOr<std::string> out = CallModuleOp(Int64Op(AskTooMuch), n, {}, nullptr);
+    ASSERT_FALSE(out.ok());
+    EXPECT_NE(out.status().message().find("refused"), std::string::npos)
+        << static_cast<uint64_t>(n) << ": " << out.status();
+  }
+  const absl::StatusOr<std::string> small = CallModuleOp(Int64Op(AskTooMuch), 5, {}, nullptr);
+  ASSERT_FALSE(small.ok());
+  EXPECT_NE(small.status().message().find("granted"), std::string::npos) << small.status();
 }
 
 TEST(ModuleCall, MeasuredCallChargesTheOutputToThePeak) {
