@@ -96,23 +96,12 @@ inline absl::StatusOr<int64_t> ToUnixMillis(const CivilDateTime& c, Rounding r =
     return fast::ToUnixMillisFloor(c);
   return DivideRounded(fast::ToUnixMicros(c), 1000, r);
 }
-// ms -> CivilDateTime. Exact (no rounding). 2300-01-01T00:00:00.001 <- 10413792000001.
-// Errors: OutOfRange when ms is outside kMinUnixMillis..kMaxUnixMillis (year 1..9999).
-// The range check is one unsigned comparison of the count since year 1, the value the
-// conversion itself starts from.
-inline absl::StatusOr<CivilDateTime> FromUnixMillis(int64_t ms) {
-  const uint64_t since_year1 = static_cast<uint64_t>(ms) - static_cast<uint64_t>(kMinUnixMillis);
-  if (since_year1 > static_cast<uint64_t>(kMaxUnixMillis - kMinUnixMillis)) [[unlikely]] {
-    return internal::MillisOutOfRange(ms);
-  }
-  return fast::CivilFromCountSinceYear1<1000>(since_year1);
-}
-
-// The same conversion for hot loops, validating with one predictable branch and no status: true
-// and *out set exactly where FromUnixMillis(ms) is OK (with the same value); false, *out
-// unchanged, exactly where it returns OutOfRange (call it for the status text). Measured on the
-// AMD machine (docs/benchmarks.md, "timestamp"): 6.9 ns against 8.1 ns for the StatusOr form,
-// whose construction, ok check and destruction are the difference. Precondition: out != nullptr.
+// ms -> CivilDateTime for hot loops, validating with one unsigned comparison of the count since
+// year 1 (the value the conversion starts from) and no status: true and *out set exactly where
+// FromUnixMillis(ms) below is OK (with the same value); false, *out unchanged, exactly where it
+// returns OutOfRange (call it for the status text). About 1.3 ns less than the StatusOr form on
+// the AMD machine (docs/benchmarks.md, "Issue 35, later the same day"): the StatusOr's
+// construction, ok check and destruction. Precondition: out != nullptr.
 inline bool TryFromUnixMillis(int64_t ms, CivilDateTime* out) {
   const uint64_t since_year1 = static_cast<uint64_t>(ms) - static_cast<uint64_t>(kMinUnixMillis);
   if (since_year1 > static_cast<uint64_t>(kMaxUnixMillis - kMinUnixMillis)) [[unlikely]] {
@@ -120,6 +109,16 @@ inline bool TryFromUnixMillis(int64_t ms, CivilDateTime* out) {
   }
   *out = fast::CivilFromCountSinceYear1<1000>(since_year1);
   return true;
+}
+
+// ms -> CivilDateTime. Exact (no rounding). 2300-01-01T00:00:00.001 <- 10413792000001.
+// Errors: OutOfRange when ms is outside kMinUnixMillis..kMaxUnixMillis (year 1..9999).
+inline absl::StatusOr<CivilDateTime> FromUnixMillis(int64_t ms) {
+  CivilDateTime c;
+  if (!TryFromUnixMillis(ms, &c)) [[unlikely]] {
+    return internal::MillisOutOfRange(ms);
+  }
+  return c;
 }
 
 // CivilDateTime -> µs since the epoch. Exact. Errors: InvalidArgument for an invalid value.
