@@ -94,11 +94,12 @@ void SetCounters(benchmark::State& state) {
 
 // ---- encode -----------------------------------------------------------------------------------
 
-void EncodeOptimized(benchmark::State& state, Format f, Dist d) {
+void EncodeOptimized(benchmark::State& state, Format f, Dist d,
+                     opt::BatchTier tier = opt::BatchTier::kAuto) {
   const std::vector<int64_t>& values = Values(d);
   std::vector<uint8_t> out(kValues * opt::kMaxLeb128Bytes);
   for (auto _ : state) {
-    absl::StatusOr<size_t> n = opt::EncodeZigZagBatch(f, values, absl::MakeSpan(out));
+    absl::StatusOr<size_t> n = opt::EncodeZigZagBatch(f, values, absl::MakeSpan(out), tier);
     benchmark::DoNotOptimize(n);
     benchmark::ClobberMemory();
   }
@@ -148,11 +149,12 @@ absl::Span<const uint8_t> Payload(Format f, Dist d) {
   return absl::MakeConstSpan(e.data(), e.size() - 16);
 }
 
-void DecodeOptimized(benchmark::State& state, Format f, Dist d) {
+void DecodeOptimized(benchmark::State& state, Format f, Dist d,
+                     opt::BatchTier tier = opt::BatchTier::kAuto) {
   const absl::Span<const uint8_t> in = Payload(f, d);
   std::vector<int64_t> out(kValues);
   for (auto _ : state) {
-    absl::StatusOr<size_t> n = opt::DecodeZigZagBatch(f, in, absl::MakeSpan(out));
+    absl::StatusOr<size_t> n = opt::DecodeZigZagBatch(f, in, absl::MakeSpan(out), tier);
     if (!n.ok() || *n != in.size()) state.SkipWithError("decode failed");
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
@@ -217,12 +219,26 @@ void Register(const std::string& name, std::function<void(benchmark::State&)> fn
   benchmark::RegisterBenchmark(name.c_str(), std::move(fn))->Unit(benchmark::kMillisecond);
 }
 
+// Every tier this machine runs, each forced (the "optimized" rows run kAuto, whichever it is).
+const std::vector<opt::BatchTier> kTiers = [] {
+  std::vector<opt::BatchTier> tiers;
+  for (const opt::BatchTier t : {opt::BatchTier::kPortable, opt::BatchTier::kSse2,
+                                 opt::BatchTier::kBmi2, opt::BatchTier::kAvx512}) {
+    if (opt::BatchTierSupported(t)) tiers.push_back(t);
+  }
+  return tiers;
+}();
+
 const int registered = [] {
   for (const Format f : {Format::kLeb128, Format::kFory, Format::kVInt}) {
     const std::string fmt(opt::FormatName(f));
     for (const Dist d : {Dist::kSmall, Dist::kUniform, Dist::kPm1000}) {
       const std::string enc = fmt + "_zigzag_encode/" + DistName(d) + "/";
       Register(enc + "optimized", [f, d](benchmark::State& s) { EncodeOptimized(s, f, d); });
+      for (const opt::BatchTier t : kTiers) {
+        Register(enc + "tier_" + std::string(opt::BatchTierName(t)),
+                 [f, d, t](benchmark::State& s) { EncodeOptimized(s, f, d, t); });
+      }
       Register(enc + "optimized_string",
                [f, d](benchmark::State& s) { EncodeOptimizedString(s, f, d); });
       Register(enc + "reference", [f, d](benchmark::State& s) { EncodeReference(s, f, d); });
@@ -231,6 +247,10 @@ const int registered = [] {
       }
       const std::string dec = fmt + "_zigzag_decode/" + DistName(d) + "/";
       Register(dec + "optimized", [f, d](benchmark::State& s) { DecodeOptimized(s, f, d); });
+      for (const opt::BatchTier t : kTiers) {
+        Register(dec + "tier_" + std::string(opt::BatchTierName(t)),
+                 [f, d, t](benchmark::State& s) { DecodeOptimized(s, f, d, t); });
+      }
       Register(dec + "reference", [f, d](benchmark::State& s) { DecodeReference(s, f, d); });
       if (f == Format::kLeb128) {
         Register(dec + "protobuf", [d](benchmark::State& s) { DecodeProtobuf(s, d); });

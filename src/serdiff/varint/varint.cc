@@ -12,7 +12,11 @@
 //     bytes of room.
 //   * portable scalar tier: byte at a time, bounds-checked per value (WriteToArray, Read and
 //     the last values of every batch).
-// No BMI2/AVX and no -march=native: plain x86-64 (SSE2 is part of it) or any 64-bit target.
+// The build needs no -march: the block and word tiers are templates over a CPU tier's primitives
+// (BatchTier in varint.h; varint_internal.h): the shift/mask steps of plain x86-64 (SSE2 is part
+// of it) or any 64-bit target, PDEP/PEXT in the bmi2 tier, and 512-bit LEB128 decode windows in
+// the avx512 tier (varint_avx512_inl.h). The instruction-set-specific loops are compiled through
+// one entry function each with a target attribute and chosen at run time (varint_tier.cc).
 //
 // Scratch-write rule of the word tier: a fast write of one value may store up to
 // MaxBytes(f) - 1 bytes past that value's last byte. It is only used while (a) at least
@@ -79,7 +83,7 @@ inline uint8_t* ScalarWrite(uint64_t v, uint8_t* p) {
 
 // Writes v at p; returns its length. Needs kMax<F> writable bytes at p and may store
 // scratch into all of them (see the file comment).
-template <Format F>
+template <Format F, typename Ops>
 inline size_t FastWrite(uint64_t v, uint8_t* p) {
   if (v < (uint64_t{1} << 14)) {
     // One or two bytes: a short path that is always taken for small-magnitude data, so the
@@ -110,7 +114,7 @@ inline size_t FastWrite(uint64_t v, uint8_t* p) {
     Store64LE(p + 1, ByteSwap64(v) >> ((64 - 8 * extra) & 63));
     return len;
   } else {
-    Store64LE(p, Spread56(v) | kByTopBit.cont[top]);
+    Store64LE(p, Ops::Spread(v) | kByTopBit.cont[top]);
     // Byte 9 holds bits 56..62 plus, in LEB128, the continuation bit iff bit 63 is set, i.e.
     // exactly v >> 56 in both formats; LEB128 byte 10 holds bit 63.
     p[8] = static_cast<uint8_t>(v >> 56);
@@ -128,7 +132,7 @@ inline size_t FastWrite(uint64_t v, uint8_t* p) {
 template <bool kZigZag, typename T>
 inline uint64_t ToWire(T v) {
   if constexpr (kZigZag) {
-    return EncodeZigZag64(v);
+    return ZigZagEncode(v);
   } else {
     return v;
   }
@@ -141,7 +145,7 @@ size_t BatchSize(absl::Span<const T> values) {
   return total;
 }
 
-template <Format F, bool kZigZag, typename T>
+template <Format F, bool kZigZag, typename Ops, typename T>
 absl::StatusOr<size_t> EncodeBatchImpl(absl::Span<const T> values, absl::Span<uint8_t> out) {
   constexpr size_t M = kMax<F>;
   const T* in = values.data();
@@ -155,14 +159,14 @@ absl::StatusOr<size_t> EncodeBatchImpl(absl::Span<const T> values, absl::Span<ui
     const size_t fast_n = n - M;
     // Unrolled by 4 when 4 * M bytes of room remain: one room check per 4 values.
     while (i + 4 <= fast_n && cap - pos >= 4 * M) {
-      pos += FastWrite<F>(ToWire<kZigZag>(in[i]), base + pos);
-      pos += FastWrite<F>(ToWire<kZigZag>(in[i + 1]), base + pos);
-      pos += FastWrite<F>(ToWire<kZigZag>(in[i + 2]), base + pos);
-      pos += FastWrite<F>(ToWire<kZigZag>(in[i + 3]), base + pos);
+      pos += FastWrite<F, Ops>(ToWire<kZigZag>(in[i]), base + pos);
+      pos += FastWrite<F, Ops>(ToWire<kZigZag>(in[i + 1]), base + pos);
+      pos += FastWrite<F, Ops>(ToWire<kZigZag>(in[i + 2]), base + pos);
+      pos += FastWrite<F, Ops>(ToWire<kZigZag>(in[i + 3]), base + pos);
       i += 4;
     }
     while (i < fast_n && cap - pos >= M) {
-      pos += FastWrite<F>(ToWire<kZigZag>(in[i]), base + pos);
+      pos += FastWrite<F, Ops>(ToWire<kZigZag>(in[i]), base + pos);
       ++i;
     }
   }
@@ -178,12 +182,46 @@ absl::StatusOr<size_t> EncodeBatchImpl(absl::Span<const T> values, absl::Span<ui
   return pos;
 }
 
+#if SERDIFF_VARINT_HAVE_BMI2_TIER
+template <Format F, bool kZigZag, typename T>
+SERDIFF_VARINT_BMI2_ENTRY absl::StatusOr<size_t> EncodeBatchBmi2(absl::Span<const T> values,
+                                                                 absl::Span<uint8_t> out) {
+  return EncodeBatchImpl<F, kZigZag, Bmi2Ops>(values, out);
+}
+#endif
+
+// The loop of `tier`, which must be supported (kAuto resolved).
+template <Format F, bool kZigZag, typename T>
+absl::StatusOr<size_t> EncodeBatchTier(BatchTier tier, absl::Span<const T> values,
+                                       absl::Span<uint8_t> out) {
+  switch (tier) {
+#if SERDIFF_VARINT_HAVE_BMI2_TIER
+    case BatchTier::kBmi2:
+    case BatchTier::kAvx512:  // the encoders have no AVX-512 loop: the BMI2 one
+      return EncodeBatchBmi2<F, kZigZag>(values, out);
+#endif
+    case BatchTier::kPortable:
+      return EncodeBatchImpl<F, kZigZag, PortableOps>(values, out);
+    default:
+      // kSse2: encoders use no SSE2 instruction, so its loop is the portable one.
+      return EncodeBatchImpl<F, kZigZag, Sse2Ops>(values, out);
+  }
+}
+
+template <Format F, bool kZigZag, typename T>
+absl::StatusOr<size_t> EncodeBatchChecked(absl::Span<const T> values, absl::Span<uint8_t> out,
+                                          BatchTier tier) {
+  if (tier == BatchTier::kAuto) return EncodeBatchTier<F, kZigZag>(AutoBatchTier(), values, out);
+  if (!BatchTierSupported(tier)) return UnsupportedTierError(tier);
+  return EncodeBatchTier<F, kZigZag>(tier, values, out);
+}
+
 template <Format F, bool kZigZag, typename T>
 std::string EncodeBatchToString(absl::Span<const T> values) {
   std::string s(BatchSize<F, kZigZag>(values), '\0');
   // Exact size: cannot fail.
-  const auto written = EncodeBatchImpl<F, kZigZag>(
-      values, absl::MakeSpan(reinterpret_cast<uint8_t*>(s.data()), s.size()));
+  const auto written = EncodeBatchTier<F, kZigZag>(
+      AutoBatchTier(), values, absl::MakeSpan(reinterpret_cast<uint8_t*>(s.data()), s.size()));
   (void)written;
   return s;
 }
@@ -207,12 +245,9 @@ size_t MaxBytes(Format f) {
                               : (f == Format::kFory ? kMaxForyBytes : kMaxVIntBytes);
 }
 
-uint64_t EncodeZigZag64(int64_t v) {
-  // Arithmetic right shift of a signed value is defined in C++20.
-  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
-}
+uint64_t EncodeZigZag64(int64_t v) { return ZigZagEncode(v); }
 
-int64_t DecodeZigZag64(uint64_t u) { return static_cast<int64_t>((u >> 1) ^ (0 - (u & 1))); }
+int64_t DecodeZigZag64(uint64_t u) { return ZigZagDecode(u); }
 
 size_t EncodedSize(Format f, uint64_t v) {
   return f == Format::kLeb128 ? Leb128Size(v) : Capped9Size(v);
@@ -237,12 +272,24 @@ size_t EncodedZigZagBatchSize(Format f, absl::Span<const int64_t> values){
     SERDIFF_VARINT_DISPATCH(f, (BatchSize<kF, true>(values)))}
 
 absl::StatusOr<size_t> EncodeBatch(Format f, absl::Span<const uint64_t> values,
-                                   absl::Span<uint8_t> out){
-    SERDIFF_VARINT_DISPATCH(f, (EncodeBatchImpl<kF, false>(values, out)))}
+                                   absl::Span<uint8_t> out) {
+  const BatchTier tier = AutoBatchTier();
+  SERDIFF_VARINT_DISPATCH(f, (EncodeBatchTier<kF, false>(tier, values, out)))
+}
 
 absl::StatusOr<size_t> EncodeZigZagBatch(Format f, absl::Span<const int64_t> values,
-                                         absl::Span<uint8_t> out){
-    SERDIFF_VARINT_DISPATCH(f, (EncodeBatchImpl<kF, true>(values, out)))}
+                                         absl::Span<uint8_t> out) {
+  const BatchTier tier = AutoBatchTier();
+  SERDIFF_VARINT_DISPATCH(f, (EncodeBatchTier<kF, true>(tier, values, out)))
+}
+
+absl::StatusOr<size_t> EncodeBatch(Format f, absl::Span<const uint64_t> values,
+                                   absl::Span<uint8_t> out, BatchTier tier){
+    SERDIFF_VARINT_DISPATCH(f, (EncodeBatchChecked<kF, false>(values, out, tier)))}
+
+absl::StatusOr<size_t> EncodeZigZagBatch(Format f, absl::Span<const int64_t> values,
+                                         absl::Span<uint8_t> out, BatchTier tier){
+    SERDIFF_VARINT_DISPATCH(f, (EncodeBatchChecked<kF, true>(values, out, tier)))}
 
 std::string EncodeBatch(Format f, absl::Span<const uint64_t> values){
     SERDIFF_VARINT_DISPATCH(f, (EncodeBatchToString<kF, false>(values)))}

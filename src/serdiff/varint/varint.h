@@ -34,7 +34,8 @@
 //
 // Tiers. The batch functions run a word-at-a-time tier (8-byte loads/stores, 64-byte stop
 // masks for LEB128/Fory decode; see varint.cc) while enough input/output remains, then the
-// portable scalar tier: byte at a time, bounds-checked per value. Read and WriteToArray ARE
+// portable scalar tier: byte at a time, bounds-checked per value. The word and block tiers
+// come in CPU variants (BatchTier below), chosen at run time and each callable by name. Read and WriteToArray ARE
 // that scalar tier, so a property can compare the batch (fast) tier, a loop of single-value
 // calls (portable tier) and serdiff::ref::varint (the spec transcription).
 //
@@ -136,11 +137,54 @@ absl::StatusOr<size_t> DecodeBatch(Format f, absl::Span<const uint8_t> in,
 absl::StatusOr<size_t> DecodeZigZagBatch(Format f, absl::Span<const uint8_t> in,
                                          absl::Span<int64_t> out);
 
+// ---- CPU tiers of the batch functions -----------------------------------------------------
+//
+// The batch encoders and decoders above run the fastest tier this CPU supports (kAuto). The
+// others force one, so that tests and the harness compare every tier the machine has (the
+// varint targets run each as an implementation of its own). Same bytes, values, errors and
+// offsets from every tier.
+//   kPortable  shift/mask spread and compaction of the 7-bit groups; decode stop masks by a
+//              multiply (no CPU-specific instruction: what non-x86 builds run)
+//   kSse2      the same, decode stop masks by SSE2 movemask (baseline x86-64)
+//   kBmi2      PDEP spreads and PEXT compacts a value in one instruction each (BMI2), SSE2
+//              masks. Chosen by kAuto wherever the CPU has BMI2: measured on an AMD EPYC Zen 4
+//              (docs/benchmarks.md, "varint tiers"), where PDEP/PEXT take 3 cycles; on AMD
+//              Zen 1/2 they are microcoded (tens of cycles, the reason protobuf has no such
+//              tier), so kAuto keeps kSse2 on AMD family 0x17 and older.
+//   kAvx512    kBmi2, and LEB128 decode windows decoded 8 values per 512-bit register
+//              (VPMOVB2M stop masks, VPCOMPRESSB value ends, VPERMI2B byte gathers; AVX-512 F, BW,
+//              VBMI and VBMI2, which Intel has since Ice Lake and AMD since Zen 4, after the
+//              Skylake-era frequency drops on wide instructions). Other formats and all encoders
+//              run the kBmi2 loops in this tier.
+enum class BatchTier : uint8_t { kAuto, kPortable, kSse2, kBmi2, kAvx512 };
+
+// "auto", "portable", "sse2", "bmi2", "avx512".
+std::string_view BatchTierName(BatchTier tier);
+
+// Whether this build and CPU can run `tier`: kAuto and kPortable always; kSse2 on x86-64;
+// kBmi2 on x86-64 CPUs that report BMI2; kAvx512 on those that also report AVX-512 F, BW, VL,
+// VBMI and VBMI2.
+bool BatchTierSupported(BatchTier tier);
+
+// The tier kAuto runs on this machine (never kAuto). Decided once per process.
+BatchTier AutoBatchTier();
+
+// The batch functions with a forced tier: the same contracts as above, plus InvalidArgument
+// ("varint tier <name> is not supported by this CPU") when !BatchTierSupported(tier).
+absl::StatusOr<size_t> EncodeBatch(Format f, absl::Span<const uint64_t> values,
+                                   absl::Span<uint8_t> out, BatchTier tier);
+absl::StatusOr<size_t> EncodeZigZagBatch(Format f, absl::Span<const int64_t> values,
+                                         absl::Span<uint8_t> out, BatchTier tier);
+absl::StatusOr<size_t> DecodeBatch(Format f, absl::Span<const uint8_t> in, absl::Span<uint64_t> out,
+                                   BatchTier tier);
+absl::StatusOr<size_t> DecodeZigZagBatch(Format f, absl::Span<const uint8_t> in,
+                                         absl::Span<int64_t> out, BatchTier tier);
+
 // DecodeBatch with the block tiers' stop mask (which bytes of a 64-byte window end a
 // value) computed word at a time by a multiply, never with SSE2: the tier that non-x86 builds
 // use, kept callable on x86-64 so that the harness compares it with the SSE2 tier in every
 // build (the varint_*_decode targets' "portable" implementation). Same results, errors and
-// offsets as DecodeBatch.
+// offsets as DecodeBatch. The same as DecodeBatch(f, in, out, BatchTier::kPortable).
 absl::StatusOr<size_t> DecodeBatchPortable(Format f, absl::Span<const uint8_t> in,
                                            absl::Span<uint64_t> out);
 

@@ -20,6 +20,9 @@
 #include "absl/strings/str_format.h"
 #include "serdiff/common/error_offset.h"
 #include "serdiff/varint/varint_internal.h"
+#if SERDIFF_VARINT_HAVE_AVX512_TIER
+#include "serdiff/varint/varint_avx512_inl.h"
+#endif
 
 namespace serdiff::varint {
 namespace {
@@ -117,7 +120,7 @@ inline Err ScalarRead(const uint8_t* data, size_t size, size_t* pos, uint64_t* o
 
 // Reads one value at p; returns its length, or 0 with *last set on a LEB128 10th-byte error.
 // Needs kMax<F> readable bytes at p.
-template <Format F>
+template <Format F, typename Ops>
 inline size_t FastRead(const uint8_t* p, uint64_t* out, uint8_t* last) {
   if constexpr (F == Format::kVInt) {
     const unsigned first = p[0];
@@ -151,11 +154,11 @@ inline size_t FastRead(const uint8_t* p, uint64_t* out, uint8_t* last) {
     const uint64_t stop = ~w & kMsbs;  // bit 7 of every byte that ends the value
     if (ABSL_PREDICT_TRUE(stop != 0)) {
       const uint64_t keep = stop ^ (stop - 1);  // all bits up to the first stop bit
-      *out = Compact56(w & keep & kLows);
+      *out = Ops::Compact(w & keep);
       return static_cast<size_t>(std::countr_zero(stop) >> 3) + 1;
     }
     const uint64_t b8 = p[8];
-    uint64_t v = Compact56(w & kLows);
+    uint64_t v = Ops::Compact(w);
     if constexpr (F == Format::kFory) {
       *out = v | (b8 << 56);
       return 9;
@@ -178,7 +181,7 @@ inline size_t FastRead(const uint8_t* p, uint64_t* out, uint8_t* last) {
 template <bool kZigZag, typename T>
 inline T FromWire(uint64_t u) {
   if constexpr (kZigZag) {
-    return DecodeZigZag64(u);
+    return ZigZagDecode(u);
   } else {
     return u;
   }
@@ -226,24 +229,11 @@ inline uint64_t StopMask64(const uint8_t* p) {
   return StopMask64Portable(p);
 }
 
-// The value whose first 8 bytes are w and whose first stop (byte without continuation bit)
-// is the lowest set bit of `stop` = ~w & kMsbs, which must be nonzero (1..8 bytes). Bytes
-// after the stop are ignored.
-inline uint64_t DecodeShort(uint64_t w, uint64_t stop) {
-  uint64_t x = w & (stop ^ (stop - 1));  // the value's bytes; bit 7s are dropped below
-  x = (x & 0x007F007F007F007FULL) | ((x & 0x7F007F007F007F00ULL) >> 1);
-  if ((stop & 0x8080) == 0) {  // 3..8 bytes; 1-2 byte values (small magnitudes) stop here
-    x = (x & 0x00003FFF00003FFFULL) | ((x & 0x3FFF00003FFF0000ULL) >> 2);
-    x = (x & 0x000000000FFFFFFFULL) | ((x & 0x0FFFFFFF00000000ULL) >> 4);
-  }
-  return x;
-}
-
 // Walks the stops in mask m of the window at data + base, decoding the value that ends at
 // each into dst[*i] (the first one starts at *pos, possibly in an earlier window). Returns
 // a word with bit 7 set if a value was invalid (the caller discards the window's values).
 // kCheckCount: stop at n values (otherwise the caller guarantees n - *i >= 64).
-template <bool kZigZag, bool kCheckCount, typename T>
+template <bool kZigZag, bool kCheckCount, typename Ops, typename T>
 inline uint64_t WalkLeb128Window(const uint8_t* data, size_t base, uint64_t m, size_t* pos_io,
                                  T* dst, size_t n, size_t* i_io) {
   size_t pos = *pos_io;
@@ -259,7 +249,7 @@ inline uint64_t WalkLeb128Window(const uint8_t* data, size_t base, uint64_t m, s
     const uint64_t stop = ~w & kMsbs;
     uint64_t v;
     if (stop != 0) {
-      v = DecodeShort(w, stop);
+      v = Ops::CompactShort(w, stop);
     } else {
       // 9 or more bytes; 9 and 10 are about equally likely for large magnitudes, so no
       // branch on which. Bits 56..63 are b8 & (0x7f | b9 << 7): bit 63 = b9 bit 0, and only
@@ -270,7 +260,7 @@ inline uint64_t WalkLeb128Window(const uint8_t* data, size_t base, uint64_t m, s
       const uint64_t b8 = p[8];
       const uint64_t b9 = p[9];
       err |= b8 & ((b9 + 126) | b9);
-      v = Compact56(w) | ((b8 & (0x7F | (b9 << 7))) << 56);
+      v = Ops::Compact(w) | ((b8 & (0x7F | (b9 << 7))) << 56);
     }
     dst[i++] = FromWire<kZigZag, T>(v);
     pos = end + 1;
@@ -287,19 +277,20 @@ inline uint64_t WalkLeb128Window(const uint8_t* data, size_t base, uint64_t m, s
 // first value of a window that holds an invalid value (all of that window's values are
 // redone by the next tier, which reports the error), or when no value ends in the last
 // windows it may scan.
-template <bool kZigZag, bool kPortable, typename T>
+template <bool kZigZag, typename Ops, typename T>
 inline void DecodeLeb128Windows(const uint8_t* data, size_t size, size_t* pos_io, T* dst, size_t n,
                                 size_t* i_io) {
   size_t pos = *pos_io;
   size_t i = *i_io;
   size_t base = pos;
   while (i < n && size - base >= kWindowSlack) {
-    const uint64_t m = StopMask64<kPortable>(data + base);
+    const uint64_t m = StopMask64<!Ops::kSse2Mask>(data + base);
     const size_t pos0 = pos;
     const size_t i0 = i;
-    const uint64_t err = n - i >= kWindowBytes
-                             ? WalkLeb128Window<kZigZag, false>(data, base, m, &pos, dst, n, &i)
-                             : WalkLeb128Window<kZigZag, true>(data, base, m, &pos, dst, n, &i);
+    const uint64_t err =
+        n - i >= kWindowBytes
+            ? WalkLeb128Window<kZigZag, false, Ops>(data, base, m, &pos, dst, n, &i)
+            : WalkLeb128Window<kZigZag, true, Ops>(data, base, m, &pos, dst, n, &i);
     if (ABSL_PREDICT_FALSE(err & 0x80)) {
       pos = pos0;
       i = i0;
@@ -319,7 +310,7 @@ inline void DecodeLeb128Windows(const uint8_t* data, size_t size, size_t* pos_io
 //     for LEB128, and a branch for the rare value that runs to its 9th byte;
 //   * otherwise (large magnitudes, where a 9th byte >= 0x80 is a coin flip): branch free,
 //     at the price of a longer chain through the mask.
-template <bool kZigZag, bool kCheckCount, bool kDense, typename T>
+template <bool kZigZag, bool kCheckCount, bool kDense, typename Ops, typename T>
 inline void WalkForyWindow(const uint8_t* data, size_t base, uint64_t m, size_t* pos_io, T* dst,
                            size_t n, size_t* i_io) {
   size_t pos = *pos_io;
@@ -338,13 +329,13 @@ inline void WalkForyWindow(const uint8_t* data, size_t base, uint64_t m, size_t*
         if (stop >= window_end) break;
         const uint64_t w = Load64LE(p);
         const uint64_t stop_bits = ~w & kMsbs;
-        v = stop_bits != 0 ? DecodeShort(w, stop_bits)
-                           : Compact56(w) | (static_cast<uint64_t>(p[8]) << 56);
+        v = stop_bits != 0 ? Ops::CompactShort(w, stop_bits)
+                           : Ops::Compact(w) | (static_cast<uint64_t>(p[8]) << 56);
         pos = stop + 1;
         m &= m - 1;
       } else {  // runs to its 9th byte; the stop belongs to a later value
         if (pos + 8 >= window_end) break;
-        v = Compact56(Load64LE(p)) | (static_cast<uint64_t>(p[8]) << 56);
+        v = Ops::Compact(Load64LE(p)) | (static_cast<uint64_t>(p[8]) << 56);
         pos += 9;
       }
     } else {
@@ -352,8 +343,8 @@ inline void WalkForyWindow(const uint8_t* data, size_t base, uint64_t m, size_t*
       if (end >= window_end) break;                        // it ends in a later window
       const uint64_t w = Load64LE(p);
       const uint64_t stop_bits = ~w & kMsbs;
-      v = stop_bits != 0 ? DecodeShort(w, stop_bits)
-                         : Compact56(w) | (static_cast<uint64_t>(p[8]) << 56);
+      v = stop_bits != 0 ? Ops::CompactShort(w, stop_bits)
+                         : Ops::Compact(w) | (static_cast<uint64_t>(p[8]) << 56);
       pos = end + 1;
       m &= m - static_cast<uint64_t>(end == stop);  // clears the lowest stop iff consumed
     }
@@ -363,7 +354,7 @@ inline void WalkForyWindow(const uint8_t* data, size_t base, uint64_t m, size_t*
   *i_io = i;
 }
 
-template <bool kZigZag, bool kPortable, typename T>
+template <bool kZigZag, typename Ops, typename T>
 inline void DecodeForyWindows(const uint8_t* data, size_t size, size_t* pos_io, T* dst, size_t n,
                               size_t* i_io) {
   size_t pos = *pos_io;
@@ -371,16 +362,16 @@ inline void DecodeForyWindows(const uint8_t* data, size_t size, size_t* pos_io, 
   size_t base = pos;
   bool dense = true;  // whether the last window held many (hence short) values
   while (i < n && size - base >= kWindowSlack) {
-    const uint64_t m = StopMask64<kPortable>(data + base);
+    const uint64_t m = StopMask64<!Ops::kSse2Mask>(data + base);
     const size_t i0 = i;
     if (n - i >= kWindowBytes) {
       if (dense) {
-        WalkForyWindow<kZigZag, false, true>(data, base, m, &pos, dst, n, &i);
+        WalkForyWindow<kZigZag, false, true, Ops>(data, base, m, &pos, dst, n, &i);
       } else {
-        WalkForyWindow<kZigZag, false, false>(data, base, m, &pos, dst, n, &i);
+        WalkForyWindow<kZigZag, false, false, Ops>(data, base, m, &pos, dst, n, &i);
       }
     } else {
-      WalkForyWindow<kZigZag, true, false>(data, base, m, &pos, dst, n, &i);
+      WalkForyWindow<kZigZag, true, false, Ops>(data, base, m, &pos, dst, n, &i);
     }
     dense = i - i0 > 12;  // more than 12 values in 64 bytes: about 5 bytes or less each
     base += kWindowBytes;
@@ -389,7 +380,9 @@ inline void DecodeForyWindows(const uint8_t* data, size_t size, size_t* pos_io, 
   *i_io = i;
 }
 
-template <Format F, bool kZigZag, bool kPortable = false, typename T>
+// kVectorWindows: LEB128 windows decoded 8 values at a time first (the avx512 tier,
+// varint_avx512_inl.h); the scalar windows continue where it stops.
+template <Format F, bool kZigZag, typename Ops, bool kVectorWindows = false, typename T>
 absl::StatusOr<size_t> DecodeBatchImpl(absl::Span<const uint8_t> in, absl::Span<T> out) {
   constexpr size_t M = kMax<F>;
   const uint8_t* const data = in.data();
@@ -400,16 +393,19 @@ absl::StatusOr<size_t> DecodeBatchImpl(absl::Span<const uint8_t> in, absl::Span<
   size_t i = 0;
   uint8_t last = 0;
   if constexpr (F == Format::kLeb128) {
-    DecodeLeb128Windows<kZigZag, kPortable>(data, size, &pos, dst, n, &i);
+#if SERDIFF_VARINT_HAVE_AVX512_TIER
+    if constexpr (kVectorWindows) DecodeLeb128WindowsAvx512<kZigZag>(data, size, &pos, dst, n, &i);
+#endif
+    DecodeLeb128Windows<kZigZag, Ops>(data, size, &pos, dst, n, &i);
   } else if constexpr (F == Format::kFory) {
-    DecodeForyWindows<kZigZag, kPortable>(data, size, &pos, dst, n, &i);
+    DecodeForyWindows<kZigZag, Ops>(data, size, &pos, dst, n, &i);
   }
   // Word tier while M bytes remain: every load stays inside `in`.
   if (size >= M) {
     const size_t fast_end = size - M + 1;  // pos < fast_end <=> M bytes remain
     while (i < n && pos < fast_end) {
       uint64_t u;
-      const size_t len = FastRead<F>(data + pos, &u, &last);
+      const size_t len = FastRead<F, Ops>(data + pos, &u, &last);
       if (ABSL_PREDICT_FALSE(len == 0)) {
         return MakeDecodeError(F, (last & 0x80) ? Err::kTooLong : Err::kOverflow, pos, size - pos,
                                last);
@@ -427,6 +423,52 @@ absl::StatusOr<size_t> DecodeBatchImpl(absl::Span<const uint8_t> in, absl::Span<
     dst[i] = FromWire<kZigZag, T>(u);
   }
   return pos;
+}
+
+#if SERDIFF_VARINT_HAVE_BMI2_TIER
+template <Format F, bool kZigZag, typename T>
+SERDIFF_VARINT_BMI2_ENTRY absl::StatusOr<size_t> DecodeBatchBmi2(absl::Span<const uint8_t> in,
+                                                                 absl::Span<T> out) {
+  return DecodeBatchImpl<F, kZigZag, Bmi2Ops>(in, out);
+}
+#endif
+
+#if SERDIFF_VARINT_HAVE_AVX512_TIER
+template <Format F, bool kZigZag, typename T>
+SERDIFF_VARINT_AVX512_ENTRY absl::StatusOr<size_t> DecodeBatchAvx512(absl::Span<const uint8_t> in,
+                                                                     absl::Span<T> out) {
+  return DecodeBatchImpl<F, kZigZag, Bmi2Ops, true>(in, out);
+}
+#endif
+
+// The loop of `tier`, which must be supported (kAuto resolved).
+template <Format F, bool kZigZag, typename T>
+absl::StatusOr<size_t> DecodeBatchTier(BatchTier tier, absl::Span<const uint8_t> in,
+                                       absl::Span<T> out) {
+  switch (tier) {
+#if SERDIFF_VARINT_HAVE_BMI2_TIER
+    case BatchTier::kBmi2:
+      return DecodeBatchBmi2<F, kZigZag>(in, out);
+#endif
+#if SERDIFF_VARINT_HAVE_AVX512_TIER
+    case BatchTier::kAvx512:
+      return DecodeBatchAvx512<F, kZigZag>(in, out);
+#endif
+#if SERDIFF_VARINT_SSE2
+    case BatchTier::kSse2:
+      return DecodeBatchImpl<F, kZigZag, Sse2Ops>(in, out);
+#endif
+    default:
+      return DecodeBatchImpl<F, kZigZag, PortableOps>(in, out);
+  }
+}
+
+template <Format F, bool kZigZag, typename T>
+absl::StatusOr<size_t> DecodeBatchChecked(absl::Span<const uint8_t> in, absl::Span<T> out,
+                                          BatchTier tier) {
+  if (tier == BatchTier::kAuto) return DecodeBatchTier<F, kZigZag>(AutoBatchTier(), in, out);
+  if (!BatchTierSupported(tier)) return UnsupportedTierError(tier);
+  return DecodeBatchTier<F, kZigZag>(tier, in, out);
 }
 
 }  // namespace
@@ -455,16 +497,28 @@ absl::StatusOr<uint64_t> Read(Format f, absl::Span<const uint8_t> in, size_t* of
 }
 
 absl::StatusOr<size_t> DecodeBatch(Format f, absl::Span<const uint8_t> in,
-                                   absl::Span<uint64_t> out){
-    SERDIFF_VARINT_DISPATCH(f, (DecodeBatchImpl<kF, false>(in, out)))}
+                                   absl::Span<uint64_t> out) {
+  const BatchTier tier = AutoBatchTier();
+  SERDIFF_VARINT_DISPATCH(f, (DecodeBatchTier<kF, false>(tier, in, out)))
+}
 
 absl::StatusOr<size_t> DecodeZigZagBatch(Format f, absl::Span<const uint8_t> in,
-                                         absl::Span<int64_t> out){
-    SERDIFF_VARINT_DISPATCH(f, (DecodeBatchImpl<kF, true>(in, out)))}
+                                         absl::Span<int64_t> out) {
+  const BatchTier tier = AutoBatchTier();
+  SERDIFF_VARINT_DISPATCH(f, (DecodeBatchTier<kF, true>(tier, in, out)))
+}
+
+absl::StatusOr<size_t> DecodeBatch(Format f, absl::Span<const uint8_t> in, absl::Span<uint64_t> out,
+                                   BatchTier tier){
+    SERDIFF_VARINT_DISPATCH(f, (DecodeBatchChecked<kF, false>(in, out, tier)))}
+
+absl::StatusOr<size_t> DecodeZigZagBatch(Format f, absl::Span<const uint8_t> in,
+                                         absl::Span<int64_t> out, BatchTier tier){
+    SERDIFF_VARINT_DISPATCH(f, (DecodeBatchChecked<kF, true>(in, out, tier)))}
 
 absl::StatusOr<size_t> DecodeBatchPortable(Format f, absl::Span<const uint8_t> in,
                                            absl::Span<uint64_t> out) {
-  SERDIFF_VARINT_DISPATCH(f, (DecodeBatchImpl<kF, false, true>(in, out)))
+  return DecodeBatch(f, in, out, BatchTier::kPortable);
 }
 
 #undef SERDIFF_VARINT_DISPATCH

@@ -9,12 +9,23 @@
 #include <cstdint>
 #include <cstring>
 
+#include "absl/base/attributes.h"
+#include "absl/status/status.h"
 #include "serdiff/varint/varint.h"
 
 namespace serdiff::varint::varint_internal {
 
 inline constexpr uint64_t kMsbs = 0x8080808080808080ULL;  // the continuation bit of each byte
 inline constexpr uint64_t kLows = 0x7F7F7F7F7F7F7F7FULL;  // the 7 value bits of each byte
+
+// ---- zigzag -------------------------------------------------------------------------------
+// The bodies of EncodeZigZag64 / DecodeZigZag64 (varint.h), inline for the batch loops of both
+// files (a call into the other file per value cost the decoders about a third of their time).
+inline uint64_t ZigZagEncode(int64_t v) {
+  // Arithmetic right shift of a signed value is defined in C++20.
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
+inline int64_t ZigZagDecode(uint64_t u) { return static_cast<int64_t>((u >> 1) ^ (0 - (u & 1))); }
 
 // ---- word helpers ------------------------------------------------------------------------
 
@@ -56,6 +67,71 @@ inline uint64_t Compact56(uint64_t x) {
   x = (x & 0x000000000FFFFFFFULL) | ((x & 0x0FFFFFFF00000000ULL) >> 4);
   return x;
 }
+
+// InvalidArgument "varint tier <name> is not supported by this CPU" (varint_tier.cc).
+absl::Status UnsupportedTierError(BatchTier tier);
+
+// ---- CPU tiers ---------------------------------------------------------------------------
+//
+// The batch loops are templates over a tier's primitives (BatchTier in varint.h):
+//   PortableOps  the shift/mask spread and compaction above; stop masks by multiply
+//   Sse2Ops      the same, stop masks by SSE2 movemask (x86-64's baseline)
+//   Bmi2Ops      PDEP/PEXT (BMI2) spread and compact a value in one instruction each; SSE2 masks
+// The BMI2 instructions are emitted by inline assembly rather than intrinsics so that the loops
+// need no per-function target attribute (the intrinsics refuse to inline into code compiled for
+// baseline x86-64); a Bmi2Ops loop is only entered after the CPU reported BMI2.
+struct PortableOps {
+  static constexpr bool kSse2Mask = false;
+  static uint64_t Spread(uint64_t x) { return Spread56(x); }
+  static uint64_t Compact(uint64_t x) { return Compact56(x); }
+  // The value whose first 8 bytes are w and whose first stop (byte without continuation bit) is
+  // the lowest set bit of `stop` = ~w & kMsbs, nonzero (1..8 bytes); bytes after it ignored.
+  static uint64_t CompactShort(uint64_t w, uint64_t stop) {
+    uint64_t x = w & (stop ^ (stop - 1));  // the value's bytes; bit 7s are dropped below
+    x = (x & 0x007F007F007F007FULL) | ((x & 0x7F007F007F007F00ULL) >> 1);
+    if ((stop & 0x8080) == 0) {  // 3..8 bytes; 1-2 byte values (small magnitudes) stop here
+      x = (x & 0x00003FFF00003FFFULL) | ((x & 0x3FFF00003FFF0000ULL) >> 2);
+      x = (x & 0x000000000FFFFFFFULL) | ((x & 0x0FFFFFFF00000000ULL) >> 4);
+    }
+    return x;
+  }
+};
+
+struct Sse2Ops : PortableOps {
+  static constexpr bool kSse2Mask = true;
+};
+
+#if defined(__x86_64__)
+#define SERDIFF_VARINT_HAVE_BMI2_TIER 1
+#define SERDIFF_VARINT_HAVE_AVX512_TIER 1
+struct Bmi2Ops {
+  static constexpr bool kSse2Mask = true;
+  // PDEP: the low 56 bits of x into the 7 low bits of each byte.
+  static uint64_t Spread(uint64_t x) {
+    uint64_t r;
+    asm("pdepq %2, %1, %0" : "=r"(r) : "r"(x), "r"(kLows));
+    return r;
+  }
+  // PEXT: the 7 low bits of each byte, gathered.
+  static uint64_t Compact(uint64_t x) {
+    uint64_t r;
+    asm("pextq %2, %1, %0" : "=r"(r) : "r"(x), "r"(kLows));
+    return r;
+  }
+  static uint64_t CompactShort(uint64_t w, uint64_t stop) {
+    return Compact(w & (stop ^ (stop - 1)));
+  }
+};
+// On the entry function of a Bmi2Ops loop: everything it calls is inlined (flatten) and compiled
+// for BMI1/BMI2/POPCNT/LZCNT, so the compiler's own code uses ANDN, BLSR, TZCNT and the
+// three-operand shifts too. Only that function carries the attribute: no inline function is
+// emitted out of line with these instructions.
+#define SERDIFF_VARINT_BMI2_ENTRY \
+  __attribute__((flatten, target("bmi,bmi2,popcnt,lzcnt"))) ABSL_ATTRIBUTE_NOINLINE
+#else
+#define SERDIFF_VARINT_HAVE_BMI2_TIER 0
+#define SERDIFF_VARINT_HAVE_AVX512_TIER 0
+#endif
 
 // ---- sizes and per-length constants ------------------------------------------------------
 //
