@@ -64,6 +64,16 @@ inline std::string Hex(const std::string& s) {
   return Hex(absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(s.data()), s.size()));
 }
 
+// Every batch tier this machine runs (varint.h, BatchTier), to be forced one by one.
+inline std::vector<BatchTier> SupportedTiers() {
+  std::vector<BatchTier> tiers;
+  for (const BatchTier t :
+       {BatchTier::kPortable, BatchTier::kSse2, BatchTier::kBmi2, BatchTier::kAvx512}) {
+    if (BatchTierSupported(t)) tiers.push_back(t);
+  }
+  return tiers;
+}
+
 inline constexpr size_t kCopies = 24;  // long enough that early values take the word tier
 
 // Checks every encode entry point of Impl on `v` (unsigned) against `hex`.

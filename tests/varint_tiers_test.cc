@@ -1,4 +1,5 @@
-// The varint family's optimized tiers (word-at-a-time blocks, the single-value scalar writer
+// The varint family's optimized tiers (the CPU tiers of BatchTier, each forced: portable, sse2,
+// bmi2, avx512 where the CPU has them; word-at-a-time blocks, the single-value scalar writer
 // and reader) against the reference on structured, patterned and random inputs, and protobuf's
 // coded streams as an independent oracle for LEB128. Exact bytes and exact errors of each
 // format: tests/varint_test.cc.
@@ -27,6 +28,7 @@ using test_util::Bytes;
 using test_util::Hex;
 using test_util::kU64Max;
 using test_util::P2;
+using test_util::SupportedTiers;
 
 // ---- optimized tiers vs reference on structured values --------------------------------------
 
@@ -135,18 +137,34 @@ TEST(VarintTiers, LengthPatternsRoundTripThroughEveryWalk) {
         enc.append("\xff\x80\x80");  // trailing bytes: a value truncated in every format
         const absl::Span<const uint8_t> in(reinterpret_cast<const uint8_t*>(enc.data()),
                                            enc.size());
-        std::vector<uint64_t> got(values.size(), 0);
-        const absl::StatusOr<size_t> n = DecodeBatch(f, in, absl::MakeSpan(got));
-        ASSERT_TRUE(n.ok()) << n.status();
-        EXPECT_EQ(*n, size);
-        EXPECT_EQ(got, values);
         EXPECT_EQ(EncodeBatch(f, values), enc.substr(0, size));
-        // One more value than there is: truncated at the trailing bytes.
-        std::vector<uint64_t> more(values.size() + 1);
-        const absl::StatusOr<size_t> t = DecodeBatch(f, in, absl::MakeSpan(more));
-        EXPECT_EQ(t.status().code(), absl::StatusCode::kOutOfRange);
-        EXPECT_THAT(std::string(t.status().message()),
-                    HasSubstr(absl::StrCat("byte offset ", size, ":")));
+        std::vector<int64_t> signed_values(values.begin(), values.end());
+        const std::string zenc = ref::varint::EncodeZigZagBatch(f, signed_values);
+        for (const BatchTier tier : SupportedTiers()) {
+          SCOPED_TRACE(BatchTierName(tier));
+          std::vector<uint64_t> got(values.size(), 0);
+          const absl::StatusOr<size_t> n = DecodeBatch(f, in, absl::MakeSpan(got), tier);
+          ASSERT_TRUE(n.ok()) << n.status();
+          EXPECT_EQ(*n, size);
+          EXPECT_EQ(got, values);
+          // One more value than there is: truncated at the trailing bytes.
+          std::vector<uint64_t> more(values.size() + 1);
+          const absl::StatusOr<size_t> t = DecodeBatch(f, in, absl::MakeSpan(more), tier);
+          EXPECT_EQ(t.status().code(), absl::StatusCode::kOutOfRange);
+          EXPECT_THAT(std::string(t.status().message()),
+                      HasSubstr(absl::StrCat("byte offset ", size, ":")));
+          // The same values as zigzag int64 (the decoders' signed loops), both directions.
+          Bytes zbuf(zenc.size());
+          const absl::StatusOr<size_t> zn =
+              EncodeZigZagBatch(f, signed_values, absl::MakeSpan(zbuf), tier);
+          ASSERT_TRUE(zn.ok()) << zn.status();
+          EXPECT_EQ(Hex(zbuf), Hex(zenc));
+          std::vector<int64_t> zgot(values.size(), 0);
+          const absl::StatusOr<size_t> zd = DecodeZigZagBatch(f, zbuf, absl::MakeSpan(zgot), tier);
+          ASSERT_TRUE(zd.ok()) << zd.status();
+          EXPECT_EQ(*zd, zenc.size());
+          EXPECT_EQ(zgot, signed_values);
+        }
       }
     }
   }
@@ -167,24 +185,27 @@ TEST(VarintTiers, DecodeMatchesReferenceOnRandomBytes) {
     }
     const size_t count = rng.Below(len + 2);
     for (const Format f : {Format::kLeb128, Format::kFory, Format::kVInt}) {
-      SCOPED_TRACE(absl::StrCat(std::string(FormatName(f)), " iter ", iter, " ", Hex(in)));
-      std::vector<uint64_t> a(count, 1), b(count, 2);
-      const absl::StatusOr<size_t> ra = DecodeBatch(f, in, absl::MakeSpan(a));
-      const absl::StatusOr<size_t> rb = ref::varint::DecodeBatch(f, in, absl::MakeSpan(b));
-      ASSERT_EQ(ra.status().code(), rb.status().code()) << ra.status() << " vs " << rb.status();
-      if (ra.ok()) {
-        ASSERT_EQ(*ra, *rb);
-        ASSERT_EQ(a, b);
-      } else {
-        ASSERT_EQ(std::string(ra.status().message()), std::string(rb.status().message()));
-      }
-      std::vector<int64_t> sa(count, 1), sb(count, 2);
-      const absl::StatusOr<size_t> za = DecodeZigZagBatch(f, in, absl::MakeSpan(sa));
-      const absl::StatusOr<size_t> zb = ref::varint::DecodeZigZagBatch(f, in, absl::MakeSpan(sb));
-      ASSERT_EQ(za.status(), zb.status());
-      if (za.ok()) {
-        ASSERT_EQ(*za, *zb);
-        ASSERT_EQ(sa, sb);
+      for (const BatchTier tier : SupportedTiers()) {
+        SCOPED_TRACE(absl::StrCat(std::string(BatchTierName(tier)), " ", std::string(FormatName(f)),
+                                  " iter ", iter, " ", Hex(in)));
+        std::vector<uint64_t> a(count, 1), b(count, 2);
+        const absl::StatusOr<size_t> ra = DecodeBatch(f, in, absl::MakeSpan(a), tier);
+        const absl::StatusOr<size_t> rb = ref::varint::DecodeBatch(f, in, absl::MakeSpan(b));
+        ASSERT_EQ(ra.status().code(), rb.status().code()) << ra.status() << " vs " << rb.status();
+        if (ra.ok()) {
+          ASSERT_EQ(*ra, *rb);
+          ASSERT_EQ(a, b);
+        } else {
+          ASSERT_EQ(std::string(ra.status().message()), std::string(rb.status().message()));
+        }
+        std::vector<int64_t> sa(count, 1), sb(count, 2);
+        const absl::StatusOr<size_t> za = DecodeZigZagBatch(f, in, absl::MakeSpan(sa), tier);
+        const absl::StatusOr<size_t> zb = ref::varint::DecodeZigZagBatch(f, in, absl::MakeSpan(sb));
+        ASSERT_EQ(za.status(), zb.status());
+        if (za.ok()) {
+          ASSERT_EQ(*za, *zb);
+          ASSERT_EQ(sa, sb);
+        }
       }
     }
   }
@@ -207,7 +228,10 @@ TEST(VarintTiers, EncodeMatchesReferenceIntoRandomBuffers) {
                 ref::varint::EncodedZigZagBatchSize(f, signed_values));
       const size_t have = rng.Below(4) == 0 ? rng.Below(need + 1) : need + rng.Below(40);
       Bytes a(have + 16, 0xAA), b(have + 16, 0xAA);
-      const absl::StatusOr<size_t> ra = EncodeBatch(f, values, absl::MakeSpan(a.data(), have));
+      const BatchTier tier = SupportedTiers()[static_cast<size_t>(iter) % SupportedTiers().size()];
+      SCOPED_TRACE(BatchTierName(tier));
+      const absl::StatusOr<size_t> ra =
+          EncodeBatch(f, values, absl::MakeSpan(a.data(), have), tier);
       const absl::StatusOr<size_t> rb =
           ref::varint::EncodeBatch(f, values, absl::MakeSpan(b.data(), have));
       ASSERT_EQ(ra.status(), rb.status());
@@ -221,11 +245,96 @@ TEST(VarintTiers, EncodeMatchesReferenceIntoRandomBuffers) {
       Bytes za(need + 64, 0xAA);
       const size_t zneed = EncodedZigZagBatchSize(f, signed_values);
       const absl::StatusOr<size_t> rz =
-          EncodeZigZagBatch(f, signed_values, absl::MakeSpan(za.data(), zneed));
+          EncodeZigZagBatch(f, signed_values, absl::MakeSpan(za.data(), zneed), tier);
       ASSERT_TRUE(rz.ok()) << rz.status();
       ASSERT_EQ(Hex(absl::MakeConstSpan(za.data(), zneed)),
                 Hex(ref::varint::EncodeZigZagBatch(f, signed_values)));
       for (size_t j = zneed; j < za.size(); ++j) ASSERT_EQ(za[j], 0xAA) << "byte " << j;
+    }
+  }
+}
+
+// ---- the tiers themselves --------------------------------------------------------------------
+
+// kAuto runs a supported tier, the best this CPU has by the documented order (avx512 > bmi2 >
+// sse2 > portable, bmi2 and avx512 only where PDEP/PEXT are fast); forcing a tier the CPU lacks
+// is InvalidArgument, never a crash; names are stable (the targets' implementations carry them).
+TEST(VarintTiers, AutoRunsASupportedTierAndUnsupportedOnesAreRefused) {
+  EXPECT_EQ(BatchTierName(BatchTier::kAuto), "auto");
+  EXPECT_EQ(BatchTierName(BatchTier::kPortable), "portable");
+  EXPECT_EQ(BatchTierName(BatchTier::kSse2), "sse2");
+  EXPECT_EQ(BatchTierName(BatchTier::kBmi2), "bmi2");
+  EXPECT_EQ(BatchTierName(BatchTier::kAvx512), "avx512");
+  const BatchTier auto_tier = AutoBatchTier();
+  EXPECT_NE(auto_tier, BatchTier::kAuto);
+  EXPECT_TRUE(BatchTierSupported(auto_tier));
+  EXPECT_TRUE(BatchTierSupported(BatchTier::kPortable));
+  // Supported tiers nest: avx512 implies bmi2.
+  if (BatchTierSupported(BatchTier::kAvx512)) {
+    EXPECT_TRUE(BatchTierSupported(BatchTier::kBmi2));
+  }
+  if (auto_tier == BatchTier::kAvx512 || auto_tier == BatchTier::kBmi2) {
+    EXPECT_TRUE(BatchTierSupported(BatchTier::kBmi2));
+  }
+  if (BatchTierSupported(BatchTier::kAvx512) && auto_tier != BatchTier::kAvx512) {
+    EXPECT_EQ(auto_tier, BatchTier::kSse2) << "only a slow PDEP keeps kAuto below avx512";
+  }
+  const std::vector<uint64_t> one = {300};
+  for (const BatchTier t :
+       {BatchTier::kPortable, BatchTier::kSse2, BatchTier::kBmi2, BatchTier::kAvx512}) {
+    SCOPED_TRACE(BatchTierName(t));
+    Bytes out(16);
+    std::vector<uint64_t> back(1);
+    const Bytes in = {0xac, 0x02};
+    const absl::StatusOr<size_t> e = EncodeBatch(Format::kLeb128, one, absl::MakeSpan(out), t);
+    const absl::StatusOr<size_t> d = DecodeBatch(Format::kLeb128, in, absl::MakeSpan(back), t);
+    if (BatchTierSupported(t)) {
+      ASSERT_TRUE(e.ok()) << e.status();
+      EXPECT_EQ(Hex(absl::MakeConstSpan(out.data(), *e)), "ac 02");
+      ASSERT_TRUE(d.ok()) << d.status();
+      EXPECT_EQ(back[0], 300u);
+    } else {
+      EXPECT_EQ(e.status().code(), absl::StatusCode::kInvalidArgument);
+      EXPECT_EQ(e.status().message(), absl::StrCat("varint tier ", std::string(BatchTierName(t)),
+                                                   " is not supported by this CPU"));
+      EXPECT_EQ(d.status().code(), absl::StatusCode::kInvalidArgument);
+    }
+  }
+}
+
+// Batches long enough for many windows, each of one value shape (the avx512 tier decodes 8
+// values per register, so 1, 7, 8 and 9 values per window and more than 8 long values in a
+// row all occur), decoded by every tier: exact values, as unsigned and as zigzag.
+TEST(VarintTiers, EveryTierDecodesLongUniformBatchesExactly) {
+  Rng rng{99};
+  for (int width : {1, 7, 8, 14, 35, 56, 57, 63, 64}) {
+    std::vector<int64_t> values(3000);
+    for (int64_t& v : values) {
+      const uint64_t u = width == 64 ? rng.Next() : rng.Next() >> (64 - width);
+      v = static_cast<int64_t>(u);
+    }
+    const std::vector<uint64_t> unsigned_values(values.begin(), values.end());
+    for (const Format f : {Format::kLeb128, Format::kFory, Format::kVInt}) {
+      const std::string zenc = ref::varint::EncodeZigZagBatch(f, values);
+      const std::string uenc = ref::varint::EncodeBatch(f, unsigned_values);
+      const absl::Span<const uint8_t> zin(reinterpret_cast<const uint8_t*>(zenc.data()),
+                                          zenc.size());
+      const absl::Span<const uint8_t> uin(reinterpret_cast<const uint8_t*>(uenc.data()),
+                                          uenc.size());
+      for (const BatchTier tier : SupportedTiers()) {
+        SCOPED_TRACE(absl::StrCat(std::string(BatchTierName(tier)), " ", std::string(FormatName(f)),
+                                  " width ", width));
+        std::vector<int64_t> z(values.size());
+        const absl::StatusOr<size_t> zn = DecodeZigZagBatch(f, zin, absl::MakeSpan(z), tier);
+        ASSERT_TRUE(zn.ok()) << zn.status();
+        EXPECT_EQ(*zn, zenc.size());
+        EXPECT_EQ(z, values);
+        std::vector<uint64_t> u(values.size());
+        const absl::StatusOr<size_t> un = DecodeBatch(f, uin, absl::MakeSpan(u), tier);
+        ASSERT_TRUE(un.ok()) << un.status();
+        EXPECT_EQ(*un, uenc.size());
+        EXPECT_EQ(u, unsigned_values);
+      }
     }
   }
 }

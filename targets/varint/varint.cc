@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <random>
@@ -111,6 +112,10 @@ struct Signedness<uint64_t> {
                                            absl::Span<uint8_t> out) {
     return sv::EncodeBatch(f, v, out);
   }
+  static absl::StatusOr<size_t> EncodeInto(Format f, absl::Span<const uint64_t> v,
+                                           absl::Span<uint8_t> out, sv::BatchTier tier) {
+    return sv::EncodeBatch(f, v, out, tier);
+  }
   static size_t Size(Format f, absl::Span<const uint64_t> v) { return sv::EncodedBatchSize(f, v); }
   static std::string RefEncode(Format f, absl::Span<const uint64_t> v) {
     return ref::varint::EncodeBatch(f, v);
@@ -133,6 +138,10 @@ struct Signedness<int64_t> {
                                            absl::Span<uint8_t> out) {
     return sv::EncodeZigZagBatch(f, v, out);
   }
+  static absl::StatusOr<size_t> EncodeInto(Format f, absl::Span<const int64_t> v,
+                                           absl::Span<uint8_t> out, sv::BatchTier tier) {
+    return sv::EncodeZigZagBatch(f, v, out, tier);
+  }
   static size_t Size(Format f, absl::Span<const int64_t> v) {
     return sv::EncodedZigZagBatchSize(f, v);
   }
@@ -144,6 +153,45 @@ struct Signedness<int64_t> {
     return sv::DecodeZigZagBatch(f, in, out);
   }
 };
+
+// ---- CPU tiers ----------------------------------------------------------------------------
+
+// The batch tiers (varint.h, BatchTier) whose loops differ, each run forced as an implementation
+// of its own so that every input is encoded or decoded by each loop this machine has and compared
+// with the others (the "optimized" side runs kAuto, whichever that is); a tier the CPU lacks
+// declines. Tiers that run the same loop as another are left out (each costs fuzz throughput):
+//   encoders: portable (= sse2) and bmi2 (= avx512);
+//   decoders: portable, sse2 (its SSE2 stop mask), bmi2, and avx512 for LEB128 only (its vector
+//   windows); Cassandra vint has no windows, so its sse2 is the portable loop.
+std::vector<sv::BatchTier> EncodeTiers() {
+  return {sv::BatchTier::kPortable, sv::BatchTier::kBmi2};
+}
+std::vector<sv::BatchTier> DecodeTiers(Format f) {
+  std::vector<sv::BatchTier> tiers = {sv::BatchTier::kPortable, sv::BatchTier::kBmi2};
+  if (f != Format::kVInt) tiers.insert(tiers.begin() + 1, sv::BatchTier::kSse2);
+  if (f == Format::kLeb128) tiers.push_back(sv::BatchTier::kAvx512);
+  return tiers;
+}
+
+const absl::Status& TierUnsupported() {
+  // Built once: copying an absl::Status shares its payload (no allocation per input).
+  static const absl::Status* const kUnsupported =
+      new absl::Status(harness::Declined("this CPU cannot run the tier"));
+  return *kUnsupported;
+}
+
+// A tier covers every input, so its only decline edge is the CPU: `sample` is declined exactly
+// when the tier is not supported.
+template <typename T>
+std::function<std::vector<harness::DeclineEdge<T>>()> TierDeclineEdges(sv::BatchTier tier,
+                                                                       T sample) {
+  return [tier, sample] {
+    return std::vector<harness::DeclineEdge<T>>{
+        {absl::StrCat("any input (the ", std::string(sv::BatchTierName(tier)),
+                      " tier covers them all; declined only where the CPU lacks it)"),
+         sample, !sv::BatchTierSupported(tier)}};
+  };
+}
 
 absl::Span<const uint8_t> AsBytes(const std::string& s) {
   return absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
@@ -183,6 +231,16 @@ harness::TargetDef<std::vector<T>> EncodeTarget(Format f, std::vector<T> edges) 
                           out.resize(static_cast<size_t>(p - begin));
                           return out;
                         }});
+  for (const sv::BatchTier tier : EncodeTiers()) {
+    def.others.push_back({absl::StrCat("tier_", std::string(sv::BatchTierName(tier))),
+                          harness::Role::kOptimizedTier, [f, tier](const Batch& v) -> Output {
+                            if (!sv::BatchTierSupported(tier)) return TierUnsupported();
+                            return WithGuardBytes(S::Size(f, v), [&](absl::Span<uint8_t> out) {
+                              return S::EncodeInto(f, v, out, tier);
+                            });
+                          }});
+    def.others.back().decline_edges = TierDeclineEdges(tier, Batch{T{1}, T{2}});
+  }
   def.others.push_back({"reference", [f](const Batch& v) -> Output { return S::RefEncode(f, v); }});
   if (f == Format::kLeb128) {
     def.others.push_back({"protobuf", harness::Role::kOracle, oracle::protobuf::kOrigin,
@@ -339,6 +397,19 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
                             return sv::DecodeBatchPortable(f, bytes, out);
                           });
                         }});
+  // The x86 tiers ("portable" above is BatchTier::kPortable).
+  for (const sv::BatchTier tier : DecodeTiers(f)) {
+    if (tier == sv::BatchTier::kPortable) continue;
+    def.others.push_back({std::string(sv::BatchTierName(tier)), harness::Role::kOptimizedTier,
+                          [f, tier](const DecodeInput& in) -> Output {
+                            if (!sv::BatchTierSupported(tier)) return TierUnsupported();
+                            return DecodeWith(in, [f, tier](auto bytes, auto out) {
+                              return sv::DecodeBatch(f, bytes, out, tier);
+                            });
+                          }});
+    def.others.back().decline_edges =
+        TierDeclineEdges(tier, DecodeInput{1, std::string(1, '\x01')});
+  }
   def.others.push_back({"single", harness::Role::kOptimizedTier, [f](const DecodeInput& in) {
                           return DecodeWith(
                               in, [f](auto bytes, auto out) -> absl::StatusOr<size_t> {
