@@ -110,6 +110,13 @@ put("varint_leb128_decode", decode_input(13, b"\x00" * 12 + FF * 9 + b"\x02"))
 # 70 one-byte values (past the 64-byte window tier), then a truncated value at offset 70.
 put("varint_leb128_decode", decode_input(71, b"\x01" * 70 + b"\x80\x80"))
 put("varint_leb128_decode", decode_input(2, b"\x01" * 80 + FF * 9 + b"\x02"))  # junk after
+# Inside the first window of the avx512 tier's vector decode (80 bytes or more of input, 64 values
+# or more to go): an overflowing 10th byte at offset 30, a value of 11 bytes at offset 30, and
+# 2^64-1 (the last valid 10-byte value) among 9- and 10-byte values.
+put("varint_leb128_decode", decode_input(91, b"\x01" * 30 + FF * 9 + b"\x02" + b"\x01" * 60))
+put("varint_leb128_decode", decode_input(91, b"\x01" * 30 + FF * 10 + b"\x01" + b"\x01" * 60))
+put("varint_leb128_decode",
+    decode_input(70, (FF * 9 + b"\x01" + b"\x80" * 8 + b"\x7f") * 8 + b"\x01" * 54))
 put("varint_fory_decode", decode_input(1, FF * 9))  # 9th byte: 8 full bits, 2^64-1
 put("varint_fory_decode", decode_input(1, FF * 8))  # truncated before the 9th byte
 put("varint_fory_decode", decode_input(71, b"\x01" * 70 + b"\x80"))  # truncated at offset 70
