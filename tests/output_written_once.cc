@@ -22,6 +22,7 @@
 #include "serdiff/cql/codec.h"
 #include "serdiff/cql/typed.h"
 #include "serdiff/cql/value.h"
+#include "serdiff/varint/varint.h"
 
 namespace {
 
@@ -112,6 +113,25 @@ TEST_F(OutputWrittenOnce, CqlValueTree) {  // codec_write.cc
   ASSERT_EQ(out->size(), 4u + 1000u * 8u);
   EXPECT_EQ(out->substr(out->size() - 8), std::string("\x00\x00\x00\x04\x00\x00\x03\xe7", 8));
   ExpectWrittenOnce(out->size());
+}
+
+TEST_F(OutputWrittenOnce, VarintBatch) {  // varint/varint.cc
+  // 1,000 values of 10 LEB128 bytes each (2^63 and up), then 300 (ac 02).
+  std::vector<uint64_t> values(1000, ~uint64_t{0});
+  values.push_back(300);
+  const std::string out = serdiff::varint::EncodeBatch(serdiff::varint::Format::kLeb128, values);
+  ASSERT_EQ(out.size(), 1000u * 10u + 2u);
+  EXPECT_EQ(out.substr(0, 10), std::string(9, '\xff') + "\x01");
+  EXPECT_EQ(out.substr(out.size() - 2), "\xac\x02");
+  ExpectWrittenOnce(out.size());
+}
+
+TEST_F(OutputWrittenOnce, VarintZigZagBatch) {  // varint/varint.cc
+  std::vector<int64_t> values(2000, -1);        // zigzag 1: one byte each
+  const std::string out =
+      serdiff::varint::EncodeZigZagBatch(serdiff::varint::Format::kVInt, values);
+  EXPECT_EQ(out, std::string(2000, '\x01'));
+  ExpectWrittenOnce(out.size());
 }
 
 TEST_F(OutputWrittenOnce, BsonEncode) {  // bson/codec.cc

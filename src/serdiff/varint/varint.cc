@@ -39,6 +39,7 @@
 
 #include "absl/base/optimization.h"
 #include "absl/strings/str_cat.h"
+#include "serdiff/common/fill_string.h"
 #include "serdiff/varint/varint_internal.h"
 
 namespace serdiff::varint {
@@ -216,13 +217,21 @@ absl::StatusOr<size_t> EncodeBatchChecked(absl::Span<const T> values, absl::Span
   return EncodeBatchTier<F, kZigZag>(tier, values, out);
 }
 
+// The string is written once: no zero fill first (fill_string.h; this file is compiled as C++2b
+// for it, src/serdiff/varint/CMakeLists.txt).
 template <Format F, bool kZigZag, typename T>
 std::string EncodeBatchToString(absl::Span<const T> values) {
-  std::string s(BatchSize<F, kZigZag>(values), '\0');
-  // Exact size: cannot fail.
-  const auto written = EncodeBatchTier<F, kZigZag>(
-      AutoBatchTier(), values, absl::MakeSpan(reinterpret_cast<uint8_t*>(s.data()), s.size()));
-  (void)written;
+  std::string s;
+  const size_t size = BatchSize<F, kZigZag>(values);
+  // Exact size: the encode cannot fail, and it writes exactly `size` bytes.
+  internal::FillString(
+      size,
+      [&](uint8_t* p) {
+        const absl::StatusOr<size_t> n =
+            EncodeBatchTier<F, kZigZag>(AutoBatchTier(), values, absl::MakeSpan(p, size));
+        return p + (n.ok() ? *n : 0);
+      },
+      &s);
   return s;
 }
 
