@@ -282,14 +282,12 @@ size_t EncodedZigZagBatchSize(Format f, absl::Span<const int64_t> values){
 
 absl::StatusOr<size_t> EncodeBatch(Format f, absl::Span<const uint64_t> values,
                                    absl::Span<uint8_t> out) {
-  const BatchTier tier = AutoBatchTier();
-  SERDIFF_VARINT_DISPATCH(f, (EncodeBatchTier<kF, false>(tier, values, out)))
+  return EncodeBatch(f, values, out, BatchTier::kAuto);
 }
 
 absl::StatusOr<size_t> EncodeZigZagBatch(Format f, absl::Span<const int64_t> values,
                                          absl::Span<uint8_t> out) {
-  const BatchTier tier = AutoBatchTier();
-  SERDIFF_VARINT_DISPATCH(f, (EncodeBatchTier<kF, true>(tier, values, out)))
+  return EncodeZigZagBatch(f, values, out, BatchTier::kAuto);
 }
 
 absl::StatusOr<size_t> EncodeBatch(Format f, absl::Span<const uint64_t> values,

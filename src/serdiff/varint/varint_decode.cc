@@ -498,14 +498,12 @@ absl::StatusOr<uint64_t> Read(Format f, absl::Span<const uint8_t> in, size_t* of
 
 absl::StatusOr<size_t> DecodeBatch(Format f, absl::Span<const uint8_t> in,
                                    absl::Span<uint64_t> out) {
-  const BatchTier tier = AutoBatchTier();
-  SERDIFF_VARINT_DISPATCH(f, (DecodeBatchTier<kF, false>(tier, in, out)))
+  return DecodeBatch(f, in, out, BatchTier::kAuto);
 }
 
 absl::StatusOr<size_t> DecodeZigZagBatch(Format f, absl::Span<const uint8_t> in,
                                          absl::Span<int64_t> out) {
-  const BatchTier tier = AutoBatchTier();
-  SERDIFF_VARINT_DISPATCH(f, (DecodeBatchTier<kF, true>(tier, in, out)))
+  return DecodeZigZagBatch(f, in, out, BatchTier::kAuto);
 }
 
 absl::StatusOr<size_t> DecodeBatch(Format f, absl::Span<const uint8_t> in, absl::Span<uint64_t> out,
