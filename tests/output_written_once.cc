@@ -115,6 +115,53 @@ TEST_F(OutputWrittenOnce, CqlValueTree) {  // codec_write.cc
   ExpectWrittenOnce(out->size());
 }
 
+// Past the one-pass route (32 KiB: 4,095 ints) the size pass and the write pass run; the
+// list<text> takes them at any length.
+TEST_F(OutputWrittenOnce, CqlValueTreeTwoPasses) {  // codec_write.cc
+  for (const char* type : {"list<int>", "list<text>"}) {
+    serdiff::cql::Type t;
+    ASSERT_TRUE(serdiff::cql::ParseType(type, &t).ok());
+    const bool text = type[5] == 't';
+    std::vector<serdiff::cql::Value> elems;
+    for (int i = 0; i < 5000; ++i) {
+      elems.push_back(text ? serdiff::cql::Value::Text("abcd") : serdiff::cql::Value::Int(i));
+    }
+    seen = Seen{};
+    absl::StatusOr<std::string> out =
+        serdiff::cql::Serialize(t, serdiff::cql::Value::List(std::move(elems)), 4);
+    ASSERT_TRUE(out.ok()) << out.status();
+    ASSERT_EQ(out->size(), 4u + 5000u * 8u) << type;
+    EXPECT_EQ(out->substr(out->size() - 8),
+              text ? std::string("\x00\x00\x00\x04"
+                                 "abcd",
+                                 8)
+                   : std::string("\x00\x00\x00\x04\x00\x00\x13\x87", 8))
+        << type;
+    ExpectWrittenOnce(out->size());
+  }
+}
+
+// SerializeValue ([int] length, then the payload) by both routes: a list<int> of 1,000 (one
+// pass) and of 5,000 (two passes).
+TEST_F(OutputWrittenOnce, CqlValueTreeFramed) {  // codec_write.cc
+  serdiff::cql::Type t;
+  ASSERT_TRUE(serdiff::cql::ParseType("list<int>", &t).ok());
+  for (const int n : {1000, 5000}) {
+    std::vector<serdiff::cql::Value> elems;
+    for (int i = 0; i < n; ++i) elems.push_back(serdiff::cql::Value::Int(i));
+    seen = Seen{};
+    absl::StatusOr<std::string> out =
+        serdiff::cql::SerializeValue(t, serdiff::cql::Value::List(std::move(elems)), 4);
+    ASSERT_TRUE(out.ok()) << out.status();
+    const size_t payload = 4u + 8u * static_cast<size_t>(n);
+    ASSERT_EQ(out->size(), 4u + payload) << n;
+    const std::string head = {0, static_cast<char>(payload >> 16), static_cast<char>(payload >> 8),
+                              static_cast<char>(payload)};
+    EXPECT_EQ(out->substr(0, 4), head) << n;
+    ExpectWrittenOnce(out->size());
+  }
+}
+
 TEST_F(OutputWrittenOnce, VarintBatch) {  // varint/varint.cc
   // 1,000 values of 10 LEB128 bytes each (2^63 and up), then 300 (ac 02).
   std::vector<uint64_t> values(1000, ~uint64_t{0});

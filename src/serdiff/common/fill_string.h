@@ -43,4 +43,31 @@ bool FillString(size_t size, F&& write, std::string* out) {
   return exact;
 }
 
+// Makes *out a string of at most `max_size` bytes filled by write(p), which returns the end it
+// reached, or nullptr to give up. The string is allocated at max_size (its capacity stays
+// that when write ends earlier) and is not zero-filled first where resize_and_overwrite
+// exists. Returns false, and leaves *out empty, when write gave up (it may have written
+// anything into the bytes first).
+template <typename F>
+bool FillStringAtMost(size_t max_size, F&& write, std::string* out) {
+  bool done = false;
+#if defined(__cpp_lib_string_resize_and_overwrite)
+  out->resize_and_overwrite(max_size, [&](char* data, size_t) {
+    uint8_t* begin = reinterpret_cast<uint8_t*>(data);
+    if (fill_observer != nullptr) fill_observer(begin, max_size);
+    const uint8_t* end = write(begin);
+    done = end != nullptr;
+    return done ? static_cast<size_t>(end - begin) : 0;
+  });
+#else
+  out->resize(max_size);
+  uint8_t* begin = reinterpret_cast<uint8_t*>(out->data());
+  if (fill_observer != nullptr) fill_observer(begin, max_size);
+  const uint8_t* end = write(begin);
+  done = end != nullptr;
+  out->resize(done ? static_cast<size_t>(end - begin) : 0);
+#endif
+  return done;
+}
+
 }  // namespace serdiff::internal

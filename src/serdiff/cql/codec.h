@@ -35,7 +35,12 @@
 // The optimized encoder makes two passes and no intermediate buffers: SerializedSize walks
 // the value once (validating everything) and computes the exact size; the write pass then
 // writes every byte once into a single buffer of that size, back-patching the length prefix
-// of each variable-size item. Peak heap of Serialize = the output string alone.
+// of each variable-size item. Peak heap of Serialize = the output string alone. One exception,
+// for speed: a list or set of a fixed-width type (int, bigint, uuid, ...) whose encoding
+// without null and empty elements fits in 32 KiB (4,095 ints in v3+) is validated and written
+// in one pass, into a string of that size: each null or empty element leaves its width in bytes
+// of the capacity unused (size() is exact), and a bad element fails, with the same status as
+// in the two passes, after that string was allocated (at most 32 KiB, then freed).
 //
 // Decoders validate everything and never read outside the input. By default they accept what
 // Apache Cassandra's own validators accept (DecodeOptions in value.h; each strict flag
@@ -89,7 +94,8 @@ absl::StatusOr<size_t> SerializedSize(const Type& t, const Value& v, int version
 absl::StatusOr<size_t> SerializeTo(const Type& t, const Value& v, int version,
                                    absl::Span<uint8_t> out);
 
-// The payload as a string of exactly SerializedSize bytes (its only allocation).
+// The payload as a string of exactly SerializedSize bytes (its only allocation; its capacity
+// can exceed its size as said above for short lists and sets of fixed-width types).
 // Examples: list<text> ['hello', null] (v4) ->
 //   00 00 00 02 00 00 00 05 68 65 6C 6C 6F FF FF FF FF;
 // varint -128 -> 80; varint 128 -> 00 80; list<int> [1, 2] (v2) -> 00 02 00 04 00 00 00 01

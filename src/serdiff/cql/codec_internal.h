@@ -67,71 +67,74 @@ inline bool VarintIsPadded(const uint8_t* p, size_t n) {
   return n >= 2 && ((p[0] == 0x00 && p[1] < 0x80) || (p[0] == 0xFF && p[1] >= 0x80));
 }
 
-// True when a value of fixed-width kind `k`, already of the right shape, is valid (integer
-// within the kind's range, timeuuid of version 1). The fixed-width fast paths of the size and
-// write passes use it; anything
-// else goes through the generic path, which also builds the error message.
-constexpr bool FixedValueOk(Kind k, const Value& v) {
-  switch (k) {
-    case Kind::kTinyint:
-      return v.as_int() >= -128 && v.as_int() <= 127;
-    case Kind::kSmallint:
-      return v.as_int() >= -32768 && v.as_int() <= 32767;
-    case Kind::kInt:
-    case Kind::kDate: {
-      // int: -2^31..2^31-1; date (days): the same range.
-      const int64_t x = v.as_int();
-      return x >= std::numeric_limits<int32_t>::min() && x <= std::numeric_limits<int32_t>::max();
-    }
-    case Kind::kTime:
-      return v.as_int() >= 0 && v.as_int() <= kMaxTimeNanos;
-    case Kind::kTimeuuid:
-      return (v.uuid()[6] >> 4) == 1;
-    default:
-      return true;
+// ---- fixed-width kinds -----------------------------------------------------------------------
+// Per kind K: the payload loaded from a Value of K's shape (LoadFixed), whether it is valid
+// (FixedPayloadOk: an integer within the kind's range, a timeuuid of version 1) and its bytes
+// (StoreFixed). Loops over many elements load each payload into a local before they store
+// anything, since a store through uint8_t* may alias the Value and would force a reload.
+
+template <Kind K>
+auto LoadFixed(const Value& v) {
+  constexpr Value::Shape kShape = ShapeOfKind(K);
+  if constexpr (kShape == Value::Shape::kBool) {
+    return v.as_bool();
+  } else if constexpr (kShape == Value::Shape::kInt) {
+    return v.as_int();
+  } else if constexpr (kShape == Value::Shape::kFloat) {
+    return v.as_float();
+  } else if constexpr (kShape == Value::Shape::kDouble) {
+    return v.as_double();
+  } else {
+    static_assert(kShape == Value::Shape::kUuid);
+    return v.uuid();
   }
 }
 
-// The payload of a fixed-width kind (shape and range already checked).
-inline uint8_t* WriteFixed(Kind k, const Value& v, uint8_t* p) {
-  switch (k) {
-    case Kind::kBoolean:
-      *p = v.as_bool() ? 1 : 0;
-      return p + 1;
-    case Kind::kTinyint:
-      *p = static_cast<uint8_t>(v.as_int());
-      return p + 1;
-    case Kind::kSmallint:
-      Store16(p, static_cast<uint16_t>(v.as_int()));
-      return p + 2;
-    case Kind::kInt:
-      Store32(p, static_cast<uint32_t>(v.as_int()));
-      return p + 4;
-    case Kind::kDate:
-      Store32(p, static_cast<uint32_t>(v.as_int() + kDateEpoch));
-      return p + 4;
-    case Kind::kFloat: {
-      uint32_t bits;
-      const float f = v.as_float();
-      std::memcpy(&bits, &f, 4);
-      Store32(p, bits);
-      return p + 4;
-    }
-    case Kind::kDouble: {
-      uint64_t bits;
-      const double d = v.as_double();
-      std::memcpy(&bits, &d, 8);
-      Store64(p, bits);
-      return p + 8;
-    }
-    case Kind::kUuid:
-    case Kind::kTimeuuid:
-      std::memcpy(p, v.uuid().data(), 16);
-      return p + 16;
-    default:  // bigint, counter, timestamp, time
-      Store64(p, static_cast<uint64_t>(v.as_int()));
-      return p + 8;
+template <Kind K, typename T>
+constexpr bool FixedPayloadOk(const T& x) {
+  if constexpr (K == Kind::kTinyint) {
+    return x >= -128 && x <= 127;
+  } else if constexpr (K == Kind::kSmallint) {
+    return x >= -32768 && x <= 32767;
+  } else if constexpr (K == Kind::kInt || K == Kind::kDate) {
+    // int: -2^31..2^31-1; date (days): the same range.
+    return x >= std::numeric_limits<int32_t>::min() && x <= std::numeric_limits<int32_t>::max();
+  } else if constexpr (K == Kind::kTime) {
+    return x >= 0 && x <= kMaxTimeNanos;
+  } else if constexpr (K == Kind::kTimeuuid) {
+    return (x[6] >> 4) == 1;
+  } else {
+    return true;
   }
+}
+
+// Writes the payload at p (FixedWidth(K) bytes); returns the end.
+template <Kind K, typename T>
+inline uint8_t* StoreFixed(const T& x, uint8_t* p) {
+  if constexpr (K == Kind::kBoolean) {
+    *p = x ? 1 : 0;
+  } else if constexpr (K == Kind::kTinyint) {
+    *p = static_cast<uint8_t>(x);
+  } else if constexpr (K == Kind::kSmallint) {
+    Store16(p, static_cast<uint16_t>(x));
+  } else if constexpr (K == Kind::kInt) {
+    Store32(p, static_cast<uint32_t>(x));
+  } else if constexpr (K == Kind::kDate) {
+    Store32(p, static_cast<uint32_t>(x + kDateEpoch));
+  } else if constexpr (K == Kind::kFloat) {
+    uint32_t bits;
+    std::memcpy(&bits, &x, 4);
+    Store32(p, bits);
+  } else if constexpr (K == Kind::kDouble) {
+    uint64_t bits;
+    std::memcpy(&bits, &x, 8);
+    Store64(p, bits);
+  } else if constexpr (K == Kind::kUuid || K == Kind::kTimeuuid) {
+    std::memcpy(p, x.data(), 16);
+  } else {  // bigint, counter, timestamp, time
+    Store64(p, static_cast<uint64_t>(x));
+  }
+  return p + FixedWidth(K);
 }
 
 // Calls f(std::integral_constant<Kind, k>{}) for a fixed-width kind k, so that loops over
@@ -166,6 +169,22 @@ auto DispatchFixed(Kind k, F&& f) {
     default:
       return f(std::integral_constant<Kind, Kind::kTimeuuid>{});
   }
+}
+
+// True when a value of fixed-width kind `k`, already of the right shape, is valid. The
+// fixed-width fast paths of the size and write passes use it; anything else goes through the
+// generic path, which also builds the error message.
+inline bool FixedValueOk(Kind k, const Value& v) {
+  return DispatchFixed(k, [&](auto kind) {
+    return FixedPayloadOk<decltype(kind)::value>(LoadFixed<decltype(kind)::value>(v));
+  });
+}
+
+// The payload of a fixed-width kind (shape and range already checked).
+inline uint8_t* WriteFixed(Kind k, const Value& v, uint8_t* p) {
+  return DispatchFixed(k, [&](auto kind) {
+    return StoreFixed<decltype(kind)::value>(LoadFixed<decltype(kind)::value>(v), p);
+  });
 }
 
 // InvalidArgument unless kMinProtocolVersion <= version <= kMaxProtocolVersion.

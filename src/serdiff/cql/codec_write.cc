@@ -1,5 +1,6 @@
 // Optimized CQL value codec, write pass: writes a value that the size pass (codec_size.cc)
 // has validated into a buffer of exactly the predicted size, without checks of its own.
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -162,6 +163,119 @@ uint8_t* WritePayload(const Type& t, const Value& v, uint8_t* p, bool short_coll
   return p;
 }
 
+// ---- one pass for a list or set of fixed-width elements --------------------------------------
+// The size pass and the write pass each read every element, a 48-byte Value; for a list or set
+// of a fixed-width type they can be one pass that validates and writes each element into a
+// buffer sized for the case without null and empty elements: count + n x (prefix + width).
+// Each null or empty element leaves `width` bytes of that buffer unused, and a bad element
+// makes the pass give up after the buffer was allocated, so the route is taken only while that
+// buffer is at most kOnePassMaxBytes; a longer list takes the two passes and gets an exact
+// string. An element that is neither a valid value nor (v3+) a null nor an empty makes the pass
+// give up; the two-pass route then finds it again and reports it.
+constexpr size_t kOnePassMaxBytes = 32 * 1024;
+
+template <Kind K>
+uint8_t* WriteFixedItemsValidated(const std::vector<Value>& items, uint8_t* p,
+                                  bool short_collection) {
+  constexpr uint32_t kWidth = static_cast<uint32_t>(FixedWidth(K));
+  constexpr Value::Shape kShape = ShapeOfKind(K);
+  if (short_collection) {
+    for (const Value& e : items) {
+      const Value::Shape s = e.shape();
+      if (s == kShape && FixedValueOk(K, e)) [[likely]] {
+        uint8_t* const next = WriteFixed(K, e, p + 2);
+        Store16(p, static_cast<uint16_t>(kWidth));
+        p = next;
+        continue;
+      }
+      if (s != Value::Shape::kEmpty) return nullptr;  // a null has no [short bytes] form
+      Store16(p, 0);
+      p += 2;
+    }
+    return p;
+  }
+  const Value* e = items.data();
+  const Value* const end = e + items.size();
+  constexpr size_t kBlock = 8;
+  while (e != end) {
+    // A block of values of the element's shape, all in range, is written without a branch per
+    // element; anything else in the block takes the element-by-element loop below.
+    if (static_cast<size_t>(end - e) >= kBlock) {
+      bool fast = true;
+      for (size_t j = 0; j < kBlock; ++j) fast &= e[j].shape() == kShape;
+      if (fast) {
+        // Every payload loaded into a local before anything is stored (see LoadFixed).
+        decltype(LoadFixed<K>(*e)) x[kBlock];
+        for (size_t j = 0; j < kBlock; ++j) {
+          x[j] = LoadFixed<K>(e[j]);
+          fast &= FixedPayloadOk<K>(x[j]);
+        }
+        if (fast) {
+          for (size_t j = 0; j < kBlock; ++j) {
+            Store32(p, kWidth);
+            p = StoreFixed<K>(x[j], p + 4);
+          }
+          e += kBlock;
+          continue;
+        }
+      }
+    }
+    const Value* const stop = e + std::min<size_t>(kBlock, static_cast<size_t>(end - e));
+    for (; e != stop; ++e) {
+      const Value::Shape s = e->shape();
+      if (s == kShape && FixedValueOk(K, *e)) {
+        Store32(p, kWidth);
+        p = WriteFixed(K, *e, p + 4);
+        continue;
+      }
+      if (s == Value::Shape::kNull) {
+        Store32(p, 0xFFFFFFFFu);
+      } else if (s == Value::Shape::kEmpty) {
+        Store32(p, 0);
+      } else {
+        return nullptr;
+      }
+      p += 4;
+    }
+  }
+  return p;
+}
+
+// `v` written in one pass when it is a list or set of a fixed-width type within the slack
+// above, after `header` bytes that are left for the caller (SerializeValue's [int] length).
+// Returns false, with *out empty, when the route does not apply or an element gave up.
+bool SerializeFixedItemsOnePass(const Type& t, const Value& v, int version, size_t header,
+                                std::string* out) {
+  if ((t.kind != Kind::kList && t.kind != Kind::kSet) || t.params.size() != 1 ||
+      v.shape() != Value::Shape::kItems) {
+    return false;
+  }
+  const size_t width = static_cast<size_t>(FixedWidth(t.params[0].kind));
+  const std::vector<Value>& items = v.items();
+  const bool short_collection = version < 3;
+  const size_t prefix = short_collection ? 2 : 4;
+  if (width == 0 || items.size() > (kOnePassMaxBytes - header - prefix) / (prefix + width)) {
+    return false;
+  }
+  if (!CheckVersion(version).ok() || !ValidateType(t, kMaxNestingDepth).ok()) return false;
+  const size_t max_size = header + prefix + items.size() * (prefix + width);
+  return ::serdiff::internal::FillStringAtMost(
+      max_size,
+      [&](uint8_t* base) -> uint8_t* {
+        uint8_t* p = base + header;
+        if (short_collection) {
+          Store16(p, static_cast<uint16_t>(items.size()));
+        } else {
+          Store32(p, static_cast<uint32_t>(items.size()));
+        }
+        p += prefix;
+        return DispatchFixed(t.params[0].kind, [&](auto kind) {
+          return WriteFixedItemsValidated<decltype(kind)::value>(items, p, short_collection);
+        });
+      },
+      out);
+}
+
 absl::Status CheckWritten(size_t written, size_t predicted) {
   if (written == predicted) return absl::OkStatus();
   return absl::InternalError(absl::StrCat("cql encode: wrote ", written,
@@ -185,9 +299,10 @@ absl::StatusOr<size_t> SerializeTo(const Type& t, const Value& v, int version,
 }
 
 absl::StatusOr<std::string> Serialize(const Type& t, const Value& v, int version) {
+  std::string out;
+  if (SerializeFixedItemsOnePass(t, v, version, 0, &out)) return out;
   absl::StatusOr<size_t> size = PayloadSize(t, v, version);
   if (!size.ok()) return size.status();
-  std::string out;
   size_t written = 0;
   const bool exact = ::serdiff::internal::FillString(
       *size,
@@ -202,18 +317,30 @@ absl::StatusOr<std::string> Serialize(const Type& t, const Value& v, int version
 }
 
 absl::StatusOr<std::string> SerializeValue(const Type& t, const Value& v, int version) {
-  absl::StatusOr<size_t> size = SerializedValueSize(t, v, version);
-  if (!size.ok()) return size.status();
-  std::string out(*size, '\0');
-  uint8_t* const base = reinterpret_cast<uint8_t*>(out.data());
-  if (v.is_null() || v.is_unset()) {
-    Store32(base, v.is_null() ? 0xFFFFFFFFu : 0xFFFFFFFEu);
+  std::string out;
+  if (SerializeFixedItemsOnePass(t, v, version, 4, &out)) {
+    // At most kOnePassMaxBytes, far below the [int] length's limit.
+    Store32(reinterpret_cast<uint8_t*>(out.data()), static_cast<uint32_t>(out.size() - 4));
     return out;
   }
-  Store32(base, static_cast<uint32_t>(*size - 4));
-  const uint8_t* end = WritePayload(t, v, base + 4, version < 3);
-  absl::Status st = CheckWritten(static_cast<size_t>(end - base), *size);
-  if (!st.ok()) return st;
+  absl::StatusOr<size_t> size = SerializedValueSize(t, v, version);
+  if (!size.ok()) return size.status();
+  size_t written = 0;
+  const bool exact = ::serdiff::internal::FillString(
+      *size,
+      [&](uint8_t* base) {
+        if (v.is_null() || v.is_unset()) {
+          Store32(base, v.is_null() ? 0xFFFFFFFFu : 0xFFFFFFFEu);
+          written = 4;
+          return base + 4;
+        }
+        Store32(base, static_cast<uint32_t>(*size - 4));
+        uint8_t* end = WritePayload(t, v, base + 4, version < 3);
+        written = static_cast<size_t>(end - base);
+        return end;
+      },
+      &out);
+  if (!exact) return CheckWritten(written, *size);
   return out;
 }
 
