@@ -32,6 +32,9 @@
 //                                is initialized and destroyed each iteration: its model build
 //                                and encode are one), Memcpy (a std::string copy of the output
 //                                bytes: allocation + page faults + memcpy)
+//   BM_ReadElements/bits:<32|64> one read-only pass over the prebuilt children model (type and
+//                                integer of each Element): the floor of any encoder of it
+//   BM_BuildChildrenOnly/...     the children model's build alone (one Element per value)
 //   validate/int32/<impl>        the encoded bytes of the same document; impl: optimized
 //                                (serdiff::bson::Validate, UTF-8 checked), libbson
 //                                (bson_init_static + bson_validate with BSON_VALIDATE_UTF8),
@@ -347,6 +350,37 @@ void BM_EncodeMemcpyReused(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(encoded.size()));
 }
 
+// The floors of the children model, measured (docs/benchmarks.md, "The BSON generic path's
+// floor"): one read-only pass over the 1,000,000 Elements (each value's type and integer, the
+// least any encoder of this model reads) and the model build alone (what
+// BM_EncodeOptimizedWithBuild adds to the encode).
+void BM_ReadElements(benchmark::State& state) {
+  const sb::Document& doc = BigArray(state.range(0) == 64);
+  const std::vector<sb::Element>& items = doc.elements[0].value.children;
+  for (auto _ : state) {
+    int64_t sum = 0;
+    for (const sb::Element& e : items) {
+      if (e.value.type == sb::Type::kInt32 || e.value.type == sb::Type::kInt64) sum += e.value.i;
+    }
+    benchmark::DoNotOptimize(sum);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(items.size()));
+}
+void BM_BuildChildrenOnly(benchmark::State& state) {
+  const bool wide = state.range(0) == 64;
+  for (auto _ : state) {
+    sb::Document doc;
+    sb::Value arr = sb::OfType(sb::Type::kArray);
+    arr.children.resize(kKeys);
+    for (int64_t i = 0; i < kKeys; ++i) {
+      arr.children[i].value = wide ? sb::Int64(Values64()[i]) : sb::Int32(Values32()[i]);
+    }
+    doc.elements.push_back(sb::Element{"a", std::move(arr)});
+    benchmark::DoNotOptimize(doc.elements.data());
+  }
+  state.SetItemsProcessed(state.iterations() * kKeys);
+}
+
 #define ENCODE_ARGS ->ArgNames({"bits"})->Arg(32)->Arg(64)->Unit(benchmark::kMillisecond)
 BENCHMARK(BM_EncodePackedWithBuild) ENCODE_ARGS;
 BENCHMARK(BM_EncodePacked) ENCODE_ARGS;
@@ -356,6 +390,8 @@ BENCHMARK(BM_EncodeOptimized) ENCODE_ARGS;
 BENCHMARK(BM_EncodeReference) ENCODE_ARGS;
 BENCHMARK(BM_EncodeLibbson) ENCODE_ARGS;
 BENCHMARK(BM_EncodeMemcpy) ENCODE_ARGS;
+BENCHMARK(BM_ReadElements) ENCODE_ARGS;
+BENCHMARK(BM_BuildChildrenOnly) ENCODE_ARGS;
 
 // ---- validate ----------------------------------------------------------------------------
 
