@@ -104,6 +104,43 @@ TEST(CqlOnePass, EmptyAndNullElementsAtEveryPosition) {
   }
 }
 
+// Both sides of the route's edge write the same bytes: 4,095 ints (one pass) and 4,096 (two
+// passes), every third element null and the last one empty, list and set, Serialize and
+// SerializeValue, against bytes written here and the reference.
+TEST(CqlOnePass, BothSidesOfTheRoutesEdgeWriteTheSameBytes) {
+  for (const size_t n : {size_t{4095}, size_t{4096}}) {
+    for (const bool set : {false, true}) {
+      const Type type =
+          set ? Type::Set(Type::Native(Kind::kInt)) : Type::List(Type::Native(Kind::kInt));
+      std::vector<Value> items;
+      std::string want = Be(n, 4);
+      for (size_t j = 0; j < n; ++j) {
+        if (j == n - 1) {
+          items.push_back(Value::Empty());
+          want += Be(0, 4);
+        } else if (j % 3 == 1) {
+          items.push_back(Value::Null());
+          want += Be(0xffffffffu, 4);
+        } else {
+          items.push_back(Value::Int(IntAt(j)));
+          want += Be(4, 4) + Be(static_cast<uint32_t>(IntAt(j)), 4);
+        }
+      }
+      const Value v = Value::Items(std::move(items));
+      const std::string where = absl::StrCat(set ? "set" : "list", " of ", n);
+      absl::StatusOr<std::string> fast = Serialize(type, v, 4);
+      ASSERT_TRUE(fast.ok()) << where << ": " << fast.status();
+      EXPECT_TRUE(*fast == want) << where;
+      absl::StatusOr<std::string> framed = SerializeValue(type, v, 4);
+      ASSERT_TRUE(framed.ok()) << where << ": " << framed.status();
+      EXPECT_TRUE(*framed == Be(want.size(), 4) + want) << where;
+      absl::StatusOr<std::string> ref = ref::cql::Serialize(type, v, 4);
+      ASSERT_TRUE(ref.ok()) << where << ": " << ref.status();
+      EXPECT_TRUE(*ref == want) << where << " reference";
+    }
+  }
+}
+
 // Each bad element where the two-pass route reports it: a value of the wrong shape or out of
 // int's range at its payload, an unset at the element's own offset.
 TEST(CqlOnePass, BadElementsAtEveryPositionFailWhereTheSizePassSays) {

@@ -3,9 +3,11 @@
 //     byte), CountNulls with its mask for the last, partial bitmap byte, the one-8-byte-store
 //     loop of list<int> without nulls, and the decoder's list<int> loop, which leaves its
 //     fast path at the first element that is not a plain 4-byte int;
-//   * the Value-tree fast path (FixedItems in the size pass, codec_size.cc; WriteFixedItems in the
-//     write pass, codec_write.cc), which writes valid elements inline and sends nulls and invalid
-//     values to the generic path.
+//   * the Value-tree fast paths: for these top-level lists the one-pass route
+//     (SerializeFixedItemsOnePass, codec_write.cc: blocks of 8 checked then written, the tail
+//     element by element), and behind it, for longer lists and nested ones, FixedItems in the
+//     size pass (codec_size.cc) and WriteFixedItems in the write pass, which write valid elements
+//     inline and send nulls and invalid values to the generic path.
 // For n in {0..17, 63, 64, 65} (every position modulo the 8-bit bitmap byte and the 8-element
 // word, the first and last byte, one past a 64-bit boundary) and for every position i < n: a
 // column with exactly one null at i, and one where every element but i is null. Typed encode,
