@@ -320,18 +320,23 @@ void BM_EncodePacked(benchmark::State& state) {
   }
   state.SetBytesProcessed(state.iterations() * bytes);
 }
+// The children model of the caller's vector: one Element per value.
+sb::Document ChildrenDoc(bool wide) {
+  sb::Document doc;
+  sb::Value arr = sb::OfType(sb::Type::kArray);
+  arr.children.resize(kKeys);
+  for (int64_t i = 0; i < kKeys; ++i) {
+    arr.children[i].value = wide ? sb::Int64(Values64()[i]) : sb::Int32(Values32()[i]);
+  }
+  doc.elements.push_back(sb::Element{"a", std::move(arr)});
+  return doc;
+}
 // Model build (one Element per value) + encode: what a user of the children model pays.
 void BM_EncodeOptimizedWithBuild(benchmark::State& state) {
   const bool wide = state.range(0) == 64;
   int64_t bytes = 0;
   for (auto _ : state) {
-    sb::Document doc;
-    sb::Value arr = sb::OfType(sb::Type::kArray);
-    arr.children.resize(kKeys);
-    for (int64_t i = 0; i < kKeys; ++i) {
-      arr.children[i].value = wide ? sb::Int64(Values64()[i]) : sb::Int32(Values32()[i]);
-    }
-    doc.elements.push_back(sb::Element{"a", std::move(arr)});
+    const sb::Document doc = ChildrenDoc(wide);
     absl::StatusOr<std::string> out = sb::Encode(doc);
     bytes = static_cast<int64_t>(out->size());
     benchmark::DoNotOptimize(out->data());
@@ -369,13 +374,7 @@ void BM_ReadElements(benchmark::State& state) {
 void BM_BuildChildrenOnly(benchmark::State& state) {
   const bool wide = state.range(0) == 64;
   for (auto _ : state) {
-    sb::Document doc;
-    sb::Value arr = sb::OfType(sb::Type::kArray);
-    arr.children.resize(kKeys);
-    for (int64_t i = 0; i < kKeys; ++i) {
-      arr.children[i].value = wide ? sb::Int64(Values64()[i]) : sb::Int32(Values32()[i]);
-    }
-    doc.elements.push_back(sb::Element{"a", std::move(arr)});
+    const sb::Document doc = ChildrenDoc(wide);
     benchmark::DoNotOptimize(doc.elements.data());
   }
   state.SetItemsProcessed(state.iterations() * kKeys);
