@@ -21,20 +21,14 @@
 #include "harness/hex.h"
 #include "reference/cql/codec_ref.h"
 #include "serdiff/cql/codec.h"
+#include "tests/cql_test_util.h"
 
 namespace serdiff::cql {
 namespace {
 
 using harness::CompactHex;
-
-const std::vector<size_t> kCounts = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10,
-                                     11, 12, 13, 14, 15, 16, 17, 63, 64, 65};
-
-std::string Be(uint64_t v, int bytes) {
-  std::string s;
-  for (int k = bytes - 1; k >= 0; --k) s.push_back(static_cast<char>((v >> (8 * k)) & 0xff));
-  return s;
-}
+using test_util::Be;
+using test_util::kFixedListCounts;
 
 // Element j of the test lists: varied, negative and positive, within int32.
 int32_t IntAt(size_t j) { return static_cast<int32_t>((j + 1) * 0x9e3779b1u); }
@@ -70,7 +64,7 @@ TEST(CqlOnePass, EmptyAndNullElementsAtEveryPosition) {
     for (const bool set : {false, true}) {
       const Type type =
           set ? Type::Set(Type::Native(Kind::kInt)) : Type::List(Type::Native(Kind::kInt));
-      for (const size_t n : kCounts) {
+      for (const size_t n : kFixedListCounts) {
         for (size_t i = 0; i <= n; ++i) {  // i == n: every element a value
           for (const Odd odd : {Odd::kEmpty, Odd::kNull}) {
             if (i == n && odd == Odd::kNull) continue;
@@ -160,7 +154,7 @@ TEST(CqlOnePass, BadElementsAtEveryPositionFailWhereTheSizePassSays) {
   for (const int version : {4, 2}) {
     const size_t prefix = version < 3 ? 2 : 4;
     const Type type = Type::List(Type::Native(Kind::kInt));
-    for (const size_t n : kCounts) {
+    for (const size_t n : kFixedListCounts) {
       for (size_t i = 0; i < n; ++i) {
         for (const Bad& bad : bads) {
           const std::string where = absl::StrCat("v", version, " n ", n, " ", bad.name, " at ", i);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -29,6 +30,18 @@ namespace ref = serdiff::ref::cql;
 using harness::CompactHex;
 using harness::Unhex;
 using targets::cql::ExpectedDecode;
+
+// v as `bytes` big-endian bytes (the wire's byte order for counts, lengths and integers).
+inline std::string Be(uint64_t v, int bytes) {
+  std::string s;
+  for (int k = bytes - 1; k >= 0; --k) s.push_back(static_cast<char>((v >> (8 * k)) & 0xff));
+  return s;
+}
+
+// Element counts that reach every position modulo an 8-bit bitmap byte and an 8-element block,
+// the first and last byte, and one past a 64-bit boundary.
+inline const std::vector<size_t> kFixedListCounts = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10,
+                                                     11, 12, 13, 14, 15, 16, 17, 63, 64, 65};
 
 // Both implementations behind one interface, so that every test runs on each.
 struct Codec {

@@ -33,23 +33,17 @@
 #include "serdiff/cql/codec.h"
 #include "serdiff/cql/typed.h"
 #include "targets/cql/domain.h"
+#include "tests/cql_test_util.h"
 
 namespace serdiff::cql {
 namespace {
 
 using harness::CompactHex;
 using harness::Unhex;
-
-const std::vector<size_t> kCounts = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10,
-                                     11, 12, 13, 14, 15, 16, 17, 63, 64, 65};
+using test_util::Be;
+using test_util::kFixedListCounts;
 
 // ---- an independent writer of the expected bytes ------------------------------------------
-
-std::string Be(uint64_t v, int bytes) {
-  std::string s;
-  for (int k = bytes - 1; k >= 0; --k) s.push_back(static_cast<char>((v >> (8 * k)) & 0xff));
-  return s;
-}
 
 // Width in bytes of T on the wire.
 template <typename T>
@@ -206,7 +200,7 @@ void CheckColumn(Kind k, const std::vector<T>& values, const std::vector<bool>& 
 
 template <typename T>
 void EveryNullPosition(Kind k) {
-  for (size_t n : kCounts) {
+  for (size_t n : kFixedListCounts) {
     std::vector<T> values;
     for (size_t i = 0; i < n; ++i) values.push_back(Make<T>(k, i));
     const std::string kind(KindName(k));
@@ -290,7 +284,7 @@ TEST(FastpathCqlFixed, TimeuuidNullAtEveryPosition) { EveryNullPosition<Uuid>(Ki
 template <typename K, typename V>
 void MapNullAtEveryPosition(Kind kk, Kind vk) {
   const Type type = Type::Map(Type::Native(kk), Type::Native(vk));
-  for (size_t n : kCounts) {
+  for (size_t n : kFixedListCounts) {
     std::vector<K> keys;
     std::vector<V> vals;
     for (size_t i = 0; i < n; ++i) {
@@ -383,7 +377,7 @@ std::vector<bool> NullsAround(size_t n, size_t bad, bool some) {
 }
 
 TEST(FastpathCqlFixed, OutOfRangeTimeAtEveryPositionIsRejectedThere) {
-  for (size_t n : kCounts) {
+  for (size_t n : kFixedListCounts) {
     for (size_t i = 0; i < n; ++i) {
       for (const int64_t bad : {int64_t{-1}, int64_t{86'400'000'000'000}}) {
         for (const bool some : {false, true}) {
@@ -420,7 +414,7 @@ TEST(FastpathCqlFixed, OutOfRangeTimeAtEveryPositionIsRejectedThere) {
 }
 
 TEST(FastpathCqlFixed, TimeuuidOfVersion2AtEveryPositionIsRejectedAtItsByte6) {
-  for (size_t n : kCounts) {
+  for (size_t n : kFixedListCounts) {
     for (size_t i = 0; i < n; ++i) {
       for (const bool some : {false, true}) {
         const std::vector<bool> null = NullsAround(n, i, some);
@@ -455,7 +449,7 @@ TEST(FastpathCqlFixed, TimeuuidOfVersion2AtEveryPositionIsRejectedAtItsByte6) {
 // enough for the typed decoder's 8-bytes-per-element loop, which must leave its fast path at
 // element i and report the element's payload offset, as the other decoders do.
 TEST(FastpathCqlFixed, IntOfAnotherWidthAtEveryPositionIsRejectedAtItsPayload) {
-  for (size_t n : kCounts) {
+  for (size_t n : kFixedListCounts) {
     for (size_t i = 0; i < n; ++i) {
       for (const bool some : {false, true}) {
         for (const int width : {3, 5}) {
