@@ -1,5 +1,7 @@
 // Optimized CQL value codec, write pass: writes a value that the size pass (codec_size.cc)
-// has validated into a buffer of exactly the predicted size, without checks of its own.
+// has validated into a buffer of exactly the predicted size, without checks of its own. One
+// exception, the one-pass route below: a short list or set of a fixed-width type is validated
+// and written at once, and gives the value back to the two passes at the first bad element.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -241,8 +243,8 @@ uint8_t* WriteFixedItemsValidated(const std::vector<Value>& items, uint8_t* p,
   return p;
 }
 
-// `v` written in one pass when it is a list or set of a fixed-width type within the slack
-// above, after `header` bytes that are left for the caller (SerializeValue's [int] length).
+// `v` written in one pass when it is a list or set of a fixed-width type whose buffer fits in
+// kOnePassMaxBytes, after `header` bytes left for the caller (SerializeValue's [int] length).
 // Returns false, with *out empty, when the route does not apply or an element gave up.
 bool SerializeFixedItemsOnePass(const Type& t, const Value& v, int version, size_t header,
                                 std::string* out) {
