@@ -9,7 +9,9 @@ exactly once in the library), runs conformance.py against that copy (through the
 worker's SERDIFF_CONFORMANCE_LIBRARY) and asserts that the suite fails, that the broken rule is
 among the failing checks and that every failing check belongs to that rule. Before the mutants,
 an unchanged copy of each library must pass: the copying alone breaks nothing. The Node mutants
-run when NODE (default: node on PATH) is installed, and are reported skipped otherwise.
+run when NODE (default: node on PATH) is installed, the Go mutants when go is (the Go library is
+built by workers/go/run from the changed copy's folder, SERDIFF_GO_LIBRARY); each is reported
+skipped otherwise.
 
 Prints one line per run and then "N passed, N failed"; exits 1 when one failed. Standard
 library only.
@@ -27,7 +29,9 @@ SUITE = os.path.join(HERE, 'conformance.py')
 LIBRARIES = {
     'python': os.path.join(ROOT, 'workers', 'python', 'serdiff_worker.py'),
     'node': os.path.join(ROOT, 'workers', 'node', 'serdiff_worker.js'),
+    'go': os.path.join(ROOT, 'workers', 'go', 'serdiffworker', 'worker.go'),
 }
+GO_RUN = os.path.join(ROOT, 'workers', 'go', 'run')
 
 # (language, what the change breaks, text in the library, its replacement, the check that must
 # fail, the prefixes every failing check must have)
@@ -61,10 +65,23 @@ MUTANTS = [
      "declinedAnswer(id, `input not taken: ${errorText(e)}`);",
      '(() => { throw e; })();',
      'prepare.throw', ('prepare.throw',)),
+    ('go', 'a malformed frame exits 3 instead of 2',
+     'exitProtocol  = 2 // a malformed frame or request',
+     'exitProtocol  = 3 // a malformed frame or request',
+     'malformed.not-json', ('malformed.', 'request.', 'declined.malformed', 'frame-limit.request')),
+    ('go', 'a value holding a string that is not UTF-8 goes out with U+FFFD instead of declined',
+     'if !utf8.ValidString(v.String()) {', 'if false {',
+     'value.lone-surrogate', ('value.lone-surrogate',)),
+    ('go', 'rehearse is ignored',
+     'if s.rehearse && rawLen <= rehearseMaxRequest {',
+     'if false && rawLen <= rehearseMaxRequest {',
+     'rehearse.on', ('rehearse.on',)),
 ]
 
 
 def worker_command(language, node):
+    if language == 'go':
+        return [GO_RUN, '--name', 'conformance', os.path.join(HERE, 'conformance_go')]
     if language == 'python':
         return [sys.executable, os.path.join(HERE, 'conformance_worker.py')]
     return [node, '--expose-gc', os.path.join(HERE, 'conformance_worker.js')]
@@ -73,6 +90,8 @@ def worker_command(language, node):
 def run_suite(language, node, library):
     """(exit status, failing check names, closing line) of the suite against library."""
     env = dict(os.environ, SERDIFF_CONFORMANCE_LIBRARY=library)
+    if language == 'go':  # workers/go/run builds the worker with the package in this folder
+        env['SERDIFF_GO_LIBRARY'] = os.path.dirname(library)
     p = subprocess.run([sys.executable, SUITE] + worker_command(language, node), env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
     text = p.stdout.decode('utf-8', 'replace')
@@ -102,7 +121,8 @@ def main(argv):
     elif argv:
         sys.stderr.write('usage: broken_library_test.py [--node NODE]\n')
         return 2
-    have_node = shutil.which(node) is not None
+    have = {'python': True, 'node': shutil.which(node) is not None,
+            'go': shutil.which('go') is not None}
     passed = failed = 0
 
     def report(ok, what):
@@ -114,9 +134,10 @@ def main(argv):
         print('%s %s' % ('pass' if ok else 'FAIL', what), flush=True)
 
     with tempfile.TemporaryDirectory(prefix='serdiff-broken-library-') as tmp:
-        for language in ('python', 'node'):
-            if language == 'node' and not have_node:
-                print('skipped: the Node library (%s is not installed)' % node)
+        for language in ('python', 'node', 'go'):
+            if not have[language]:
+                print('skipped: the %s library (%s is not installed)'
+                      % (language, node if language == 'node' else 'go'))
                 continue
             where = os.path.join(tmp, language + '-unchanged')
             os.mkdir(where)
@@ -124,7 +145,7 @@ def main(argv):
             report(status == 0 and not failing,
                    '%s: an unchanged copy passes (%s)' % (language, last))
         for k, (language, what, old, new, must_fail, allowed) in enumerate(MUTANTS):
-            if language == 'node' and not have_node:
+            if not have[language]:
                 continue
             where = os.path.join(tmp, 'mutant%d' % k)
             os.mkdir(where)

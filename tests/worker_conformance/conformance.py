@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The worker library conformance suite (docs/workers.md, "The worker library contract").
 
-    conformance.py [--only PREFIX] COMMAND [ARG...]
+    conformance.py [--only PREFIX] [--needs PROGRAM] COMMAND [ARG...]
 
 Starts COMMAND, a conformance worker (conformance_worker.py, conformance_worker.js, or one for a
 later language with the same name, ops and behaviour), once per check, talks to it over the
@@ -11,7 +11,8 @@ check is named after the rule it covers; the doc's table names the same ones.
 
 Prints one line per check ("pass <rule>" or "FAIL <rule>: <why>") and then "N passed, N
 failed". Exit status: 0 when every check passed, 1 when one failed, 2 on a usage error, 77 when
-COMMAND's program is not installed (ctest counts that as skipped). Standard library only.
+COMMAND's program, or PROGRAM, is not installed (ctest counts that as skipped; --needs go for
+the Go library, whose COMMAND is the script workers/go/run). Standard library only.
 """
 import json
 import os
@@ -539,12 +540,15 @@ def _(cmd):
 
 def main(argv):
     only = None
+    needs = []
     while argv and argv[0].startswith('-'):
         if argv[0] == '--':
             argv = argv[1:]
             break
         if argv[0] == '--only' and len(argv) > 1:
             only, argv = argv[1], argv[2:]
+        elif argv[0] == '--needs' and len(argv) > 1:
+            needs, argv = needs + [argv[1]], argv[2:]
         elif argv[0] in ('-h', '--help'):
             print(__doc__.strip())
             return 0
@@ -554,8 +558,9 @@ def main(argv):
     if not argv:
         sys.stderr.write('usage: conformance.py [--only PREFIX] COMMAND [ARG...]\n')
         return 2
-    if shutil.which(argv[0]) is None:
-        print('skipped: %s is not installed' % argv[0])
+    missing = [p for p in [argv[0]] + needs if shutil.which(p) is None]
+    if missing:
+        print('skipped: %s is not installed' % missing[0])
         print('0 passed, 0 failed')
         return 77
     passed = failed = 0
