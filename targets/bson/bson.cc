@@ -213,11 +213,12 @@ harness::TargetDef<Document> EncodeTarget() {
                           opt.check_array_keys = true;
                           return sb::Validate(out, opt);
                         }});
-  // What serdiff accepts from libbson and from the workers pymongo and js_bson, which join this
-  // target (their manifests): each peer's list, from its divergences_<peer>.cc.
+  // What serdiff accepts from libbson and from the workers pymongo, js_bson and go_bson, which join
+  // this target (their manifests): each peer's list, from its divergences_<peer>.cc.
   def.divergences = LibbsonEncodeDivergences();
   for (auto& d : PymongoEncodeDivergences()) def.divergences.push_back(std::move(d));
   for (auto& d : JsBsonEncodeDivergences()) def.divergences.push_back(std::move(d));
+  for (auto& d : GoBsonEncodeDivergences()) def.divergences.push_back(std::move(d));
   def.heap_bound = harness::HeapBound<Document>::Linear(1, 4096);
   def.interchange = EncodeInterchange();
   return def;
@@ -282,12 +283,13 @@ harness::TargetDef<std::string> DecodeTarget() {
   def.divergences = LibbsonDecodeDivergences();
   for (auto& d : PymongoDecodeDivergences()) def.divergences.push_back(std::move(d));
   for (auto& d : JsBsonDecodeDivergences()) def.divergences.push_back(std::move(d));
+  for (auto& d : GoBsonDecodeDivergences()) def.divergences.push_back(std::move(d));
   // Every serdiff decoder reports where the first invalid field starts (docs/architecture.md,
   // "Error offsets"); libbson's bson_validate reports an offset of its own convention only, the
-  // workers pymongo and js_bson none.
+  // workers pymongo, js_bson and go_bson none.
   def.offsets = harness::OffsetPolicy::kRequired;
   def.offset_exemptions = {LibbsonDecodeOffsetExemption(), PymongoDecodeOffsetExemption(),
-                           JsBsonDecodeOffsetExemption()};
+                           JsBsonDecodeOffsetExemption(), GoBsonDecodeOffsetExemption()};
   def.heap_bound = harness::HeapBound<std::string>::Linear(1, 4096);
   // An outside decoder answers accept (with bytes of its own: a re-encoding, say) or reject; an
   // acceptance is this target's output for an accepted input, the input itself (Accepted).

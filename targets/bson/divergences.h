@@ -76,4 +76,13 @@ std::vector<harness::Divergence<serdiff::bson::Document>> JsBsonEncodeDivergence
 std::vector<harness::Divergence<std::string>> JsBsonDecodeDivergences();
 harness::OffsetExemption JsBsonDecodeOffsetExemption();
 
+// ---- go_bson (divergences_go_bson.cc) ---------------------------------------------------------
+//   GoBsonEncodeDivergences      bson_encode: regex options sorted as Go runes (U+FFFD for
+//                                ill-formed UTF-8)
+//   GoBsonDecodeDivergences      bson_decode: UTF-8 it does not check (none), nesting past 100
+//   GoBsonDecodeOffsetExemption  bson_decode: it reports no error position
+std::vector<harness::Divergence<serdiff::bson::Document>> GoBsonEncodeDivergences();
+std::vector<harness::Divergence<std::string>> GoBsonDecodeDivergences();
+harness::OffsetExemption GoBsonDecodeOffsetExemption();
+
 }  // namespace serdiff::targets::bson

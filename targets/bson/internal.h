@@ -81,16 +81,23 @@ struct Unchecked {
   bool array_keys = false;      // keys of arrays
   bool regex_patterns = false;  // the first cstring of a regex
   bool regex_options = false;   // the second
+  // the bytes of strings, JavaScript code (also a code_w_scope's), symbols and DBPointer
+  // namespaces
+  bool string_values = false;
 };
 
 // What each peer's decoder leaves unchecked (defined in its file; BlankUncheckedUtf8 picks one).
 extern const Unchecked kPymongoUnchecked;
 extern const Unchecked kJsBsonUnchecked;
+extern const Unchecked kGoBsonUnchecked;
 
 // serdiff rejected, the peer (pymongo, else js_bson) accepted, and serdiff's Validate accepts
 // the input once the bytes the peer does not check are blanked (BlankUncheckedUtf8), with
 // nesting up to `max_depth`.
 bool PeerSkipsTheCheck(std::string_view in, const Output& opt, const Output& other, bool pymongo,
                        int max_depth);
+// The same for any peer's set of unchecked cstrings and strings.
+bool PeerSkipsTheCheck(std::string_view in, const Output& opt, const Output& other,
+                       const Unchecked& unchecked, int max_depth);
 
 }  // namespace serdiff::targets::bson
