@@ -6,7 +6,8 @@
 //	bson.encode      {"document": Extended JSON v2, canonical} -> bson.UnmarshalExtJSON into a
 //	                 bson.D (prepare), bson.Marshal (run); {"bson": hex} -> bson.Unmarshal into a
 //	                 bson.D (prepare), bson.Marshal (run)
-//	bson.decode      {"bson": hex} -> bson.Unmarshal into a bson.D (run); the answer is the
+//	bson.decode      {"bson": hex} -> bson.Raw(b).Validate, then bson.Unmarshal into a bson.D
+//	                 (run); the answer is the
 //	                 document written again by bson.Marshal (not compared: the target compares
 //	                 accept or reject)
 //	bson.array_keys  {"count": n} -> bson.Marshal of {a: bson.A of n nils}; the answer is the
@@ -76,6 +77,11 @@ func marshal(arg any) (any, error) {
 }
 
 func decodeRun(arg any) (any, error) {
+	// bson.Raw's Validate walks the bytes without building anything; only a document it takes
+	// is unmarshalled, so a rejection costs no model of what came before the bad byte.
+	if err := bson.Raw(arg.([]byte)).Validate(); err != nil {
+		return nil, sw.Reject("bson.Raw.Validate: " + err.Error())
+	}
 	var d bson.D
 	if err := bson.Unmarshal(arg.([]byte), &d); err != nil {
 		return nil, sw.Reject("bson.Unmarshal: " + err.Error())

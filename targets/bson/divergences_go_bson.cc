@@ -3,17 +3,20 @@
 // docs/peers.md ("## BSON") lists each; divergences.h says how the predicates work.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "harness/target.h"
 #include "serdiff/bson/codec.h"
 #include "serdiff/bson/document.h"
 #include "targets/bson/divergences.h"
 #include "targets/bson/domain.h"
+#include "targets/bson/interchange.h"
 #include "targets/bson/internal.h"
 
 namespace serdiff::targets::bson {
@@ -118,20 +121,64 @@ bool PutGoOptions(std::vector<Element>* els, const std::vector<std::string>& ori
   return true;
 }
 
-// go_bson's bytes are serdiff's, read back, with each regex's options as Go sorts them.
-bool GoSortsOptionsAsRunes(const Document& doc, const Output& opt, const Output& other) {
-  if (!opt.ok() || !other.ok() || *opt == *other || !HasNonAsciiRegexOption(doc)) return false;
+constexpr uint64_t kCanonicalNan = 0x7FF8000000000000;  // what the BSON corpus writes for NaN
+constexpr uint64_t kGoNan = 0x7FF8000000000001;         // Go's math.NaN()
+
+uint64_t BitsOf(double d) {
+  uint64_t b;
+  std::memcpy(&b, &d, 8);
+  return b;
+}
+
+// Replaces every double of bits `from` by `to`; how many it replaced.
+int SwapDoubleBits(std::vector<Element>* els, uint64_t from, uint64_t to) {
+  int n = 0;
+  for (Element& e : *els) {
+    if (e.value.type == Type::kDouble && BitsOf(e.value.d) == from) {
+      std::memcpy(&e.value.d, &to, 8);
+      ++n;
+    }
+    n += SwapDoubleBits(&e.value.children, from, to);
+  }
+  return n;
+}
+
+// The document go_bson writes for `doc`, as a model: serdiff's bytes (`opt`) read back, each
+// regex's options sorted as Go sorts them and, where the input went as Extended JSON (not as
+// {"bson": hex}), each NaN as Go's math.NaN(). `nans`: how many NaNs it changed.
+std::optional<Document> GoEncodeModel(const Document& doc, const std::string& opt, int* nans) {
   sb::DecodeOptions lenient;  // the keys and patterns are the caller's bytes, UTF-8 or not
   lenient.check_utf8 = false;
   lenient.max_depth = kWalkDepth;
-  absl::StatusOr<Document> mine = sb::Decode(*opt, lenient);
-  absl::StatusOr<Document> theirs = sb::Decode(*other, lenient);
-  if (!mine.ok() || !theirs.ok()) return false;
+  absl::StatusOr<Document> model = sb::Decode(opt, lenient);
+  if (!model.ok()) return std::nullopt;
   std::vector<std::string> originals;
   CollectOptions(doc.elements, &originals);
   size_t next = 0;
-  if (!PutGoOptions(&mine->elements, originals, &next) || next != originals.size()) return false;
-  return *mine == *theirs;
+  if (!PutGoOptions(&model->elements, originals, &next) || next != originals.size()) {
+    return std::nullopt;
+  }
+  *nans = 0;
+  const absl::StatusOr<std::string> sent = EncodeInputJson(doc);
+  if (sent.ok() && absl::StartsWith(*sent, "{\"document\"")) {
+    *nans = SwapDoubleBits(&model->elements, kCanonicalNan, kGoNan);
+  }
+  return *std::move(model);
+}
+
+// go_bson's answer is the model's, read back; `need` says which departure must be there.
+enum class Need { kNonAsciiOption, kNan };
+bool GoWroteTheModel(const Document& doc, const Output& opt, const Output& other, Need need) {
+  if (!opt.ok() || !other.ok() || *opt == *other) return false;
+  if (need == Need::kNonAsciiOption && !HasNonAsciiRegexOption(doc)) return false;
+  int nans = 0;
+  const std::optional<Document> model = GoEncodeModel(doc, *opt, &nans);
+  if (!model || (need == Need::kNan && nans == 0)) return false;
+  sb::DecodeOptions lenient;
+  lenient.check_utf8 = false;
+  lenient.max_depth = kWalkDepth;
+  const absl::StatusOr<Document> theirs = sb::Decode(*other, lenient);
+  return theirs.ok() && *theirs == *model;
 }
 
 }  // namespace
@@ -147,8 +194,21 @@ std::vector<harness::Divergence<Document>> GoBsonEncodeDivergences() {
        "becomes U+FFFD (3 bytes) and a multi-byte option sorts by code point; BSON 1.1 and "
        "serdiff sort the option bytes and change none, {\"r\": regex /a/ with options ff 0f}: "
        "serdiff 0f000000 0b 7200 6100 0fff00 00, go_bson 11000000 0b 7200 6100 0fefbfbd00 00 "
-       "(covered: every other byte as serdiff writes it)",
-       GoSortsOptionsAsRunes});
+       "(covered: every other byte as serdiff writes it, or as the next divergence has it)",
+       [](const Document& doc, const Output& opt, const Output& other) {
+         return GoWroteTheModel(doc, opt, other, Need::kNonAsciiOption);
+       }});
+  out.push_back(
+      {"go_bson",
+       "bug: bson.UnmarshalExtJSON reads {\"$numberDouble\": \"NaN\"} as Go's math.NaN(), "
+       "bits 7ff8000000000001, and bson.Marshal writes those; the BSON corpus (double.json) "
+       "has NaN as 7ff8000000000000, which serdiff writes, {\"x\": double nan} sent as "
+       "Extended JSON: serdiff 10000000 01 7800 000000000000f87f 00, go_bson ... "
+       "010000000000f87f 00 (covered: every other byte as serdiff writes it, regex options as "
+       "the divergence above has them; a document sent as {\"bson\": hex} keeps its bits)",
+       [](const Document& doc, const Output& opt, const Output& other) {
+         return GoWroteTheModel(doc, opt, other, Need::kNan);
+       }});
   // Held at its edge: options of ASCII bytes alone (0x7f the last), which Go sorts as serdiff
   // does; any other answer there is a difference to report.
   out[0].edges = [] {
@@ -156,6 +216,17 @@ std::vector<harness::Divergence<Document>> GoBsonEncodeDivergences() {
     const Document other = DocumentOf(R"({"r": regex /a/xmi})");
     return std::vector<harness::DivergenceEdge<Document>>{
         {"regex options imx, ASCII", ascii, *sb::Encode(ascii), *sb::Encode(other) + "x"}};
+  };
+  // A NaN that goes as {"bson": hex} (the \xff key is not UTF-8, so Extended JSON cannot
+  // carry the document): bson.Unmarshal keeps its bits, and so must go_bson's answer.
+  out[1].edges = [] {
+    const Document hexed = DocumentOf(R"({"\xff": double nan})");
+    const Document one = DocumentOf(R"({"x": double 1.5})");
+    std::string go_bits = *sb::Encode(hexed);
+    go_bits[go_bits.size() - 9] = '\x01';  // the NaN's low byte, as math.NaN() has it
+    return std::vector<harness::DivergenceEdge<Document>>{
+        {"a NaN sent as {\"bson\": hex}", hexed, *sb::Encode(hexed), go_bits},
+        {"1.5, not a NaN", one, *sb::Encode(one), *sb::Encode(DocumentOf(R"({"x": double 2.5})"))}};
   };
   return out;
 }
