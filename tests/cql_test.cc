@@ -364,6 +364,7 @@ TEST(CqlPeerDivergences, AcceptExactlyTheDriversModelledAnswers) {
   };
   constexpr const char* kPy = "python_cassandra";
   constexpr const char* kNode = "node_cassandra";
+  constexpr const char* kGo = "gocql";
   constexpr const char* kN = "cql_encode_nested";
   constexpr const char* kS = "cql_encode_scalar";
   const Row rows[] = {
@@ -415,6 +416,39 @@ TEST(CqlPeerDivergences, AcceptExactlyTheDriversModelledAnswers) {
       {kS, kNode, "v4 payload ascii = '\xc3\xa9'", "c3a9", ""},
       {kS, kNode, "v4 payload timeuuid = 00000000-0000-4000-8000-000000000000",
        "00000000000040008000000000000001", ""},
+      // gocql 1.3.2.
+      {kN, kGo, "v4 payload list<inet> = [0x010203]", "00000001 ffffffff",
+       "inet-bad-length-as-null"},
+      {kN, kGo, "v4 payload list<inet> = [0x010203]", "00000001 00000000", ""},
+      {kN, kGo, "v4 payload tuple<inet, int> = (0x010203, 1)", "00000000 0000000400000001",
+       "inet-bad-length-as-null"},
+      {kN, kGo, "v4 payload tuple<inet, int> = (0x010203, 1)", "ffffffff 0000000400000001", ""},
+      {kS, kGo, "v4 payload inet = '0:0:0:0:0:ffff:102:304'", "01020304", "inet-v4-mapped-as-4"},
+      {kS, kGo, "v4 payload inet = '0:0:0:0:0:fffe:102:304'", "01020304", ""},
+      {kS, kGo, "v4 payload ascii = '\xc3\xa9'", "c3a9", "ascii-unchecked"},
+      {kS, kGo, "v4 payload ascii = '\xc3\xa9'", "e9", ""},
+      {kS, kGo, "v4 payload time = -1", "ffffffffffffffff", "time-range-unchecked"},
+      {kS, kGo, "v4 payload duration = duration(1, -2, 3)", "020306", "duration-sign-unchecked"},
+      {kS, kGo, "v4 payload timeuuid = 00000000-0000-4000-8000-000000000000",
+       "00000000000040008000000000000000", "timeuuid-version-unchecked"},
+      {kN, kGo, "v2 payload list<int> = [1, null]", "0002 0004 00000001 0000",
+       "null-element-as-empty-v2"},
+      {kN, kGo, "v3 payload list<int> = [1, null]", "00000002 0000000400000001 00000000", ""},
+      {kN, kGo, "v2 payload list<list<int>> = [[1]]", "0001 0008 0001 0004 00000001",
+       "short-lengths-nested"},
+      {kN, kGo, "v4 payload list<tuple<int>> = [null]",
+       "rejected: ValueError: reflect: call of reflect.Value.Type on zero Value",
+       "null-tuple-panic"},
+      {kN, kGo, "v4 payload tuple<tuple<int>, int> = (null, 1)",
+       "rejected: ValueError: reflect: call of reflect.Value.Type on zero Value", ""},
+      {kN, kGo, "v4 payload list<udt<u, f0 int>> = [null]",
+       "rejected: gocql.Marshal: cannot marshal <nil> into .u{f0=int}", "null-udt-refused"},
+      {kN, kGo, "v4 payload tuple<udt<u, f0 int>> = (null)",
+       "rejected: gocql.Marshal: cannot marshal <nil> into .u{f0=int}", ""},
+      {kN, kGo, "v4 payload tuple<int, int> = (1)",
+       "rejected: gocql.Marshal: cannont marshal tuple: wrong number of elements",
+       "tuple-arity-required"},
+      {kN, kGo, "v4 payload tuple<int, int> = (1)", "rejected: gocql.Marshal: something else", ""},
   };
   for (const Row& r : rows) {
     SCOPED_TRACE(absl::StrCat(r.impl, " ", r.input, " -> ", r.answer));

@@ -344,5 +344,57 @@ TEST(PeerModels, NodeDriverModelAnswersWhatTheDriverAnswered) {
   ExpectModelAnswers(&cql::NodeCassandraModel, kCases, MessageMatch::kExact);
 }
 
+// gocql 1.3.2's Marshal (GocqlModelAnswer, the model gocql's divergences check answers against;
+// targets/cql/divergences_gocql.cc), on inputs that take each rule of the model: an inet of a
+// bad length written as nil (-1 in a collection or UDT, an empty value as a tuple component,
+// refused by the worker at the top), an IPv4-mapped inet as its 4 bytes, ascii and time and
+// duration and timeuuid unchecked, a null element as an empty value and [short] lengths at every
+// depth in v1/v2, a null tuple panicking and a null UDT refused where Marshal meets them, a short
+// tuple refused, and the spec's answers beside them (a null tuple component, a null UDT field).
+// Each answer is what the driver itself answered for the same input (the gocql worker, Debian 12's
+// golang-github-gocql-gocql-dev 1.3.2 with golang-go 1.19, op cql.serialize, 2026-12-05); the
+// model's rejection text is a part of the worker's message.
+TEST(PeerModels, GocqlModelAnswersWhatTheDriverAnswered) {
+  using sc::Value;
+  const auto in = CqlIn;
+  const auto i = [](int64_t v) { return Value::Int(v); };
+  const Value null = Value::Null();
+  const Value ip3 = Value::Inet(std::string("\x01\x02\x03", 3));
+  constexpr const char* kPanic = "ValueError: reflect: call of reflect.Value.Type on zero Value";
+  const DriverAnswer kCases[] = {
+      {in("list<inet>", Value::List({ip3}), 4), "00000001ffffffff", ""},
+      {in("tuple<inet, int>", Value::Tuple({ip3, i(1)}), 4), "000000000000000400000001", ""},
+      {in("udt<u, a inet>", Value::Udt({ip3}), 4), "ffffffff", ""},
+      {in("inet", Value::Inet(std::string(10, '\0') + "\xff\xff\x01\x02\x03\x04"), 4), "01020304",
+       ""},
+      {in("inet", ip3, 4), "", "gocql.Marshal wrote null (no bytes) for a value that is not null"},
+      {in("ascii", Value::Text("\xc3\xa9"), 4), "c3a9", ""},
+      {in("time", i(-1), 4), "ffffffffffffffff", ""},
+      {in("duration", Value::FromDuration({1, -2, 3}), 4), "020306", ""},
+      {in("timeuuid", Value::FromUuid(Version4Uuid()), 4), "00000000000040008000000000000000", ""},
+      {in("list<int>", Value::List({i(1), null}), 2), "00020004000000010000", ""},
+      {in("map<int, int>", Value::Map({{null, i(1)}}), 1), "00010000000400000001", ""},
+      {in("list<list<int>>", Value::List({Value::List({i(1)})}), 2), "000100080001000400000001",
+       ""},
+      {in("list<tuple<int>>", Value::List({null}), 4), "", kPanic},
+      {in("map<int, tuple<int>>", Value::Map({{i(1), null}}), 4), "", kPanic},
+      {in("udt<u, a tuple<int>>", Value::Udt({null}), 4), "", kPanic},
+      {in("list<udt<u, a int>>", Value::List({null}), 4), "",
+       "gocql.Marshal: cannot marshal <nil> into .u{a=int}"},
+      {in("udt<u, a udt<v, b int>>", Value::Udt({null}), 4), "",
+       "gocql.Marshal: cannot marshal <nil> into .v{b=int}"},
+      {in("tuple<int, int>", Value::Tuple({i(1)}), 4), "",
+       "gocql.Marshal: cannont marshal tuple: wrong number of elements"},
+      {in("tuple<tuple<int>, int>", Value::Tuple({null, i(1)}), 4), "ffffffff0000000400000001", ""},
+      {in("list<int>", Value::List({i(1), null}), 4), "000000020000000400000001ffffffff", ""},
+      {in("map<int, text>", Value::Map({{i(1), null}}), 3), "000000010000000400000001ffffffff", ""},
+      {in("udt<u, a text, b int>", Value::Udt({Value::Text("a"), null}), 4), "0000000161ffffffff",
+       ""},
+      {in("list<blob>", Value::List({Value::Blob(std::string(1, '\0'))}), 4), "000000010000000100",
+       ""},
+  };
+  ExpectModelAnswers(&cql::GocqlModelAnswer, kCases, MessageMatch::kPartOfTheDrivers);
+}
+
 }  // namespace
 }  // namespace serdiff::targets::bson

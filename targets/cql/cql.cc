@@ -210,7 +210,7 @@ void RegisterTargets(harness::Registry& registry) {
         [](const EncodeInput& in) -> const EncodeInput& { return in; });
     // The peers that join (oracles/*/worker.json): their known differences (docs/peers.md).
     AddPeerDivergences(def, [](const EncodeInput& in) -> const EncodeInput& { return in; },
-                       {"python_cassandra", "node_cassandra"});
+                       {"python_cassandra", "node_cassandra", "gocql"});
     return def;
   };
   registry.Add(encode_target(

@@ -537,7 +537,7 @@ harness::TargetDef<TypedInput> TypedEncodeTarget() {
   def.interchange = CqlSerializeInterchange<TypedInput>(
       [](const TypedInput& in) -> const EncodeInput& { return in.built->tree; });
   AddPeerDivergences(def, [](const TypedInput& in) -> const EncodeInput& { return in.built->tree; },
-                     {"python_cassandra", "node_cassandra"});
+                     {"python_cassandra", "node_cassandra", "gocql"});
   return def;
 }
 

@@ -130,7 +130,8 @@ bool AnyValue(const Type& t, const Value& v, Where w, ValuePredicate pred) {
     case Kind::kUdt: {
       const std::vector<Value>& items = v.items();
       for (size_t i = 0; i < items.size() && i < t.params.size(); ++i) {
-        if (AnyValue(t.params[i], items[i], Where::kComponent, pred)) return true;
+        const Where here = t.kind == Kind::kUdt ? Where::kField : Where::kComponent;
+        if (AnyValue(t.params[i], items[i], here, pred)) return true;
       }
       return false;
     }
@@ -160,6 +161,17 @@ bool MixedDuration(const Type& t, const Value& v, Where) {
 }
 bool TimeuuidNotV1(const Type& t, const Value& v, Where) {
   return Holds(v, Kind::kTimeuuid, t) && (v.uuid()[6] >> 4) != 1;
+}
+bool NestedCollection(const Type& t, const Value& v, Where w) {
+  return w != Where::kTop && serdiff::cql::IsCollection(t.kind) &&
+         v.shape() == serdiff::cql::ShapeOfKind(t.kind);
+}
+bool AsciiAbove127(const Type& t, const Value& v, Where) {
+  if (!Holds(v, Kind::kAscii, t)) return false;
+  for (const char c : v.bytes()) {
+    if (static_cast<uint8_t>(c) > 127) return true;
+  }
+  return false;
 }
 
 EncodeInput EdgeInput(std::string_view type, Value value, int version) {
@@ -213,6 +225,7 @@ const std::vector<PeerDivergence>& PeerDivergences() {
   static const std::vector<PeerDivergence>* const kAll = [] {
     auto* all = new std::vector<PeerDivergence>(PythonCassandraDivergences());
     for (PeerDivergence& d : NodeCassandraDivergences()) all->push_back(std::move(d));
+    for (PeerDivergence& d : GocqlDivergences()) all->push_back(std::move(d));
     return all;
   }();
   return *kAll;

@@ -1,8 +1,9 @@
 // CQL family: what serdiff accepts from each implementation it did not write, declared once:
-// the workers python_cassandra (the DataStax python driver 3.25, oracles/python_cassandra) and
-// node_cassandra (the DataStax Node.js driver 4.10.0, oracles/node_cassandra) in the encode
-// targets they join. Each peer's divergences and the model of its driver are in its own file,
-// divergences_<peer>.cc; divergences.cc holds what they share (internal.h). docs/peers.md
+// the workers python_cassandra (the DataStax python driver 3.25, oracles/python_cassandra),
+// node_cassandra (the DataStax Node.js driver 4.10.0, oracles/node_cassandra) and gocql (the Go
+// CQL driver 1.3.2, oracles/gocql) in the encode targets they join. Each peer's divergences and the
+// model of its driver are in its own file, divergences_<peer>.cc; divergences.cc holds what they
+// share (internal.h). docs/peers.md
 // ("## CQL") gives each with its example and its kind, and its generated table lists every one
 // with its file (`serdiff list --emit divergences-md`). What a peer cannot take at all, its
 // worker declines instead.
@@ -47,14 +48,21 @@ std::vector<PeerDivergence> PythonCassandraDivergences();
 // empty-list-as-null, udt-fields-padded, short-lengths-nested, ascii-as-latin1,
 // duration-sign-unchecked, timeuuid-version-unchecked.
 std::vector<PeerDivergence> NodeCassandraDivergences();
+// divergences_gocql.cc: inet-bad-length-as-null, inet-v4-mapped-as-4, ascii-unchecked,
+// time-range-unchecked, duration-sign-unchecked, timeuuid-version-unchecked,
+// null-element-as-empty-v2, short-lengths-nested, null-tuple-panic, null-udt-refused,
+// tuple-arity-required.
+std::vector<PeerDivergence> GocqlDivergences();
 // What each driver's model (divergences_<peer>.cc) says the driver answers for `in`, as the
 // target's output: the payload, a rejection with the driver's message, or Declined where the
-// model does not follow (python_cassandra: protocol v1/v2, a top-level null).
+// model does not follow (python_cassandra: protocol v1/v2, a top-level null; gocql: what its
+// worker declines).
 // tests/peer_models_test.cc holds both models to the drivers' own answers.
 harness::Output PythonCassandraModel(const EncodeInput& in);
 harness::Output NodeCassandraModel(const EncodeInput& in);
+harness::Output GocqlModelAnswer(const EncodeInput& in);
 
-// Both lists, python_cassandra's first (divergences.cc).
+// Every peer's list: python_cassandra's, node_cassandra's, gocql's (divergences.cc).
 const std::vector<PeerDivergence>& PeerDivergences();
 
 // Adds to `def` the divergences of the peers named in `impls` (the workers whose manifests

@@ -213,13 +213,6 @@ harness::DivergenceEdge<EncodeInput> Edge(std::string text, EncodeInput in) {
   return {std::move(text), in, OptEncode(in), model};
 }
 
-bool AsciiAbove127(const Type& t, const Value& v, Where) {
-  if (!Holds(v, Kind::kAscii, t)) return false;
-  for (const char c : v.bytes()) {
-    if (static_cast<uint8_t>(c) > 127) return true;
-  }
-  return false;
-}
 bool UdtFieldsOmitted(const Type& t, const Value& v, Where) {
   return Holds(v, Kind::kUdt, t) && v.items().size() < t.params.size();
 }
@@ -227,14 +220,11 @@ bool EmptyListOrSet(const Type& t, const Value& v) {
   return (Holds(v, Kind::kList, t) || Holds(v, Kind::kSet, t)) && v.items().empty();
 }
 bool EmptyListInComponentOrMapValue(const Type& t, const Value& v, Where w) {
-  return EmptyListOrSet(t, v) && (w == Where::kComponent || w == Where::kMapValue);
+  return EmptyListOrSet(t, v) &&
+         (w == Where::kComponent || w == Where::kField || w == Where::kMapValue);
 }
 bool EmptyListInListOrMapKey(const Type& t, const Value& v, Where w) {
   return EmptyListOrSet(t, v) && (w == Where::kElement || w == Where::kMapKey);
-}
-bool NestedCollection(const Type& t, const Value& v, Where w) {
-  return w != Where::kTop && serdiff::cql::IsCollection(t.kind) &&
-         v.shape() == serdiff::cql::ShapeOfKind(t.kind);
 }
 using Applies = bool (*)(const EncodeInput&, const Output&);
 

@@ -227,7 +227,8 @@ bool MixedSigns(const Duration& d);
 bool Matches(const Answer& a, const EncodeInput& in, const Output& other);
 
 // Where a value sits in its parent.
-enum class Where { kTop, kElement, kMapKey, kMapValue, kComponent };
+// kComponent: a tuple component; kField: a UDT field.
+enum class Where { kTop, kElement, kMapKey, kMapValue, kComponent, kField };
 using ValuePredicate = bool (*)(const Type& t, const Value& v, Where w);
 // True when pred(type, value, where) holds for the input's value or any value inside it (as far
 // as the shapes are their types').
@@ -252,5 +253,9 @@ bool NullElement(const Type&, const Value& v, Where w);
 bool TimeOutOfRange(const Type& t, const Value& v, Where);
 bool MixedDuration(const Type& t, const Value& v, Where);
 bool TimeuuidNotV1(const Type& t, const Value& v, Where);
+// A collection (list, set, map) inside another value (collection, tuple or UDT).
+bool NestedCollection(const Type& t, const Value& v, Where w);
+// An ascii value holding a byte above 127.
+bool AsciiAbove127(const Type& t, const Value& v, Where);
 
 }  // namespace serdiff::targets::cql
