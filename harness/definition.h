@@ -149,6 +149,9 @@ struct Impl {
   // output's size plus bytes, with the reason (a worker runtime's own overhead).
   int64_t slack_per_output_permille = 0;
   int64_t slack_bytes = 0;
+  // And permille of the input's size in its corpus form (the bytes the fuzz binary reads), for
+  // a decoding library that builds from what it has read before it rejects.
+  int64_t slack_per_input_permille = 0;
   std::string slack_reason;
 };
 

@@ -126,8 +126,9 @@ absl::StatusOr<WorkerManifest> ReadWorkerManifest(const std::string& path) {
     const OrderedJson& s = j["heap_slack"];
     m.slack_per_output_permille = s.value("per_output_permille", int64_t{0});
     m.slack_bytes = s.value("bytes", int64_t{0});
+    m.slack_per_input_permille = s.value("per_input_permille", int64_t{0});
     m.slack_reason = s.value("reason", std::string());
-    if (m.slack_per_output_permille < 0 || m.slack_bytes < 0) {
+    if (m.slack_per_output_permille < 0 || m.slack_bytes < 0 || m.slack_per_input_permille < 0) {
       return bad("\"heap_slack\" holds a negative number");
     }
     if (s.contains("targets")) {
@@ -142,8 +143,10 @@ absl::StatusOr<WorkerManifest> ReadWorkerManifest(const std::string& path) {
                                   "\" needs an object with a \"reason\""));
         }
         m.target_slack.push_back({target, t.value("per_output_permille", int64_t{0}),
-                                  t.value("bytes", int64_t{0}), t["reason"].get<std::string>()});
-        if (m.target_slack.back().per_output_permille < 0 || m.target_slack.back().bytes < 0) {
+                                  t.value("bytes", int64_t{0}), t["reason"].get<std::string>(),
+                                  t.value("per_input_permille", int64_t{0})});
+        const WorkerManifest::TargetSlack& ts = m.target_slack.back();
+        if (ts.per_output_permille < 0 || ts.bytes < 0 || ts.per_input_permille < 0) {
           return bad(
               absl::StrCat("\"heap_slack\".\"targets\".\"", target, "\" holds a negative number"));
         }

@@ -52,6 +52,10 @@ struct WorkerManifest {
   // overhead), with the reason shown in reports.
   int64_t slack_per_output_permille = 0;
   int64_t slack_bytes = 0;
+  // Permille of the input's size in its corpus form (the bytes a fuzz binary reads): for a
+  // decoder, whose library may build a tree from the bytes it reads before it rejects (the
+  // output is then empty and per_output_permille adds nothing).
+  int64_t slack_per_input_permille = 0;
   std::string slack_reason;
   // A target's own slack in place of the one above, where the runtime's overhead on that target
   // is of another shape ("heap_slack": {..., "targets": {"<target>": {"per_output_permille": P,
@@ -61,6 +65,7 @@ struct WorkerManifest {
     int64_t per_output_permille = 0;
     int64_t bytes = 0;
     std::string reason;
+    int64_t per_input_permille = 0;
   };
   std::vector<TargetSlack> target_slack = {};
   // How far this runtime's peak moves between identical calls (`serdiff review` adds it to its
@@ -191,11 +196,13 @@ Impl<T> WorkerImpl(std::shared_ptr<WorkerClient> client, const Interchange<T>* i
   impl.origin = absl::StrCat("worker ", m.path, ": ", m.origin);
   impl.slack_per_output_permille = m.slack_per_output_permille;
   impl.slack_bytes = m.slack_bytes;
+  impl.slack_per_input_permille = m.slack_per_input_permille;
   impl.slack_reason = m.slack_reason;
   for (const WorkerManifest::TargetSlack& t : m.target_slack) {
     if (t.target != target) continue;
     impl.slack_per_output_permille = t.per_output_permille;
     impl.slack_bytes = t.bytes;
+    impl.slack_per_input_permille = t.per_input_permille;
     impl.slack_reason = t.reason;
   }
   impl.measured_run = [ic, client](const T& v) -> MeasuredOutput {

@@ -264,10 +264,15 @@ class TypedTarget final : public Target {
     }
     if (def_.heap_bound) {
       in.heap_bound = def_.heap_bound(v, opt);
-      if (subject != nullptr && (subject->slack_bytes || subject->slack_per_output_permille)) {
+      if (subject != nullptr && (subject->slack_bytes || subject->slack_per_output_permille ||
+                                 subject->slack_per_input_permille)) {
         in.heap_bound +=
             subject->slack_bytes + subject->slack_per_output_permille *
                                        static_cast<int64_t>(opt.ok() ? opt->size() : 0) / 1000;
+        if (subject->slack_per_input_permille != 0) {
+          in.heap_bound +=
+              subject->slack_per_input_permille * static_cast<int64_t>(Encode(v).size()) / 1000;
+        }
       }
     }
     in.offsets = def_.offsets;

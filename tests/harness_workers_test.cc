@@ -185,9 +185,9 @@ TEST(WorkerDeclines, EveryShippedWorkerHoldsItsDeclineEdges) {
   }
   for (const std::string& w : missing)
     std::cout << "not installed here, edges not sent: " << w << "\n";
-  // python_cassandra 14, gocql 11, fury 8, node_cassandra 8, js_bson 6, pymongo 4, the example
+  // gocql 18, python_cassandra 14, fury 8, node_cassandra 8, js_bson 6, pymongo 4, the example
   // worker 2.
-  EXPECT_EQ(checked + not_sent, 53u);
+  EXPECT_EQ(checked + not_sent, 60u);
   EXPECT_GT(checked, 0u);
 }
 
@@ -301,12 +301,16 @@ TEST(Workers, ManifestHeapSlack) {
     return ReadWorkerManifest(f);
   };
   absl::StatusOr<WorkerManifest> m = read(
-      R"({"per_output_permille": 200, "bytes": 12288, "reason": "r", "targets": {
-          "b_target": {"per_output_permille": 5000, "bytes": 65536, "reason": "rb"},
+      R"({"per_output_permille": 200, "bytes": 12288, "per_input_permille": 3, "reason": "r",
+          "targets": {
+          "b_target": {"per_output_permille": 5000, "bytes": 65536, "reason": "rb",
+                       "per_input_permille": 9000},
           "a_target": {"bytes": 7, "reason": "ra"}}})");
   ASSERT_TRUE(m.ok()) << m.status();
   EXPECT_EQ(m->slack_per_output_permille, 200);
   EXPECT_EQ(m->slack_bytes, 12288);
+  EXPECT_EQ(m->slack_per_input_permille, 3);
+  EXPECT_EQ(m->target_slack[0].per_input_permille, 9000);
   EXPECT_EQ(m->slack_reason, "r");
   ASSERT_EQ(m->target_slack.size(), 2u);
   EXPECT_EQ(m->target_slack[0].target, "b_target");
@@ -316,9 +320,12 @@ TEST(Workers, ManifestHeapSlack) {
   EXPECT_EQ(m->target_slack[1].target, "a_target");
   EXPECT_EQ(m->target_slack[1].per_output_permille, 0);
   EXPECT_EQ(m->target_slack[1].bytes, 7);
+  EXPECT_EQ(m->target_slack[1].per_input_permille, 0);
   for (const char* bad : {
            R"({"bytes": -1, "reason": "r"})",
            R"({"per_output_permille": -1, "reason": "r"})",
+           R"({"per_input_permille": -1, "reason": "r"})",
+           R"({"reason": "r", "targets": {"a_target": {"per_input_permille": -1, "reason": "x"}}})",
            R"({"reason": "r", "targets": {"a_target": {"bytes": -1, "reason": "x"}}})",
            R"({"reason": "r", "targets": {"c_target": {"bytes": 1, "reason": "x"}}})",
            R"({"reason": "r", "targets": {"a_target": {"bytes": 1}}})",
@@ -434,14 +441,15 @@ TEST(Workers, TheSubjectIsFirstAndItsPeakIsBounded) {
 }
 
 // The subject's slack (a worker runtime's own overhead, its manifest's "heap_slack") is added to
-// the bound exactly, bytes and permille of the output alike: the value 61 peaks at 610 B and
-// writes 2 bytes ("61").
+// the bound exactly, bytes, permille of the output and permille of the input alike: the value 61
+// peaks at 610 B, writes 2 bytes ("61") and is 8 bytes in its corpus form.
 TEST(Workers, TheSubjectsSlackIsAddedToTheByte) {
   RunConfig subject;
   subject.subject = "misbehaving";
   const struct {
     int64_t bound, slack_bytes, permille;
     bool passes;
+    int64_t input_permille = 0;  // of the input's corpus form, kInputBytes bytes
   } kCases[] = {
       {510, 100, 0, true},    // 510 + 100 = 610: at the bound
       {511, 100, 0, true},    // one above the peak
@@ -452,6 +460,13 @@ TEST(Workers, TheSubjectsSlackIsAddedToTheByte) {
       {608, 0, 499, false},   // 608 + 998 / 1000 (rounded down: 0) = 608
       {600, 8, 1000, true},   // both: 600 + 8 + 2 = 610
       {600, 7, 1000, false},  // 609
+      // permille of the input's corpus form (8 bytes for an int64): 602 + 8 x 1000 / 1000 = 610
+      {602, 0, 0, true, 1000},
+      {601, 0, 0, false, 1000},    // 609
+      {606, 0, 0, true, 500},      // 606 + 4 = 610
+      {606, 0, 0, false, 499},     // 606 + 3 (3.992 rounded down) = 609
+      {600, 7, 1000, true, 125},   // all three: 600 + 7 + 2 + 1 = 610
+      {600, 7, 1000, false, 124},  // 600 + 7 + 2 + 0 = 609
   };
   for (const auto& c : kCases) {
     TargetDef<int64_t> def = Int64Target();
@@ -459,10 +474,13 @@ TEST(Workers, TheSubjectsSlackIsAddedToTheByte) {
     WorkerManifest m = Manifest();
     m.slack_bytes = c.slack_bytes;
     m.slack_per_output_permille = c.permille;
+    m.slack_per_input_permille = c.input_permille;
     WithWorker w(std::move(m), std::move(def));
+    ASSERT_EQ(w.target.Encode(61).size(), 8u);
     const CaseResult r = w.target.Judge(61, subject);
     EXPECT_EQ(r.passed, c.passes) << c.bound << " + " << c.slack_bytes << " B + " << c.permille
-                                  << " permille: " << r.failure_class;
+                                  << " permille + " << c.input_permille
+                                  << " permille of the input: " << r.failure_class;
     if (!c.passes) {
       EXPECT_EQ(r.failure_class, "heap-bound:misbehaving");
     }
