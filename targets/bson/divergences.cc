@@ -211,6 +211,7 @@ class Sanitizer {
         const std::optional<size_t> code_end = StringEnd(at + 4, end);
         if (!code_end || !Document(*code_end, end, false, depth + 1)) return std::nullopt;
         if (u_.string_values) Blank(at + 8, *code_end - 1);
+        if (u_.code_terminator) b_[*code_end - 1] = '\0';
         return end;
       }
     }

@@ -79,7 +79,8 @@ harness::OffsetExemption JsBsonDecodeOffsetExemption();
 // ---- go_bson (divergences_go_bson.cc) ---------------------------------------------------------
 //   GoBsonEncodeDivergences      bson_encode: regex options sorted as Go runes (U+FFFD for
 //                                ill-formed UTF-8)
-//   GoBsonDecodeDivergences      bson_decode: UTF-8 it does not check (none), nesting past 100
+//   GoBsonDecodeDivergences      bson_decode: UTF-8 it does not check (none), a code_w_scope
+//                                code string not ending in NUL, nesting past 100
 //   GoBsonDecodeOffsetExemption  bson_decode: it reports no error position
 std::vector<harness::Divergence<serdiff::bson::Document>> GoBsonEncodeDivergences();
 std::vector<harness::Divergence<std::string>> GoBsonDecodeDivergences();

@@ -24,6 +24,7 @@ namespace serdiff::targets::bson {
 // bson.Unmarshal checks the UTF-8 of nothing: keys, strings, code, symbols, DBPointer
 // namespaces and both cstrings of a regex are taken as bytes.
 const Unchecked kGoBsonUnchecked{true, true, true, true, true};
+const Unchecked kGoBsonUncheckedCode{true, true, true, true, true, true};
 
 namespace {
 
@@ -248,12 +249,24 @@ std::vector<harness::Divergence<std::string>> GoBsonDecodeDivergences() {
        }});
   out.push_back(
       {"go_bson",
+       "bug: bsonrw's ReadCodeWithScope takes the code string's last byte as its NUL without "
+       "looking at it (readString, for strings, code and symbols, checks it): a code_w_scope "
+       "whose code ends in another byte is accepted and that byte dropped, {\"c\": "
+       "code_w_scope \"x\\x04\" {}} (a fuzz run as the subject, 2026-12-05): 17000000 0f 6300 "
+       "0f000000 02000000 7804 0500000000 00, serdiff rejects at offset 16, go_bson accepts "
+       "(covered: the input validates once each code_w_scope's last code byte is NUL and the "
+       "unchecked UTF-8 blanked as above)",
+       [](const std::string& in, const Output& opt, const Output& other) {
+         return PeerSkipsTheCheck(in, opt, other, kGoBsonUncheckedCode, sb::kDefaultMaxDepth);
+       }});
+  out.push_back(
+      {"go_bson",
        "on purpose (serdiff's): serdiff rejects nesting deeper than 100 levels (the limit the "
        "spec recommends), bson.Unmarshal has none, e.g. {\"d\": {\"d\": ...}} 101 levels deep: "
        "serdiff rejects, go_bson accepts (covered: the input validates with no depth limit, its "
-       "unchecked UTF-8 blanked as above)",
+       "unchecked UTF-8 blanked and code_w_scope terminators set as above)",
        [](const std::string& in, const Output& opt, const Output& other) {
-         return PeerSkipsTheCheck(in, opt, other, kGoBsonUnchecked, kWalkDepth);
+         return PeerSkipsTheCheck(in, opt, other, kGoBsonUncheckedCode, kWalkDepth);
        }});
   out[0].edges = [] {
     // A string e9 whose length runs one byte past its element: a layout error, not UTF-8.
@@ -264,7 +277,20 @@ std::vector<harness::Divergence<std::string>> GoBsonDecodeDivergences() {
          runs_past},
         {"{\"a\": true}, valid", valid, Rejection("planted"), valid}};
   };
-  out[1].edges = DepthEdges;
+  out[1].edges = [] {
+    // A string, a JavaScript code and a symbol whose last byte is not NUL (readString checks
+    // it, so go_bson rejects them), and the code_w_scope of the finding with its NUL.
+    const std::string string = BytesOfHex("0e00000002610002000000780400");
+    const std::string code = BytesOfHex("0e0000000d610002000000780400");
+    const std::string symbol = BytesOfHex("0e0000000e610002000000780400");
+    const std::string valid = BytesOfHex("170000000f63000f000000020000007800050000000000");
+    return std::vector<harness::DivergenceEdge<std::string>>{
+        {"a string 78 04 without its NUL", string, sb::Validate(string), string},
+        {"JavaScript code 78 04 without its NUL", code, sb::Validate(code), code},
+        {"a symbol 78 04 without its NUL", symbol, sb::Validate(symbol), symbol},
+        {"the code_w_scope \"x\" with its NUL, valid", valid, Rejection("planted"), valid}};
+  };
+  out[2].edges = DepthEdges;
   return out;
 }
 

@@ -84,12 +84,17 @@ struct Unchecked {
   // the bytes of strings, JavaScript code (also a code_w_scope's), symbols and DBPointer
   // namespaces
   bool string_values = false;
+  // the NUL that ends a code_w_scope's code string (a peer that drops the string's last byte
+  // unseen): set to NUL before the input is validated
+  bool code_terminator = false;
 };
 
 // What each peer's decoder leaves unchecked (defined in its file; BlankUncheckedUtf8 picks one).
 extern const Unchecked kPymongoUnchecked;
 extern const Unchecked kJsBsonUnchecked;
 extern const Unchecked kGoBsonUnchecked;
+// go_bson's UTF-8 and its code_w_scope terminator.
+extern const Unchecked kGoBsonUncheckedCode;
 
 // serdiff rejected, the peer (pymongo, else js_bson) accepted, and serdiff's Validate accepts
 // the input once the bytes the peer does not check are blanked (BlankUncheckedUtf8), with
