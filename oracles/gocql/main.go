@@ -17,8 +17,8 @@
 //
 // Declined (API limits of those forms): a map of two or more entries (a Go map keeps no order,
 // and gocql writes them in the map's random iteration order), a map key Go cannot hash (a list,
-// a blob, an inet), a udt value with fewer fields than its type (gocql writes every field, a
-// missing one as null).
+// a blob, an inet) or a NaN key (stored, but never found again), a udt value with fewer fields
+// than its type (gocql writes every field, a missing one as null).
 package main
 
 import (
@@ -364,6 +364,10 @@ func goValue(t cqlType, v any) (any, error) {
 				return nil, sw.Decline(fmt.Sprintf("a %s map key: its Go form (%T) cannot be a "+
 					"Go map key", t.params[0].kind, k))
 			}
+			if isNaN(k) {
+				return nil, sw.Decline("a NaN map key: a Go map stores it but cannot look it up " +
+					"again (NaN != NaN), so gocql's marshalMap would find no value for it")
+			}
 			out[k] = e
 		}
 		return out, nil
@@ -405,6 +409,16 @@ func goValue(t cqlType, v any) (any, error) {
 		return out, nil
 	}
 	return nil, fmt.Errorf("no Go form for %q", t.kind)
+}
+
+func isNaN(k any) bool {
+	switch f := k.(type) {
+	case float32:
+		return f != f
+	case float64:
+		return f != f
+	}
+	return false
 }
 
 func hashable(k any) bool {

@@ -50,7 +50,7 @@ std::vector<PeerDivergence> PythonCassandraDivergences();
 std::vector<PeerDivergence> NodeCassandraDivergences();
 // divergences_gocql.cc: inet-bad-length-as-null, inet-v4-mapped-as-4, ascii-unchecked,
 // time-range-unchecked, duration-sign-unchecked, timeuuid-version-unchecked,
-// null-element-as-empty-v2, short-lengths-nested, null-tuple-panic, null-udt-refused,
+// short-lengths-nested, null-tuple-panic, null-udt-refused, null-element-as-empty-v2,
 // tuple-arity-required.
 std::vector<PeerDivergence> GocqlDivergences();
 // What each driver's model (divergences_<peer>.cc) says the driver answers for `in`, as the

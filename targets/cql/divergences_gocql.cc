@@ -50,11 +50,23 @@ bool UnhashableKey(Kind k) {
   }
 }
 
+// A float or double NaN: as a Go map key it can be stored but never looked up again (NaN != NaN),
+// and marshalMap's MapIndex then panics, so the worker declines such a key.
+bool NanKey(const Type& t, const Value& v) {
+  if (v.is_null() || v.shape() != serdiff::cql::ShapeOfKind(t.kind)) return false;
+  if (t.kind == Kind::kFloat) return v.as_float() != v.as_float();
+  if (t.kind == Kind::kDouble) return v.as_double() != v.as_double();
+  return false;
+}
+
 // True where oracles/gocql/main.go declines the input before gocql sees it: a map of two or more
-// entries, a non-null map key of an unhashable kind, a UDT value with fewer fields than its type.
+// entries, a non-null map key of an unhashable kind or a NaN key, a UDT value with fewer fields
+// than its type, a date whose wire day number is outside 0..2^32-1 (the interchange's date).
 bool Declined(const Type& t, const Value& v) {
   if (v.is_null() || v.shape() != serdiff::cql::ShapeOfKind(t.kind)) return false;
   switch (t.kind) {
+    case Kind::kDate:
+      return v.as_int() < -kDateEpoch || v.as_int() >= kDateEpoch;
     case Kind::kList:
     case Kind::kSet:
       for (const Value& e : v.items()) {
@@ -66,6 +78,7 @@ bool Declined(const Type& t, const Value& v) {
       if (kv.size() > 2) return true;
       for (size_t i = 0; i < kv.size(); ++i) {
         if (i % 2 == 0 && !kv[i].is_null() && UnhashableKey(t.params[0].kind)) return true;
+        if (i % 2 == 0 && NanKey(t.params[0], kv[i])) return true;
         if (Declined(t.params[i % 2], kv[i])) return true;
       }
       return false;
@@ -232,6 +245,11 @@ bool NullTupleMarshalled(const Type& t, const Value& v, Where w) {
 bool NullUdtMarshalled(const Type& t, const Value& v, Where w) {
   return v.is_null() && t.kind == Kind::kUdt && InMarshalledPlace(w);
 }
+// A null list/set element, map key or value of a kind Marshal writes as nil (not a tuple, which
+// panics, nor a UDT, which fails).
+bool NullValueElement(const Type& t, const Value& v, Where w) {
+  return NullElement(t, v, w) && t.kind != Kind::kTuple && t.kind != Kind::kUdt;
+}
 bool TupleShort(const Type& t, const Value& v, Where) {
   return Holds(v, Kind::kTuple, t) && v.items().size() < t.params.size();
 }
@@ -261,7 +279,8 @@ std::vector<PeerDivergence> GocqlDivergences() {
   add(kGo,
       absl::StrCat("inet-bad-length-as-null (a driver bug): marshalInet returns nil for a "
                    "net.IP of neither 4 nor 16 bytes (To4 and To16 both fail), so inside a "
-                   "collection or UDT the address is written null (ffffffff) and as a tuple "
+                   "collection or UDT the address is written null (ffffffff; in a v1/v2 collection "
+                   "length 0000, as null-element-as-empty-v2 writes a null) and as a tuple "
                    "component as an empty value (00000000), where serdiff rejects the inet: v4 "
                    "list<inet> [010203] -> 00000001 ffffffff.",
                    kGoModel),
@@ -309,15 +328,6 @@ std::vector<PeerDivergence> GocqlDivergences() {
         return Shows(in, TimeuuidNotV1) && GocqlAnswers(in, other);
       });
   add(kGo,
-      absl::StrCat("null-element-as-empty-v2 (a driver bug): in v1/v2, which have no null "
-                   "element, marshalList and marshalMap write a null element, key or value as "
-                   "length 0000 (an empty value), where serdiff rejects it: v2 list<int> "
-                   "[1, null] -> 0002 0004 00000001 0000.",
-                   kGoModel),
-      [](const EncodeInput& in, const Output& other) {
-        return in.version < 3 && Shows(in, NullElement) && GocqlAnswers(in, other);
-      });
-  add(kGo,
       absl::StrCat("short-lengths-nested (a driver bug): in v1/v2 the driver writes [short] "
                    "counts and lengths in collections at every depth, Cassandra and serdiff "
                    "[int] below the top (inside a collection, tuple or UDT): v2 list<list<int>> "
@@ -345,6 +355,15 @@ std::vector<PeerDivergence> GocqlDivergences() {
                    kGoModel),
       [](const EncodeInput& in, const Output& other) {
         return Shows(in, NullUdtMarshalled) && GocqlAnswers(in, other);
+      });
+  add(kGo,
+      absl::StrCat("null-element-as-empty-v2 (a driver bug): in v1/v2, which have no null "
+                   "element, marshalList and marshalMap write a null element, key or value as "
+                   "length 0000 (an empty value), where serdiff rejects it: v2 list<int> "
+                   "[1, null] -> 0002 0004 00000001 0000.",
+                   kGoModel),
+      [](const EncodeInput& in, const Output& other) {
+        return in.version < 3 && Shows(in, NullValueElement) && GocqlAnswers(in, other);
       });
   add(kGo,
       absl::StrCat("tuple-arity-required (on purpose): marshalTuple refuses a value with fewer "
@@ -396,7 +415,9 @@ std::vector<PeerDivergence> GocqlDivergences() {
         Edge("v3 (the first version with a null element) list<int> [1, null]",
              EdgeInput("list<int>", Value::List({Value::Int(1), Value::Null()}), 3)),
         Edge("v2 list<int> [1, 0]: no null",
-             EdgeInput("list<int>", Value::List({Value::Int(1), Value::Int(0)}), 2))};
+             EdgeInput("list<int>", Value::List({Value::Int(1), Value::Int(0)}), 2)),
+        Edge("v2 list<tuple<int>> [null]: a null Marshal does not write as nil (it panics)",
+             EdgeInput("list<tuple<int>>", Value::List({Value::Null()}), 2))};
   });
   SetEdges(d, "short-lengths-nested", [] {
     return std::vector{
