@@ -221,6 +221,39 @@ Uuid UuidOfVersion(int version) {
   return u;
 }
 
+harness::DivergenceEdge<EncodeInput> ModelEdge(std::string text, EncodeInput in,
+                                               DriverModel model) {
+  Output answer = model(in);
+  Output serdiff = OptEncode(in);
+  return {std::move(text), std::move(in), std::move(serdiff), std::move(answer)};
+}
+
+std::vector<harness::DivergenceEdge<EncodeInput>> TimeRangeEdges(DriverModel model) {
+  return {ModelEdge("time 0 ns, the first valid", EdgeInput("time", Value::Int(0)), model),
+          ModelEdge("time 86399999999999 ns, the last valid",
+                    EdgeInput("time", Value::Int(kMaxTimeNanos)), model)};
+}
+
+std::vector<harness::DivergenceEdge<EncodeInput>> DurationSignEdges(DriverModel model) {
+  return {ModelEdge("duration(1, 0, 3): all >= 0",
+                    EdgeInput("duration", Value::FromDuration({1, 0, 3})), model),
+          ModelEdge("duration(-1, 0, -3): all <= 0",
+                    EdgeInput("duration", Value::FromDuration({-1, 0, -3})), model)};
+}
+
+std::vector<harness::DivergenceEdge<EncodeInput>> TimeuuidVersionEdges(DriverModel model) {
+  return {ModelEdge("a version 1 timeuuid",
+                    EdgeInput("timeuuid", Value::FromUuid(UuidOfVersion(1))), model)};
+}
+
+std::vector<harness::DivergenceEdge<EncodeInput>> ShortLengthsNestedEdges(DriverModel model) {
+  return {ModelEdge("v3 (the first [int] version) list<list<int>> [[1]]",
+                    EdgeInput("list<list<int>>", Value::List({Value::List({Value::Int(1)})}), 3),
+                    model),
+          ModelEdge("v2 list<int> [1]: a collection at the top, not nested",
+                    EdgeInput("list<int>", Value::List({Value::Int(1)}), 2), model)};
+}
+
 const std::vector<PeerDivergence>& PeerDivergences() {
   static const std::vector<PeerDivergence>* const kAll = [] {
     auto* all = new std::vector<PeerDivergence>(PythonCassandraDivergences());

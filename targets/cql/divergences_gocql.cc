@@ -223,12 +223,6 @@ bool GocqlAnswers(const EncodeInput& in, const Output& other) {
   return Matches(GocqlModel(in.version).Top(in.type, in.value), in, other);
 }
 
-// An edge: `in`, with serdiff's answer and the driver model's.
-harness::DivergenceEdge<EncodeInput> Edge(std::string text, EncodeInput in) {
-  const Output model = AnswerOutput(GocqlModel(in.version).Top(in.type, in.value), in);
-  return {std::move(text), in, OptEncode(in), model};
-}
-
 bool InetBadLengthNested(const Type& t, const Value& v, Where w) {
   return w != Where::kTop && Holds(v, Kind::kInet, t) && v.bytes().size() != 4 &&
          v.bytes().size() != 16;
@@ -263,6 +257,13 @@ using Applies = bool (*)(const EncodeInput&, const Output&);
 Output GocqlModelAnswer(const EncodeInput& in) {
   return AnswerOutput(GocqlModel(in.version).Top(in.type, in.value), in);
 }
+
+namespace {
+// An edge: `in`, with serdiff's answer and the driver model's.
+harness::DivergenceEdge<EncodeInput> Edge(std::string text, EncodeInput in) {
+  return ModelEdge(std::move(text), std::move(in), &GocqlModelAnswer);
+}
+}  // namespace
 
 std::vector<PeerDivergence> GocqlDivergences() {
   std::vector<PeerDivergence> d;
@@ -395,21 +396,9 @@ std::vector<PeerDivergence> GocqlDivergences() {
     return std::vector{Edge("ascii 7f, the last ASCII character",
                             EdgeInput("ascii", Value::Ascii(std::string("\x7f"))))};
   });
-  SetEdges(d, "time-range-unchecked", [] {
-    return std::vector{Edge("time 0 ns, the first valid", EdgeInput("time", Value::Int(0))),
-                       Edge("time 86399999999999 ns, the last valid",
-                            EdgeInput("time", Value::Int(kMaxTimeNanos)))};
-  });
-  SetEdges(d, "duration-sign-unchecked", [] {
-    return std::vector{
-        Edge("duration(1, 0, 3): all >= 0", EdgeInput("duration", Value::FromDuration({1, 0, 3}))),
-        Edge("duration(-1, 0, -3): all <= 0",
-             EdgeInput("duration", Value::FromDuration({-1, 0, -3})))};
-  });
-  SetEdges(d, "timeuuid-version-unchecked", [] {
-    return std::vector{
-        Edge("a version 1 timeuuid", EdgeInput("timeuuid", Value::FromUuid(UuidOfVersion(1))))};
-  });
+  SetEdges(d, "time-range-unchecked", [] { return TimeRangeEdges(&GocqlModelAnswer); });
+  SetEdges(d, "duration-sign-unchecked", [] { return DurationSignEdges(&GocqlModelAnswer); });
+  SetEdges(d, "timeuuid-version-unchecked", [] { return TimeuuidVersionEdges(&GocqlModelAnswer); });
   SetEdges(d, "null-element-as-empty-v2", [] {
     return std::vector{
         Edge("v3 (the first version with a null element) list<int> [1, null]",
@@ -419,13 +408,7 @@ std::vector<PeerDivergence> GocqlDivergences() {
         Edge("v2 list<tuple<int>> [null]: a null Marshal does not write as nil (it panics)",
              EdgeInput("list<tuple<int>>", Value::List({Value::Null()}), 2))};
   });
-  SetEdges(d, "short-lengths-nested", [] {
-    return std::vector{
-        Edge("v3 (the first [int] version) list<list<int>> [[1]]",
-             EdgeInput("list<list<int>>", Value::List({Value::List({Value::Int(1)})}), 3)),
-        Edge("v2 list<int> [1]: a collection at the top, not nested",
-             EdgeInput("list<int>", Value::List({Value::Int(1)}), 2))};
-  });
+  SetEdges(d, "short-lengths-nested", [] { return ShortLengthsNestedEdges(&GocqlModelAnswer); });
   SetEdges(d, "null-tuple-panic", [] {
     return std::vector{
         Edge("a null tuple as a tuple component (marshalTuple writes it -1 itself)",

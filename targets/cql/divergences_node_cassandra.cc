@@ -209,8 +209,7 @@ bool NodeAnswers(const EncodeInput& in, const Output& other) {
 
 // An edge: `in`, with serdiff's answer and the driver model's.
 harness::DivergenceEdge<EncodeInput> Edge(std::string text, EncodeInput in) {
-  const Output model = AnswerOutput(NodeModel(in.version).Encode(in.type, in.value), in);
-  return {std::move(text), in, OptEncode(in), model};
+  return ModelEdge(std::move(text), std::move(in), &NodeCassandraModel);
 }
 
 bool UdtFieldsOmitted(const Type& t, const Value& v, Where) {
@@ -349,27 +348,14 @@ std::vector<PeerDivergence> NodeCassandraDivergences() {
                             EdgeInput("udt<addr, street text, zip int>",
                                       Value::Udt({Value::Text("Main St"), Value::Int(1)})))};
   });
-  SetEdges(d, "short-lengths-nested", [] {
-    return std::vector{
-        Edge("v3 (the first [int] version) list<list<int>> [[1]]",
-             EdgeInput("list<list<int>>", Value::List({Value::List({Value::Int(1)})}), 3)),
-        Edge("v2 list<int> [1]: a collection at the top, not nested",
-             EdgeInput("list<int>", Value::List({Value::Int(1)}), 2))};
-  });
+  SetEdges(d, "short-lengths-nested", [] { return ShortLengthsNestedEdges(&NodeCassandraModel); });
   SetEdges(d, "ascii-as-latin1", [] {
     return std::vector{Edge("ascii 7f, the last ASCII character",
                             EdgeInput("ascii", Value::Ascii(std::string("\x7f"))))};
   });
-  SetEdges(d, "duration-sign-unchecked", [] {
-    return std::vector{
-        Edge("duration(1, 0, 3): all >= 0", EdgeInput("duration", Value::FromDuration({1, 0, 3}))),
-        Edge("duration(-1, 0, -3): all <= 0",
-             EdgeInput("duration", Value::FromDuration({-1, 0, -3})))};
-  });
-  SetEdges(d, "timeuuid-version-unchecked", [] {
-    return std::vector{
-        Edge("a version 1 timeuuid", EdgeInput("timeuuid", Value::FromUuid(UuidOfVersion(1))))};
-  });
+  SetEdges(d, "duration-sign-unchecked", [] { return DurationSignEdges(&NodeCassandraModel); });
+  SetEdges(d, "timeuuid-version-unchecked",
+           [] { return TimeuuidVersionEdges(&NodeCassandraModel); });
   return d;
 }
 

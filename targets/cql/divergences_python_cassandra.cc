@@ -119,8 +119,7 @@ bool PythonAnswers(const EncodeInput& in, const Output& other, bool either_null_
 
 // An edge: `in`, with serdiff's answer and the driver model's.
 harness::DivergenceEdge<EncodeInput> Edge(std::string text, EncodeInput in) {
-  const Output model = AnswerOutput(PythonModel(in.version, true).Encode(in.type, in.value), in);
-  return {std::move(text), in, OptEncode(in), model};
+  return ModelEdge(std::move(text), std::move(in), &PythonCassandraModel);
 }
 
 using Applies = bool (*)(const EncodeInput&, const Output&);
@@ -182,22 +181,14 @@ std::vector<PeerDivergence> PythonCassandraDivergences() {
         Edge("a list with no null element",
              EdgeInput("list<int>", Value::List({Value::Int(1), Value::Int(0)})))};
   });
-  SetEdges(d, "time-range-unchecked", [] {
-    return std::vector{Edge("time 0 ns, the first valid", EdgeInput("time", Value::Int(0))),
-                       Edge("time 86399999999999 ns, the last valid",
-                            EdgeInput("time", Value::Int(kMaxTimeNanos)))};
-  });
+  SetEdges(d, "time-range-unchecked", [] { return TimeRangeEdges(&PythonCassandraModel); });
   SetEdges(d, "duration-sign-unchecked", [] {
-    return std::vector{
-        Edge("duration(1, 0, 3): all >= 0", EdgeInput("duration", Value::FromDuration({1, 0, 3}))),
-        Edge("duration(-1, 0, -3): all <= 0",
-             EdgeInput("duration", Value::FromDuration({-1, 0, -3}))),
-        Edge("duration(0, 0, 0)", EdgeInput("duration", Value::FromDuration({0, 0, 0})))};
+    auto e = DurationSignEdges(&PythonCassandraModel);
+    e.push_back(Edge("duration(0, 0, 0)", EdgeInput("duration", Value::FromDuration({0, 0, 0}))));
+    return e;
   });
-  SetEdges(d, "timeuuid-version-unchecked", [] {
-    return std::vector{
-        Edge("a version 1 timeuuid", EdgeInput("timeuuid", Value::FromUuid(UuidOfVersion(1))))};
-  });
+  SetEdges(d, "timeuuid-version-unchecked",
+           [] { return TimeuuidVersionEdges(&PythonCassandraModel); });
   return d;
 }
 

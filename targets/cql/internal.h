@@ -245,6 +245,20 @@ void SetEdges(std::vector<PeerDivergence>& d, std::string_view name,
               std::function<std::vector<harness::DivergenceEdge<EncodeInput>>()> edges);
 // A timeuuid with version nibble `version` (the rest zero but the variant).
 Uuid UuidOfVersion(int version);
+// A driver model's answer as the target's output (PythonCassandraModel, NodeCassandraModel,
+// GocqlModelAnswer).
+using DriverModel = Output (*)(const EncodeInput&);
+// An edge: `in`, with serdiff's answer and `model`'s.
+harness::DivergenceEdge<EncodeInput> ModelEdge(std::string text, EncodeInput in, DriverModel model);
+// The edges the drivers' shared departures have, with `model`'s answers there:
+//   time-range-unchecked: time 0 and 86399999999999 ns, the first and last valid;
+//   duration-sign-unchecked: duration(1, 0, 3) and duration(-1, 0, -3);
+//   timeuuid-version-unchecked: a version 1 timeuuid;
+//   short-lengths-nested: v3 list<list<int>> [[1]] and v2 list<int> [1].
+std::vector<harness::DivergenceEdge<EncodeInput>> TimeRangeEdges(DriverModel model);
+std::vector<harness::DivergenceEdge<EncodeInput>> DurationSignEdges(DriverModel model);
+std::vector<harness::DivergenceEdge<EncodeInput>> TimeuuidVersionEdges(DriverModel model);
+std::vector<harness::DivergenceEdge<EncodeInput>> ShortLengthsNestedEdges(DriverModel model);
 
 // t is kind k and v has that kind's shape.
 bool Holds(const Value& v, Kind k, const Type& t);
