@@ -44,7 +44,7 @@ std::string Inexpressible(const std::vector<Element>& els) {
         if (v.i != 0 && v.i != 1) return "a bool other than 0 or 1";
         break;
       case Type::kRegex:
-        if (HasNul(v.s) || HasNul(v.s2)) return "a regex containing NUL";
+        if (HasNul(v.s) || HasNul(v.s2.get())) return "a regex containing NUL";
         break;
       case Type::kCode:  // bson_append_value passes code to bson_append_code, a C string
       case Type::kCodeWithScope:
@@ -167,11 +167,11 @@ absl::Status Append(bson_t* b, const char* key, int key_len, const Value& v) {
       ok = bson_append_null(b, key, key_len);
       break;
     case Type::kRegex:
-      ok = bson_append_regex(b, key, key_len, v.s.c_str(), v.s2.c_str());
+      ok = bson_append_regex(b, key, key_len, v.s.c_str(), v.s2.get().c_str());
       break;
     case Type::kDbPointer: {
       bson_oid_t oid;
-      std::memcpy(oid.bytes, v.s2.data(), 12);
+      std::memcpy(oid.bytes, v.s2.get().data(), 12);
       ok = bson_append_dbpointer(b, key, key_len, v.s.c_str(), &oid);
       break;
     }

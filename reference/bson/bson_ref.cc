@@ -114,15 +114,16 @@ absl::StatusOr<std::string> ValueFragment(const Value& v, int depth) {
       return Le(static_cast<uint64_t>(*ms), 8);
     }
     case Type::kRegex:
-      if (HasNul(v.s) || HasNul(v.s2)) return absl::InvalidArgumentError("regex contains NUL");
+      if (HasNul(v.s) || HasNul(v.s2.get()))
+        return absl::InvalidArgumentError("regex contains NUL");
       // "Options ... must be stored in alphabetical order" (BSON 1.1, element 0x0B): each byte
       // value from the smallest up, as often as it occurs.
-      return v.s + std::string(1, '\0') + AlphabeticalOrder(v.s2) + std::string(1, '\0');
+      return v.s + std::string(1, '\0') + AlphabeticalOrder(v.s2.get()) + std::string(1, '\0');
     case Type::kDbPointer: {
       if (v.s2.size() != 12) return absl::InvalidArgumentError("DBPointer id is not 12 bytes");
       absl::StatusOr<std::string> ns = StringFragment(v.s);
       if (!ns.ok()) return ns.status();
-      return *ns + v.s2;
+      return *ns + v.s2.get();
     }
     case Type::kCodeWithScope: {
       absl::StatusOr<std::string> code = StringFragment(v.s);

@@ -94,7 +94,7 @@ std::string GoSortedOptions(std::string_view options) {
 
 bool HasNonAsciiRegexOption(const Document& doc) {
   return AnyValue(doc.elements, [](const Value& v) {
-    return v.type == Type::kRegex && std::any_of(v.s2.begin(), v.s2.end(), [](char c) {
+    return v.type == Type::kRegex && std::any_of(v.s2.get().begin(), v.s2.get().end(), [](char c) {
              return static_cast<uint8_t>(c) >= 0x80;
            });
   });
@@ -103,7 +103,7 @@ bool HasNonAsciiRegexOption(const Document& doc) {
 // Every regex's options, in document order (packed arrays hold none).
 void CollectOptions(const std::vector<Element>& els, std::vector<std::string>* out) {
   for (const Element& e : els) {
-    if (e.value.type == Type::kRegex) out->push_back(e.value.s2);
+    if (e.value.type == Type::kRegex) out->push_back(e.value.s2.get());
     if (!sb::IsPacked(e.value)) CollectOptions(e.value.children, out);
   }
 }

@@ -22,7 +22,7 @@ namespace {
 // A regex with an option byte outside "ilmsux".
 bool HasRegexOptionOutsideIlmsux(const Document& doc) {
   return AnyValue(doc.elements, [](const Value& v) {
-    return v.type == Type::kRegex && std::any_of(v.s2.begin(), v.s2.end(), [](char c) {
+    return v.type == Type::kRegex && std::any_of(v.s2.get().begin(), v.s2.get().end(), [](char c) {
              return kRegexFlags.find(c) == std::string_view::npos;
            });
   });

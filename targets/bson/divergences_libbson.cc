@@ -34,7 +34,8 @@ bool LibbsonKeepsRegexOptions(std::string options) {
 
 bool HasNonCanonicalRegex(const std::vector<serdiff::bson::Element>& els) {
   for (const serdiff::bson::Element& e : els) {
-    if (e.value.type == serdiff::bson::Type::kRegex && !LibbsonKeepsRegexOptions(e.value.s2)) {
+    if (e.value.type == serdiff::bson::Type::kRegex &&
+        !LibbsonKeepsRegexOptions(e.value.s2.get())) {
       return true;
     }
     if (HasNonCanonicalRegex(e.value.children)) return true;

@@ -41,9 +41,9 @@ std::string PymongoRegexOptions(std::string_view options) {
 bool HasRegexOptionsPymongoRewrites(const Document& doc) {
   return AnyValue(doc.elements, [](const Value& v) {
     if (v.type != Type::kRegex) return false;
-    std::string sorted = v.s2;
+    std::string sorted = v.s2.get();
     std::sort(sorted.begin(), sorted.end());
-    return sorted != PymongoRegexOptions(v.s2);
+    return sorted != PymongoRegexOptions(v.s2.get());
   });
 }
 
@@ -88,12 +88,12 @@ std::optional<Value> PymongoValue(const Value& v) {
       return sb::String(v.s);
     case Type::kDbPointer: {
       Value id = sb::OfType(Type::kObjectId);
-      id.s = v.s2;
+      id.s = v.s2.get();
       return sb::SubDocument({Element{"$ref", sb::String(v.s)}, Element{"$id", std::move(id)}});
     }
     case Type::kRegex: {
       Value out = v;
-      out.s2 = PymongoRegexOptions(v.s2);
+      out.s2 = PymongoRegexOptions(v.s2.get());
       return out;
     }
     case Type::kDocument:

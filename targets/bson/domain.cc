@@ -130,11 +130,11 @@ struct DocumentVisitor {
       }
       case Type::kRegex:
         io.Str(v.s, kMaxKey);
-        io.Str(v.s2, kMaxKey);
+        io.Str(v.s2.mut(), kMaxKey);
         break;
       case Type::kDbPointer:
         io.Str(v.s, kMaxKey);
-        io.Fixed(v.s2, 12);
+        io.Fixed(v.s2.mut(), 12);
         break;
       case Type::kCodeWithScope:
         io.Str(v.s, kMaxString);

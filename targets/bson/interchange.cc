@@ -198,13 +198,13 @@ class Writer {
         out_.append("null");
         return absl::OkStatus();
       case Type::kRegex: {
-        if (v.s.find('\0') != std::string::npos || v.s2.find('\0') != std::string::npos) {
+        if (v.s.find('\0') != std::string::npos || v.s2.get().find('\0') != std::string::npos) {
           return absl::InvalidArgumentError("a regex contains NUL (the encoders reject it)");
         }
         out_.append("{\"$regularExpression\":{\"pattern\":");
         if (absl::Status st = String(v.s, "regex pattern"); !st.ok()) return st;
         out_.append(",\"options\":");
-        if (absl::Status st = String(SortedOptions(v.s2), "regex options string"); !st.ok()) {
+        if (absl::Status st = String(SortedOptions(v.s2.get()), "regex options string"); !st.ok()) {
           return st;
         }
         out_.append("}}");
@@ -216,7 +216,8 @@ class Writer {
         }
         out_.append("{\"$dbPointer\":{\"$ref\":");
         if (absl::Status st = String(v.s, "DBPointer namespace"); !st.ok()) return st;
-        absl::StrAppend(&out_, ",\"$id\":{\"$oid\":\"", absl::BytesToHexString(v.s2), "\"}}}");
+        absl::StrAppend(&out_, ",\"$id\":{\"$oid\":\"", absl::BytesToHexString(v.s2.get()),
+                        "\"}}}");
         return absl::OkStatus();
       }
       case Type::kCode:

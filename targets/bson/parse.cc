@@ -198,7 +198,7 @@ class DocumentParser {
         absl::Status s = c_.Expect("/");
         if (s.ok()) s = Escaped("/", true, v.s);
         if (s.ok()) s = c_.Expect("/");
-        if (s.ok()) s = Escaped(",]}/", false, v.s2);
+        if (s.ok()) s = Escaped(",]}/", false, v.s2.mut());
         if (s.ok() && c_.rest().substr(0, 1) == "/") {
           s = c_.Error(
               "a '/' after a regex's options: a pattern or options holding '/' print "
@@ -209,7 +209,7 @@ class DocumentParser {
       case sb::Type::kDbPointer: {
         absl::Status s = Quoted(v.s);
         if (s.ok()) s = c_.Expect(" ");
-        if (s.ok()) s = FixedHex(12, v.s2);
+        if (s.ok()) s = FixedHex(12, v.s2.mut());
         return s;
       }
       case sb::Type::kCodeWithScope: {

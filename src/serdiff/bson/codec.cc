@@ -95,7 +95,7 @@ absl::StatusOr<uint64_t> ValueSize(const Value& v, int depth) {
       return 8;
     }
     case Type::kRegex:
-      if (v.s.find('\0') != std::string::npos || v.s2.find('\0') != std::string::npos) {
+      if (v.s.find('\0') != std::string::npos || v.s2.get().find('\0') != std::string::npos) {
         return absl::InvalidArgumentError("regex pattern or options contain NUL");
       }
       return uint64_t{v.s.size()} + 1 + v.s2.size() + 1;
@@ -352,14 +352,14 @@ char* WriteValue(const Value& v, char* p) {
       // sorted where they are written (byte order: "xmi" is stored "imx"). Letters outside
       // "ilmsux" and repeats are kept: the encoder reorders, it does not drop.
       char* options = PutCString(p, v.s);
-      char* end = PutCString(options, v.s2);
+      char* end = PutCString(options, v.s2.get());
       // By unsigned byte value (char may be signed: 0xff must sort after 0x0f).
       std::sort(reinterpret_cast<unsigned char*>(options),
                 reinterpret_cast<unsigned char*>(end - 1));
       return end;
     }
     case Type::kDbPointer:
-      return PutBytes(PutString(p, v.s), v.s2);
+      return PutBytes(PutString(p, v.s), v.s2.get());
     case Type::kCodeWithScope: {
       char* start = p;
       p = PutString(p + 4, v.s);

@@ -101,7 +101,18 @@ struct DecodeOptions {
 //   * the last byte of each document is NUL                      (offset of that last byte)
 absl::Status Validate(std::string_view bytes, const DecodeOptions& options = {});
 
-// Validate, then the document (array element keys kept as found, datetimes as ms).
+// Validate, then the document (array element keys kept as found, datetimes as ms). The same
+// errors, at the same offsets, as Validate; one pass that builds as it checks.
+//
+// Heap: at most kDecodeHeapPerInputByte bytes per input byte + 4 KiB, accepted or rejected.
+// Each document's element vector is sized once, from a count of its elements taken by stepping
+// over their length fields (never more than half the document's bytes), and an Element is 128
+// bytes (x86-64, libstdc++), so 2-byte elements (a null with an empty key) peak at 64 bytes per
+// input byte; longer keys and strings allocate their own bytes at most. Asserted by the target
+// bson_decode on every input and by BsonDecode.ModelHeapPerInputByteOnTheCheapestElements.
 absl::StatusOr<Document> Decode(std::string_view bytes, const DecodeOptions& options = {});
+
+// Decode's heap budget per input byte (the issue-36 goal for every decoder).
+inline constexpr int64_t kDecodeHeapPerInputByte = 64;
 
 }  // namespace serdiff::bson

@@ -72,6 +72,10 @@ class Parser {
       return absl::OkStatus();
     }
     size_t p = start + 4;
+    // The vector is sized once, before any element is built: a vector that doubles holds its
+    // old and its new array at once (1.5 x the elements at the worst moment), and the model
+    // of a 2-byte element is 128 bytes (docs/bson.md, "Decoder heap").
+    if constexpr (Build) out->reserve(CountElements(p, last));
     ArrayKeyCounter index;
     while (p < last) {
       const unsigned char type = b_[p];
@@ -117,6 +121,97 @@ class Parser {
   }
 
  private:
+  // How many elements the document body [p, last) holds, found by stepping over each one by
+  // its type and length fields without checking anything else (the parse that follows does).
+  // Stops at the first element whose type is unknown or whose lengths do not fit in the body:
+  // the parse reports that one. Every element counted takes at least 2 bytes of the body (its
+  // type byte and its name's NUL), so the count is at most (last - p) / 2, whatever the input.
+  size_t CountElements(size_t p, size_t last) const {
+    size_t n = 0;
+    while (p < last && b_[p] != 0) {
+      const unsigned char type = b_[p];
+      const void* nul = std::memchr(b_ + p + 1, 0, last - (p + 1));
+      if (nul == nullptr) break;
+      const size_t q = static_cast<size_t>(static_cast<const unsigned char*>(nul) - b_) + 1;
+      ++n;
+      size_t size = 0;
+      if (!PayloadSize(type, q, last, &size)) break;
+      p = q + size;
+    }
+    return n;
+  }
+
+  // The payload's size in bytes for an element of type byte `type` whose payload starts at q,
+  // from its length fields alone; false when the type is unknown or the payload does not fit
+  // before `last`.
+  bool PayloadSize(unsigned char type, size_t q, size_t last, size_t* size) const {
+    const size_t room = last - q;
+    auto length_at = [&](size_t at, int64_t* len) {
+      if (at > last || last - at < 4) return false;
+      *len = Get32(b_ + at);
+      return *len >= 0;
+    };
+    int64_t len = 0;
+    switch (static_cast<Type>(type)) {
+      case Type::kDouble:
+      case Type::kDateTime:
+      case Type::kTimestamp:
+      case Type::kInt64:
+        *size = 8;
+        break;
+      case Type::kInt32:
+        *size = 4;
+        break;
+      case Type::kObjectId:
+        *size = 12;
+        break;
+      case Type::kDecimal128:
+        *size = 16;
+        break;
+      case Type::kBool:
+        *size = 1;
+        break;
+      case Type::kUndefined:
+      case Type::kNull:
+      case Type::kMinKey:
+      case Type::kMaxKey:
+        *size = 0;
+        break;
+      case Type::kString:
+      case Type::kCode:
+      case Type::kSymbol:
+        if (!length_at(q, &len)) return false;
+        *size = 4 + static_cast<size_t>(len);
+        break;
+      case Type::kDocument:
+      case Type::kArray:
+      case Type::kCodeWithScope:
+        if (!length_at(q, &len)) return false;
+        *size = static_cast<size_t>(len);
+        break;
+      case Type::kBinary:
+        if (!length_at(q, &len)) return false;
+        *size = 5 + static_cast<size_t>(len);
+        break;
+      case Type::kDbPointer:
+        if (!length_at(q, &len)) return false;
+        *size = 4 + static_cast<size_t>(len) + 12;
+        break;
+      case Type::kRegex: {
+        const void* a = std::memchr(b_ + q, 0, room);
+        if (a == nullptr) return false;
+        const size_t mid = static_cast<size_t>(static_cast<const unsigned char*>(a) - b_) + 1;
+        const void* z = std::memchr(b_ + mid, 0, last - mid);
+        if (z == nullptr) return false;
+        *size = static_cast<size_t>(static_cast<const unsigned char*>(z) - b_) + 1 - q;
+        break;
+      }
+      default:
+        return false;
+    }
+    return *size <= room;
+  }
+
   absl::Status CheckUtf8(size_t offset, std::string_view s, bool is_key = false) {
     if (!opt_.check_utf8 || (!is_key && !opt_.check_utf8_values)) return absl::OkStatus();
     const size_t bad = serdiff::FirstInvalidUtf8(s);
@@ -167,7 +262,6 @@ class Parser {
 
   absl::Status Payload(Type type, size_t q, size_t limit, int depth, Value* v, size_t* end) {
     std::string* s = v ? &v->s : nullptr;
-    std::string* s2 = v ? &v->s2 : nullptr;
     std::vector<Element>* children = v ? &v->children : nullptr;
     switch (type) {
       case Type::kDouble:
@@ -244,13 +338,16 @@ class Parser {
       case Type::kRegex: {
         size_t mid = 0;
         if (absl::Status st = CString(q, limit, s, &mid); !st.ok()) return st;
-        return CString(mid, limit, s2, end);
+        std::string options;
+        if (absl::Status st = CString(mid, limit, &options, end); !st.ok()) return st;
+        if constexpr (Build) v->s2 = options;  // allocated only when not empty
+        return absl::OkStatus();
       }
       case Type::kDbPointer: {
         size_t mid = 0;
         if (absl::Status st = ParseString(q, limit, s, &mid); !st.ok()) return st;
         if (absl::Status st = Fixed(mid, 12, limit); !st.ok()) return st;
-        if constexpr (Build) s2->assign(reinterpret_cast<const char*>(b_ + mid), 12);
+        if constexpr (Build) v->s2 = std::string_view(reinterpret_cast<const char*>(b_ + mid), 12);
         *end = mid + 12;
         return absl::OkStatus();
       }

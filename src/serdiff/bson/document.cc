@@ -73,7 +73,7 @@ Value OfType(Type t) {
   v.type = t;
   if (t == Type::kObjectId) v.s.assign(12, '\0');
   if (t == Type::kDecimal128) v.s.assign(16, '\0');
-  if (t == Type::kDbPointer) v.s2.assign(12, '\0');
+  if (t == Type::kDbPointer) v.s2.mut().assign(12, '\0');
   return v;
 }
 Value Double(double d) {
@@ -266,10 +266,10 @@ void ShowValue(const Value& v, size_t max_items, std::string* out) {
       }
       break;
     case Type::kRegex:
-      absl::StrAppend(out, " /", absl::CHexEscape(v.s), "/", absl::CHexEscape(v.s2));
+      absl::StrAppend(out, " /", absl::CHexEscape(v.s), "/", absl::CHexEscape(v.s2.get()));
       break;
     case Type::kDbPointer:
-      absl::StrAppend(out, " \"", absl::CHexEscape(v.s), "\" ", absl::BytesToHexString(v.s2));
+      absl::StrAppend(out, " \"", absl::CHexEscape(v.s), "\" ", absl::BytesToHexString(v.s2.get()));
       break;
     case Type::kCodeWithScope:
       absl::StrAppend(out, " \"", absl::CHexEscape(v.s), "\" ");

@@ -30,6 +30,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -82,14 +83,114 @@ inline constexpr uint8_t kBinarySubtypeOld = 0x02;
 
 struct Element;
 
+// The two fields that few types use are kept out of line, so that a Value is 96 bytes and an
+// Element 128 (it was 176): a decoded element can be 2 input bytes (a null with an empty key),
+// and the decoder's model stays within 64 bytes per input byte (docs/bson.md, "Decoder heap").
+//
+// OutOfLineString: a string that allocates only when non-empty. Read it with get() (an empty
+// string when unset), write it with mut() (allocates) or by assignment. Copies are deep; an
+// empty value and an unset one are the same value (==, get()).
+class OutOfLineString {
+ public:
+  OutOfLineString() = default;
+  OutOfLineString(std::string_view s) { *this = s; }  // NOLINT: implicit, like std::string's
+  OutOfLineString(const OutOfLineString& o) { *this = o.get(); }
+  OutOfLineString(OutOfLineString&&) noexcept = default;
+  OutOfLineString& operator=(const OutOfLineString& o) {
+    if (this != &o) *this = std::string_view(o.get());
+    return *this;
+  }
+  OutOfLineString& operator=(OutOfLineString&&) noexcept = default;
+  OutOfLineString& operator=(std::string_view s) {
+    if (s.empty()) {
+      p_.reset();
+    } else if (p_) {
+      p_->assign(s);
+    } else {
+      p_ = std::make_unique<std::string>(s);
+    }
+    return *this;
+  }
+  OutOfLineString& operator=(const std::string& s) { return *this = std::string_view(s); }
+  OutOfLineString& operator=(const char* s) { return *this = std::string_view(s); }
+  // The string; a reference to one shared empty string while unset. Valid until the next
+  // write.
+  const std::string& get() const { return p_ ? *p_ : Empty(); }
+  // The string, to write in place (allocates it when unset).
+  std::string& mut() {
+    if (!p_) p_ = std::make_unique<std::string>();
+    return *p_;
+  }
+  size_t size() const { return p_ ? p_->size() : 0; }
+  bool empty() const { return size() == 0; }
+  friend bool operator==(const OutOfLineString& a, const OutOfLineString& b) {
+    return a.get() == b.get();
+  }
+
+ private:
+  static const std::string& Empty() {
+    static const std::string* const kEmpty = new std::string();
+    return *kEmpty;
+  }
+  std::unique_ptr<std::string> p_;
+};
+
+// OutOfLineOptional<T>: std::optional's interface (has_value, *, ->, emplace, reset,
+// assignment of a T or std::nullopt, ==) with the T on the heap while set. Copies are deep.
+template <typename T>
+class OutOfLineOptional {
+ public:
+  OutOfLineOptional() = default;
+  OutOfLineOptional(std::nullopt_t) {}  // NOLINT: implicit, like std::optional's
+  OutOfLineOptional(const T& v) : p_(std::make_unique<T>(v)) {}  // NOLINT: as above
+  OutOfLineOptional(const OutOfLineOptional& o) : p_(o.p_ ? std::make_unique<T>(*o.p_) : nullptr) {}
+  OutOfLineOptional(OutOfLineOptional&&) noexcept = default;
+  OutOfLineOptional& operator=(const OutOfLineOptional& o) {
+    if (this != &o) p_ = o.p_ ? std::make_unique<T>(*o.p_) : nullptr;
+    return *this;
+  }
+  OutOfLineOptional& operator=(OutOfLineOptional&&) noexcept = default;
+  OutOfLineOptional& operator=(const T& v) {
+    if (p_) {
+      *p_ = v;
+    } else {
+      p_ = std::make_unique<T>(v);
+    }
+    return *this;
+  }
+  OutOfLineOptional& operator=(std::nullopt_t) {
+    p_.reset();
+    return *this;
+  }
+  bool has_value() const { return p_ != nullptr; }
+  explicit operator bool() const { return has_value(); }
+  // Precondition for *, -> and value(): has_value().
+  const T& operator*() const { return *p_; }
+  T& operator*() { return *p_; }
+  const T* operator->() const { return p_.get(); }
+  T* operator->() { return p_.get(); }
+  T& emplace() {
+    p_ = std::make_unique<T>();
+    return *p_;
+  }
+  void reset() { p_.reset(); }
+  friend bool operator==(const OutOfLineOptional& a, const OutOfLineOptional& b) {
+    if (a.has_value() != b.has_value()) return false;
+    return !a.has_value() || *a == *b;
+  }
+
+ private:
+  std::unique_ptr<T> p_;
+};
+
 struct Value {
   Type type = Type::kNull;
   uint8_t subtype = 0;  // kBinary: the subtype; kArray: the element type of a packed array
   int64_t i = 0;
   double d = 0;
   std::string s;
-  std::string s2;
-  std::optional<timestamp::CivilDateTime> civil;  // kDateTime only
+  OutOfLineString s2;                                 // kRegex, kDbPointer only
+  OutOfLineOptional<timestamp::CivilDateTime> civil;  // kDateTime only
   std::vector<Element> children;
   // (Unpack, document.cc, copies every field but the children by name: a new field goes there.)
 };
