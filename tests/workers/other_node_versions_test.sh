@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# workers.OtherNodeVersions: the shipped Node peers at their other pinned version
+# (oracles/node_review: bson 6.10.4 beside oracles/node's 7.3.4, cassandra-driver 4.6.4 beside
+# 4.10.0; @furyjs/fury has a single release on npm) run `serdiff check` over every target they
+# join with no false failure. Peer knowledge must hold for any version: a behaviour one version
+# has and the other lacks is described so that it applies exactly where that version shows it.
+#
+#   other_node_versions_test.sh SERDIFF_CLI REPO
+#
+# Exit 0: both checks passed with the older packages loaded and called; 77 (skipped): no node;
+# 1: a check failed, or the older packages are not what the lock file pins (scripts/bootstrap
+# installs them), or a worker declined instead of running.
+set -euo pipefail
+cli=$1
+repo=$2
+command -v node >/dev/null 2>&1 || { echo "skipped: no node on PATH"; exit 77; }
+dir="$repo/oracles/node_review"
+fail() { echo "other_node_versions: $*" >&2; exit 1; }
+
+# The versions the workers load under SERDIFF_NODE_PACKAGES are the lock file's.
+for pkg in bson cassandra-driver; do
+  want=$(node -e "const l=require('$dir/package-lock.json');console.log(l.packages['node_modules/$pkg'].version)")
+  got=$(SERDIFF_NODE_PACKAGES="$dir" node -e "
+    const w=require('$repo/workers/node/serdiff_worker.js');
+    const p=w.loadPackage('$pkg','$repo/oracles/node');
+    console.log(p.declined ? 'declined: ' + p.declined : p.version)")
+  [ "$got" = "$want" ] || fail "$pkg under SERDIFF_NODE_PACKAGES=$dir loads '$got', the lock pins $want (run scripts/bootstrap)"
+  echo "other_node_versions: $pkg $got"
+done
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+for filter in bson_ cql_; do
+  rc=0
+  (cd "$out" && SERDIFF_NODE_PACKAGES="$dir" "$cli" check --filter "$filter") >"$out/$filter.log" 2>&1 || rc=$?
+  grep -E "^FAIL|targets, [0-9]+ failures" "$out/$filter.log" | head -20 || true
+  [ "$rc" = 0 ] || fail "serdiff check --filter $filter exited $rc with the older packages"
+done
+# Each worker was called (not declined) on its targets.
+for w in js_bson node_cassandra; do
+  calls=$(cat "$out"/*.log | sed -nE "s/^  $w: ([0-9]+) calls.*/\1/p" | head -1)
+  [ "${calls:-0}" -gt 0 ] || fail "$w was not called (declined?)"
+  echo "other_node_versions: $w: $calls calls"
+done
+echo "other_node_versions: passed"
