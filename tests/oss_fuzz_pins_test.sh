@@ -11,7 +11,7 @@ fail() {
   echo "oss_fuzz_pins: FAIL: $*"
   exit 1
 }
-built=$(sed -nE 's/^build_dep ([a-z0-9-]+).*/\1/p' "$root/scripts/oss-fuzz-build" | sort | tr '\n' ' ')
+built=$(sed -nE 's/^ *build_dep ([a-z0-9-]+).*/\1/p' "$root/scripts/oss-fuzz-build" | sort | tr '\n' ' ')
 [ -n "$built" ] || fail "no build_dep line in scripts/oss-fuzz-build"
 for d in oss-fuzz .clusterfuzzlite; do
   f="$root/$d/Dockerfile"
