@@ -16,6 +16,7 @@ skipped otherwise.
 Prints one line per run and then "N passed, N failed"; exits 1 when one failed. Standard
 library only.
 """
+import concurrent.futures
 import os
 import re
 import shutil
@@ -133,7 +134,10 @@ def main(argv):
             failed += 1
         print('%s %s' % ('pass' if ok else 'FAIL', what), flush=True)
 
+    # Each run is a job; the runs go three at a time (a run mostly waits on its worker's
+    # processes, so three fit two cores), and are reported in the order listed.
     with tempfile.TemporaryDirectory(prefix='serdiff-broken-library-') as tmp:
+        jobs = []  # (language, library or None, judge(status, failing, last) -> (ok, text))
         for language in ('python', 'node', 'go'):
             if not have[language]:
                 print('skipped: the %s library (%s is not installed)'
@@ -141,25 +145,38 @@ def main(argv):
                 continue
             where = os.path.join(tmp, language + '-unchanged')
             os.mkdir(where)
-            status, failing, last = run_suite(language, node, copy_with(language, where))
-            report(status == 0 and not failing,
-                   '%s: an unchanged copy passes (%s)' % (language, last))
+
+            def judge(status, failing, last, language=language):
+                return (status == 0 and not failing,
+                        '%s: an unchanged copy passes (%s)' % (language, last))
+            jobs.append((language, copy_with(language, where), judge))
         for k, (language, what, old, new, must_fail, allowed) in enumerate(MUTANTS):
             if not have[language]:
                 continue
             where = os.path.join(tmp, 'mutant%d' % k)
             os.mkdir(where)
             library = copy_with(language, where, old, new)
+
+            def judge(status, failing, last, language=language, what=what, old=old,
+                      must_fail=must_fail, allowed=allowed, library=library):
+                if library is None:
+                    return (False, '%s mutant "%s": its text is not in the library exactly '
+                            'once: %r' % (language, what, old))
+                stray = [c for c in failing if not c.startswith(allowed)]
+                ok = status == 1 and must_fail in failing and not stray
+                return (ok, '%s mutant "%s": the suite fails (%s; failing: %s%s)'
+                        % (language, what, last, ', '.join(failing) or 'none',
+                           '; not expected: ' + ', '.join(stray) if stray else ''))
+            jobs.append((language, library, judge))
+
+        def run(job):
+            language, library, judge = job
             if library is None:
-                report(False, '%s mutant "%s": its text is not in the library exactly once: %r'
-                       % (language, what, old))
-                continue
-            status, failing, last = run_suite(language, node, library)
-            stray = [c for c in failing if not c.startswith(allowed)]
-            ok = status == 1 and must_fail in failing and not stray
-            report(ok, '%s mutant "%s": the suite fails (%s; failing: %s%s)'
-                   % (language, what, last, ', '.join(failing) or 'none',
-                      '; not expected: ' + ', '.join(stray) if stray else ''))
+                return judge(None, [], '')
+            return judge(*run_suite(language, node, library))
+        with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
+            for ok, text in pool.map(run, jobs):
+                report(ok, text)
     print('%d passed, %d failed' % (passed, failed))
     return 1 if failed else 0
 
