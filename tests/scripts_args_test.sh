@@ -23,7 +23,7 @@ done
 export PATH="$work/stubs:$PATH"
 # The scripts' environment settings, which the cases below set themselves.
 unset OUT LIB_FUZZING_ENGINE SERDIFF_FUZZ_SECONDS SERDIFF_JOBS SERDIFF_SPEED_JOBS \
-  SERDIFF_SKIP_BUILD SERDIFF_BUILD_ONLY SERDIFF_DEPS
+  SERDIFF_SKIP_BUILD SERDIFF_BUILD_ONLY SERDIFF_DEPS SERDIFF_FUZZ_TREE
 
 failures=0
 checks=0
