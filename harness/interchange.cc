@@ -1,7 +1,11 @@
 // The interchanges' shared JSON string writer (harness/interchange.h).
 #include "harness/interchange.h"
 
+#include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "serdiff/common/error_offset.h"
 
 namespace serdiff::harness {
 
@@ -43,6 +47,48 @@ void AppendJsonString(std::string* out, absl::string_view s) {
     }
   }
   out->push_back('"');
+}
+
+namespace {
+
+// The spec an op's answers are held to, for the reproducer's printout.
+absl::string_view SpecOf(absl::string_view op) {
+  if (absl::StartsWith(op, "bson.")) return "BSON 1.1, bsonspec.org/spec.html";
+  if (absl::StartsWith(op, "cql.")) {
+    return "CQL native protocol, doc/native_protocol_v<N>.spec of apache/cassandra: section 6 "
+           "(values), 7 (UDTs)";
+  }
+  if (absl::StartsWith(op, "varint.fory")) {
+    return "Apache Fory xlang spec: varuint64 and zigzag varint64";
+  }
+  if (absl::StartsWith(op, "timestamp.")) return "CQL native protocol v4, 6.17 (timestamp)";
+  return "the decimal text of the integer";
+}
+
+}  // namespace
+
+std::string UpstreamRequestJson(absl::string_view target, absl::string_view op,
+                                absl::string_view input_json, absl::string_view shown,
+                                const absl::StatusOr<std::string>& reference,
+                                absl::string_view answer_json) {
+  std::string out = "{\"target\":";
+  AppendJsonString(&out, target);
+  out += ",\"op\":";
+  AppendJsonString(&out, op);
+  absl::StrAppend(&out, ",\"input\":", input_json, ",\"shown\":");
+  AppendJsonString(&out, shown);
+  out += ",\"spec\":";
+  AppendJsonString(&out, SpecOf(op));
+  if (reference.ok()) {
+    absl::StrAppend(&out, ",\"expect\":{\"outcome\":\"accepted\",\"answer\":", answer_json, "}}");
+    return out;
+  }
+  const std::optional<int64_t> at = ErrorOffset(reference.status());
+  absl::StrAppend(&out, ",\"expect\":{\"outcome\":\"rejected\",\"offset\":",
+                  at ? absl::StrCat(*at) : std::string("null"), ",\"message\":");
+  AppendJsonString(&out, reference.status().message());
+  out += "}}";
+  return out;
 }
 
 }  // namespace serdiff::harness

@@ -44,7 +44,24 @@ struct Interchange {
   // input is another type).
   std::function<int64_t(const T&)> as_int64;
   std::function<absl::StatusOr<Int32List>(const T&)> as_int32_list;
+  // `serdiff repro --upstream` (docs/workers.md, "Upstream reproducers"): what a library that
+  // follows the spec answers, given the reference's accepted output, as the JSON text of the
+  // answer's fields the reproducer compares ({"hex": "..."}, {"value": ...}; "{}" when any
+  // accepted answer is right, e.g. a decoder's re-encoding). Unset: {"hex": <the output>} when
+  // `output` is unset (the answer's bytes are the output), "{}" otherwise.
+  std::function<absl::StatusOr<std::string>(const T&, const std::string& output)> expected_answer;
 };
+
+// The request a worker's "serdiff.upstream" op turns into a program (docs/workers.md, "Upstream
+// reproducers"), as JSON text: {"target", "op", "input": <input_json>, "shown": the input as the
+// domain prints it, "spec": the spec the op's answers are held to (its name and sections),
+// "expect": {"outcome": "accepted", "answer": <answer_json>} or {"outcome":
+// "rejected", "offset": <int or null>, "message": <the reference's error>}}. `input_json` and
+// `answer_json` must be JSON objects; `reference` is the reference implementation's output.
+std::string UpstreamRequestJson(absl::string_view target, absl::string_view op,
+                                absl::string_view input_json, absl::string_view shown,
+                                const absl::StatusOr<std::string>& reference,
+                                absl::string_view answer_json);
 
 // Appends `s` as a JSON string (RFC 8259 section 7): '"' and '\\' escaped, the control
 // characters as \b \f \n \r \t or \u00xx, everything else (UTF-8 included) as it is. For the

@@ -21,6 +21,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "harness/alloc_tracker.h"
@@ -124,6 +125,14 @@ class Target {
   // no such implementation or it was not timed (a worker that does not time, a rejection).
   virtual std::vector<double> TimeCalls(std::string_view data, std::string_view impl,
                                         int calls) const = 0;
+  // `serdiff repro --upstream` (docs/workers.md, "Upstream reproducers"): the request
+  // (UpstreamRequestJson, harness/interchange.h) from which a worker writes a program calling
+  // its library directly on the value `data` decodes to, with what the target's reference
+  // implementation (the first compiled one of Role::kReference: the spec's transcription) gives
+  // as the expected answer. Errors: FailedPrecondition when the target takes no outside
+  // implementation or has no compiled reference; the interchange's own error (Declined: the
+  // value has no form the workers take) or the expected-answer conversion's.
+  virtual absl::StatusOr<std::string> UpstreamRequest(std::string_view data) const = 0;
   // The size ladder of a collection or batch target (TargetDef::ladder), for `serdiff review`:
   // counts 0, 1, 10, 100, 1,000, 10,000, 100,000, 500,000 up to the ladder's max_count (and
   // the max_count itself), each at null densities 0 %, 50 % and 100 % when the domain has nulls;
@@ -328,6 +337,39 @@ class TypedTarget final : public Target {
     const T v = DecodeBytes(data);
     ImplRun run = RunImpl(*found, found->role, v, false);
     return {std::move(run.first), run.peak_heap_bytes};
+  }
+  absl::StatusOr<std::string> UpstreamRequest(std::string_view data) const override {
+    const Interchange<T>& ic = def_.interchange;
+    if (ic.op.empty() || !ic.input_json) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(def_.name, " takes no outside implementation: no upstream reproducer"));
+    }
+    const Impl<T>* ref = nullptr;
+    for (const auto& r : def_.others) {
+      if (r.role == Role::kReference && r.run) {
+        ref = &r;
+        break;
+      }
+    }
+    if (ref == nullptr) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(def_.name, " has no compiled reference to give the expected answer"));
+    }
+    const T v = DecodeBytes(data);
+    absl::StatusOr<std::string> input = ic.input_json(v);
+    if (!input.ok()) return input.status();
+    const Output want = ref->run(v);
+    std::string answer = "{}";
+    if (want.ok()) {
+      if (ic.expected_answer) {
+        absl::StatusOr<std::string> a = ic.expected_answer(v, *want);
+        if (!a.ok()) return a.status();
+        answer = *std::move(a);
+      } else if (!ic.output) {
+        answer = absl::StrCat("{\"hex\":\"", absl::BytesToHexString(*want), "\"}");
+      }
+    }
+    return UpstreamRequestJson(def_.name, ic.op, *input, def_.domain.show(v), want, answer);
   }
   std::vector<double> TimeCalls(std::string_view data, std::string_view impl,
                                 int calls) const override {

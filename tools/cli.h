@@ -65,4 +65,13 @@ struct CheckOptions {
 };
 int Check(const Session& session, const CheckOptions& options);
 
+// `serdiff repro <target> <file> --upstream <worker>` (tools/upstream.cc): asks that worker for a
+// program calling its library directly on the input, with serdiff's reference answer as the
+// expectation (docs/workers.md, "Upstream reproducers"); writes it into out_dir as
+// <target>-<worker>-<sha1 of the file, 12 digits>.<ext> and prints the command that runs it.
+// 0 when written; 2 when the target, the file or the worker is wrong, the input has no form the
+// worker takes, or the worker writes no reproducer for it.
+int Upstream(const Session& session, const std::string& name, const std::string& file,
+             const std::string& worker, const std::string& out_dir);
+
 }  // namespace serdiff::tools

@@ -13,6 +13,11 @@
 //     --shrink                        first shrink the input to the smallest value that fails
 //                                     with the same `serdiff:` line (harness/shrink.h), print
 //                                     before and after, write it as <out>/<target>/<sha1>
+//     --upstream <worker>             instead of the report: the worker writes a program in its
+//                                     language calling its library directly on the input, with
+//                                     serdiff's reference answer as the expectation, saved under
+//                                     --upstream-dir (default serdiff-upstream); prints its run
+//                                     command (tools/upstream.cc)
 //     --emit-regression               keep the (shrunk) input as
 //                                     corpus/<target>/regressions/<sha1>; prints the ctest
 //                                     command that replays it
@@ -287,6 +292,12 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   repro->add_option("--corpus", corpus_dir, "corpus root for --emit-regression")
       ->capture_default_str();
+  std::string upstream_worker, upstream_dir = "serdiff-upstream";
+  repro->add_option("--upstream", upstream_worker,
+                    "instead of the report: have this worker write a program calling its library "
+                    "directly on the input, expecting serdiff's reference answer");
+  repro->add_option("--upstream-dir", upstream_dir, "where --upstream writes the program")
+      ->capture_default_str();
 
   auto* seedcmd = app.add_subcommand("seed", "write generated inputs into corpus/<target>/");
   std::string seed_target;
@@ -428,6 +439,9 @@ int main(int argc, char** argv) {
     return Check(session, {cases, seed, corpus_dir, json_path, filter, failures_dir});
   }
   if (*repro) {
+    if (!upstream_worker.empty()) {
+      return serdiff::tools::Upstream(session, target_name, file, upstream_worker, upstream_dir);
+    }
     return Repro(session, target_name, file, shrink, emit_regression, commands, corpus_dir,
                  shrink_dir);
   }

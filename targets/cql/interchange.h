@@ -6,6 +6,8 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
 #include "harness/target.h"
 #include "targets/cql/domain.h"
 
@@ -30,6 +32,13 @@ harness::Interchange<T> CqlSerializeInterchange(Get get) {
     return CqlSerializeOutput(get(v), a);
   };
   ic.as_int32_list = [get](const T& v) { return CqlInt32List(get(v)); };
+  // serdiff repro --upstream: the driver answers the payload alone (the [value] framing is
+  // serdiff's, CqlSerializeOutput).
+  ic.expected_answer = [get](const T& v, const std::string& out) -> absl::StatusOr<std::string> {
+    const bool framed = get(v).framed;
+    if (framed && out.size() < 4) return std::string("{}");
+    return absl::StrCat("{\"hex\":\"", absl::BytesToHexString(framed ? out.substr(4) : out), "\"}");
+  };
   return ic;
 }
 

@@ -111,4 +111,19 @@ absl::StatusOr<std::string> ForyDecodeOutput(size_t count, const harness::Extern
   return DecodedOutput(n, parsed);
 }
 
+std::string ForyDecodeAnswerJson(absl::string_view output) {
+  std::string values;
+  uint64_t consumed = 0;
+  for (size_t at = 0; at + 8 <= output.size(); at += 8) {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<uint8_t>(output[at + i]);
+    if (at == 0) {
+      consumed = v;
+      continue;
+    }
+    absl::StrAppend(&values, values.empty() ? "" : ",", "\"", v, "\"");
+  }
+  return absl::StrCat("{\"value\":{\"values\":[", values, "],\"consumed\":", consumed, "}}");
+}
+
 }  // namespace serdiff::targets::varint

@@ -39,4 +39,9 @@ std::string ForyDecodeInputJson(absl::string_view bytes, size_t count);
 // decoders report a value cut off. A value that is not that JSON is an InternalError.
 absl::StatusOr<std::string> ForyDecodeOutput(size_t count, const harness::ExternalAnswer& answer);
 
+// The inverse, for `serdiff repro --upstream`: varint_fory_decode's accepted output
+// (DecodedOutput: the consumed count, then each value, 8 bytes LE each) as the answer fields a
+// correct reader gives, {"value":{"values":["300",...],"consumed":2}}.
+std::string ForyDecodeAnswerJson(absl::string_view output);
+
 }  // namespace serdiff::targets::varint

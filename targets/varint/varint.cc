@@ -450,6 +450,12 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
                                 const harness::ExternalAnswer& a) -> absl::StatusOr<std::string> {
       return ForyDecodeOutput(std::min<size_t>(in.count, kMaxBatch), a);
     };
+    // serdiff repro --upstream: the answer a reader of Fory's format gives, from the output
+    // (the consumed count, then each value, 8 bytes LE each: DecodedOutput).
+    def.interchange.expected_answer = [](const DecodeInput&,
+                                         const std::string& out) -> absl::StatusOr<std::string> {
+      return ForyDecodeAnswerJson(out);
+    };
     // The worker "fury" misreads on its reader's fast path (docs/peers.md).
     for (auto& d : FuryDecodeDivergences(kMaxBatch)) {
       def.divergences.push_back(std::move(d));
