@@ -20,7 +20,9 @@
 //   (ac 02 followed by six 00 reads 93001260, consuming 5 bytes, instead of 300).
 // The worker reports what the package does; it does not correct any of it.
 const path = require('path');
-const { serve, Rejected, DeclinedOp, loadPackage } = require('../../workers/node/serdiff_worker.js');
+const {
+  serve, Rejected, DeclinedOp, loadPackage, UPSTREAM_OP, upstreamProgram, sourceBetween,
+} = require('../../workers/node/serdiff_worker.js');
 
 const NAME = 'fury';
 const oraclesNode = path.join(__dirname, '..', 'node');
@@ -46,6 +48,7 @@ if (!declined) {
 if (declined) {
   serve({ name: NAME, declined });
 } else {
+  // upstream: begin core
   const writer = writerMod.BinaryWriter({});
   const reader = readerMod.BinaryReader({});
   const DECIMAL = /^-?[0-9]+$/;
@@ -102,10 +105,38 @@ if (declined) {
     return { values, consumed: reader.getCursor() };
   }
   const finishDecode = (r) => ({ value: { values: r.values.map(String), consumed: r.consumed } });
+  // upstream: end core
+
+  // serdiff repro --upstream: the program holds the functions above, copied from this file.
+  const CALLS = {
+    'varint.fory_encode': `function call(input) {
+  const r = encodeRun(encodePrepare(input));
+  return { hex: Buffer.from(r.hex).toString('hex') };
+}`,
+    'varint.fory_decode': `function call(input) {
+  return finishDecode(decodeRun(decodePrepare(input)));
+}`,
+  };
+  const PRELUDE = `const path = require('path');
+const dist = path.dirname(require.resolve('@furyjs/fury'));
+const writerMod = require(path.join(dist, 'lib', 'writer.js'));
+const readerMod = require(path.join(dist, 'lib', 'reader', 'index.js'));
+`;
+  function upstream(request) {
+    const call = CALLS[request.op];
+    if (!call) throw new DeclinedOp(`fury writes no reproducer for op ${request.op}`);
+    return upstreamProgram(request, {
+      library: `@furyjs/fury ${pkg.version} (BinaryWriter / BinaryReader)`,
+      prelude: PRELUDE + sourceBetween(__filename, 'core'),
+      call,
+      modulesDir: pkg.modulesDir,
+    });
+  }
 
   const ops = {
     'varint.fory_encode': { prepare: encodePrepare, run: encodeRun },
     'varint.fory_decode': { prepare: decodePrepare, run: decodeRun, finish: finishDecode },
+    [UPSTREAM_OP]: upstream,
   };
   const encode = (input) => encodeRun(encodePrepare(input));
   const decode = (input) => finishDecode(decodeRun(decodePrepare(input)));

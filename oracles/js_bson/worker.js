@@ -18,7 +18,9 @@
 // Date's +-8.64e15 ms (js-bson would write 0 ms for it) or, given as bytes, a key or regex with
 // ill-formed UTF-8 (js-bson reads those as U+FFFD without complaint).
 const path = require('path');
-const { serve, Rejected, DeclinedOp, loadPackage } = require('../../workers/node/serdiff_worker.js');
+const {
+  serve, Rejected, DeclinedOp, loadPackage, UPSTREAM_OP, upstreamProgram, sourceBetween,
+} = require('../../workers/node/serdiff_worker.js');
 
 const NAME = 'js_bson';
 const pkg = loadPackage('bson', path.join(__dirname, '..', 'node'));
@@ -27,11 +29,13 @@ if (pkg.declined) {
 } else {
   const BSON = pkg.mod;
 
+  // upstream: begin keep
   // Deserialize keeping every type as it is on the wire, so that serialize writes it back.
   const KEEP_TYPES = {
     promoteValues: false, promoteLongs: false, promoteBuffers: false, bsonRegExp: true,
     useBigInt64: false, allowObjectSmallerThanBufferSize: false,
   };
+  // upstream: end keep
 
   function isArrayIndex(k) {
     return /^(?:0|[1-9][0-9]*)$/.test(k) && Number(k) < 4294967295;
@@ -225,6 +229,7 @@ if (pkg.declined) {
     return isArrayDoc ? null : keyOrderProblem(keys);
   }
 
+  // upstream: begin calls
   function hexInput(input, key) {
     const h = input[key];
     if (typeof h !== 'string' || !/^(?:[0-9a-fA-F]{2})*$/.test(h)) {
@@ -248,6 +253,32 @@ if (pkg.declined) {
     }
     if (size !== bytes.length) throw new Rejected(`calculateObjectSize ${size} != written ${bytes.length}`);
     return bytes;
+  }
+  // upstream: end calls
+
+  // serdiff repro --upstream: the program holds the functions above, copied from this file.
+  const UPSTREAM_CALLS = {
+    'bson.encode': `function call(input) {
+  const doc = input.document !== undefined
+    ? BSON.EJSON.parse(JSON.stringify(input.document), { relaxed: false })
+    : BSON.deserialize(hexInput(input, 'bson'), { ...KEEP_TYPES, validation: { utf8: true } });
+  return { hex: serializeChecked(doc).toString('hex') };
+}`,
+    'bson.decode': `function call(input) {
+  const doc = BSON.deserialize(hexInput(input, 'bson'), { ...KEEP_TYPES, validation: { utf8: true } });
+  return { hex: BSON.serialize(doc).toString('hex') };
+}`,
+  };
+  function upstream(request) {
+    const call = UPSTREAM_CALLS[request.op];
+    if (!call) throw new DeclinedOp(`js_bson writes no reproducer for op ${request.op}`);
+    return upstreamProgram(request, {
+      library: `bson ${pkg.version} (js-bson)`,
+      prelude: "const BSON = require('bson');\n" + sourceBetween(__filename, 'keep') +
+        sourceBetween(__filename, 'calls'),
+      call,
+      modulesDir: pkg.modulesDir,
+    });
   }
 
   // bson.encode: prepare reads the interchange form into js-bson's values (not measured);
@@ -341,7 +372,9 @@ if (pkg.declined) {
     return op.finish ? op.finish(r) : r;
   }
 
-  const ops = { 'bson.encode': encode, 'bson.decode': decode, 'bson.array_keys': arrayKeys };
+  const ops = {
+    'bson.encode': encode, 'bson.decode': decode, 'bson.array_keys': arrayKeys, [UPSTREAM_OP]: upstream,
+  };
   // Warm up (first-call allocations and compilation are not charged to serdiff's first call).
   const warm = JSON.stringify({ id: 0, op: 'bson.encode', input: { document: { a: { $numberInt: '1' } } } });
   // A version of js-bson that rejects a warm-up input (SERDIFF_NODE_PACKAGES: another version

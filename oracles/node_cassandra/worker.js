@@ -20,7 +20,9 @@
 // as +0), UDT values with more entries than fields, and values not in the interchange form of
 // their type.
 const path = require('path');
-const { serve, Rejected, DeclinedOp, loadPackage } = require('../../workers/node/serdiff_worker.js');
+const {
+  serve, Rejected, DeclinedOp, loadPackage, UPSTREAM_OP, upstreamProgram, sourceBetween,
+} = require('../../workers/node/serdiff_worker.js');
 
 const NAME = 'node_cassandra';
 const pkg = loadPackage('cassandra-driver', path.join(__dirname, '..', 'node'));
@@ -31,6 +33,7 @@ if (pkg.declined) {
   const { types } = driver;
   const { dataTypes, Long, Integer, BigDecimal } = types;
 
+  // upstream: begin convert
   // --- serdiff's type text -> the driver's type info ---------------------------------------
   const NATIVE = {
     ascii: dataTypes.ascii, bigint: dataTypes.bigint, blob: dataTypes.blob,
@@ -267,6 +270,7 @@ if (pkg.declined) {
     }
     return e;
   }
+  // upstream: end convert
 
   // cql.serialize: prepare turns the interchange form into the driver's values (not measured);
   // run is Encoder.encode.
@@ -302,7 +306,31 @@ if (pkg.declined) {
     return { hex: Buffer.from(BigInt(v).toString(), 'latin1') };
   }
 
-  const ops = { 'cql.serialize': serialize, 'int64.to_decimal': int64ToDecimal };
+  // serdiff repro --upstream: the program holds the conversion above, copied from this file, and
+  // calls Encoder#encode as a driver user's query would.
+  function upstream(request) {
+    if (request.op !== 'cql.serialize') {
+      throw new DeclinedOp(`node_cassandra writes no reproducer for op ${request.op}`);
+    }
+    return upstreamProgram(request, {
+      library: `cassandra-driver ${pkg.version} (Encoder#encode)`,
+      prelude: `const driver = require('cassandra-driver');
+const pkg = { version: require('cassandra-driver/package.json').version };
+const { types } = driver;
+const { dataTypes, Long, Integer, BigDecimal } = types;
+` + sourceBetween(__filename, 'convert'),
+      call: `function call(input) {
+  const t = typeOf(input.type);
+  const out = encoderFor(input.version).encode(toJs(t, input.value), t.info);
+  return { hex: out === null ? null : out.toString('hex') };
+}`,
+      modulesDir: pkg.modulesDir,
+    });
+  }
+
+  const ops = {
+    'cql.serialize': serialize, 'int64.to_decimal': int64ToDecimal, [UPSTREAM_OP]: upstream,
+  };
   const direct = (input) => serialize.run(serialize.prepare(input));
   for (let k = 0; k < 300; k++) {
     direct({ type: 'list<int>', value: [1, 2, 3], version: 4 });

@@ -40,6 +40,7 @@ providing only that exception class (raised by JSONOptions for invalid options, 
 options used here) is registered before json_util is imported. Nothing else of pymongo is used.
 """
 
+import inspect
 import json
 import os
 import struct
@@ -91,12 +92,14 @@ from bson.binary import UuidRepresentation  # noqa: E402
 from bson.codec_options import CodecOptions  # noqa: E402
 from bson.son import SON  # noqa: E402
 
+# upstream: begin setup
 JSON_OPTIONS = json_util.JSONOptions(json_mode=json_util.JSONMode.CANONICAL, document_class=SON,
                                      uuid_representation=UuidRepresentation.UNSPECIFIED,
                                      tz_aware=True)
 CODEC = CodecOptions(document_class=SON, tz_aware=False,
                      uuid_representation=UuidRepresentation.UNSPECIFIED,
                      unicode_decode_error_handler='strict')
+# upstream: end setup
 # The UTC datetimes (BSON type 0x09, ms since the epoch) a datetime.datetime holds: years
 # 1..9999, 0001-01-01T00:00:00.000 to 9999-12-31T23:59:59.999.
 DATETIME_MS_MIN = -62135596800000
@@ -306,7 +309,48 @@ def _keys_finish(result):
     return ('hex', keys)
 
 
+# ---- serdiff repro --upstream ----------------------------------------------------------------
+
+_UPSTREAM_CALLS = {
+    'bson.encode': '''
+def call(inp):
+    """bson.encode of the document, given as canonical Extended JSON or as BSON bytes."""
+    if 'document' in inp:
+        doc = json_util.loads(json.dumps(inp['document']), json_options=JSON_OPTIONS)
+    else:
+        doc = bson.decode(bytes.fromhex(inp['bson']), codec_options=CODEC)
+    return {'hex': bson.encode(doc, codec_options=CODEC).hex()}
+''',
+    'bson.decode': '''
+def call(inp):
+    """bson.decode of the bytes (then bson.encode of what it read, as a use of the result)."""
+    doc = bson.decode(bytes.fromhex(inp['bson']), codec_options=CODEC)
+    return {'hex': bson.encode(doc, codec_options=CODEC).hex()}
+''',
+}
+
+
+def _upstream(request):
+    call = _UPSTREAM_CALLS.get(request.get('op'))
+    if call is None:
+        raise sw.DeclinedOp('pymongo writes no reproducer for op %r' % (request.get('op'),))
+    prelude = ["sys.modules['bson._cbson'] = None  # pymongo's pure-Python path"] if PURE_PYTHON else []
+    prelude += ['import bson', 'from bson.binary import UuidRepresentation',
+               'from bson.codec_options import CodecOptions', 'from bson.son import SON']
+    # json_util imports pymongo.errors, which Debian's python3-bson lacks without python3-pymongo;
+    # the stand-in does nothing where pymongo is installed (always written: the same program on
+    # every machine).
+    prelude = [inspect.getsource(_stand_in_pymongo_errors), 'import types',
+               '_stand_in_pymongo_errors()'] + prelude
+    prelude += ['from bson import json_util',
+                sw.source_between(os.path.abspath(__file__), 'setup')]
+    library = "pymongo's bson package (%s)" % (
+        'pure Python' if PURE_PYTHON else 'C extension bson._cbson')
+    return sw.upstream_program(request, library=library, prelude='\n'.join(prelude), call=call)
+
+
 OPS = {
+    sw.UPSTREAM_OP: _upstream,
     'bson.encode': sw.Op(_encode_run, _encode_prepare),
     'bson.decode': sw.Op(_decode_run, _decode_prepare, _decode_finish),
     'bson.array_keys': sw.Op(_keys_run, _keys_prepare, _keys_finish),

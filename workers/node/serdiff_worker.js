@@ -508,7 +508,8 @@ function serve(spec) {
 
 // loadPackage(name, oraclesNodeDir): the package `name` from <oraclesNodeDir>/node_modules only
 // (the lock file's copy, not one found elsewhere on the module path), at the version that
-// <oraclesNodeDir>/package.json pins. Returns {mod, version} or {declined: reason}.
+// <oraclesNodeDir>/package.json pins. Returns {mod, version, modulesDir: the node_modules folder
+// it came from} or {declined: reason}.
 // SERDIFF_NODE_PACKAGES=<dir> in the environment loads it from <dir>/node_modules instead, at
 // whatever version is installed there (`npm install --prefix <dir> bson@6.10.4`): another version
 // of a shipped peer, e.g. each side of `serdiff review --before-env/--after-env`.
@@ -526,7 +527,7 @@ function loadPackage(name, oraclesNodeDir) {
       return { declined: `${name} is not installed in SERDIFF_NODE_PACKAGES=${override}` };
     }
     try {
-      return { mod: require(require.resolve(name, { paths: [dir] })), version };
+      return { mod: require(require.resolve(name, { paths: [dir] })), version, modulesDir: path.join(dir, 'node_modules') };
     } catch (e) {
       return { declined: `${name} ${version} failed to load on node ${process.version}: ${e.message}` };
     }
@@ -555,11 +556,112 @@ function loadPackage(name, oraclesNodeDir) {
     if (!resolved.startsWith(path.join(oraclesNodeDir, 'node_modules') + path.sep)) {
       return { declined: `${name} is not installed: ${hint}` };
     }
-    return { mod: require(resolved), version: installed };
+    return { mod: require(resolved), version: installed, modulesDir: path.join(oraclesNodeDir, 'node_modules') };
   } catch (e) {
     const why = `failed to load on node ${process.version}: ${e.message}`;
     return { declined: `${name} ${installed} ${why}` };
   }
 }
 
-module.exports = { serve, Rejected, DeclinedOp, loadPackage, PROTOCOL_VERSION, MAX_FRAME };
+// ---- serdiff repro --upstream (docs/workers.md, "Upstream reproducers") ----------------------
+
+const UPSTREAM_OP = 'serdiff.upstream';
+
+const UPSTREAM_JUDGE = `
+// JSON text with sorted keys, so that two answers compare by content.
+function canon(v) {
+  if (Array.isArray(v)) return '[' + v.map(canon).join(',') + ']';
+  if (v && typeof v === 'object') {
+    return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canon(v[k])).join(',') + '}';
+  }
+  return JSON.stringify(v);
+}
+
+function main() {
+  let outcome;
+  let got;
+  try {
+    got = call(INPUT);
+    outcome = 'accepted';
+  } catch (e) { // how a JavaScript library says no
+    outcome = 'rejected';
+    got = e && e.message !== undefined ? \`\${e.name}: \${e.message}\` : String(e);
+  }
+  console.log(outcome === 'accepted' ? \`\${LIBRARY} accepts it: \${canon(got)}\` : \`\${LIBRARY} rejects it: \${got}\`);
+  let agrees;
+  if (EXPECT.outcome === 'rejected') {
+    console.log(\`the spec (\${SPEC}): rejected, \${EXPECT.message}\`);
+    agrees = outcome === 'rejected';
+  } else {
+    const answer = EXPECT.answer;
+    console.log(\`the spec (\${SPEC}): accepted\${Object.keys(answer).length ? ': ' + canon(answer) : ''}\`);
+    agrees = outcome === 'accepted' && Object.keys(answer).every((k) => canon(got[k]) === canon(answer[k]));
+  }
+  console.log(agrees ? 'agrees with the spec' : 'DIFFERS from the spec');
+  process.exit(agrees ? 0 : 1);
+}
+
+main();
+`;
+
+// The lines of the file `file` between '// upstream: begin NAME' and '// upstream: end NAME'
+// (the markers left out): a worker's own conversion code, copied into the reproducer it writes
+// so that the program and the worker cannot drift apart.
+function sourceBetween(file, name) {
+  const text = require('fs').readFileSync(file, 'utf8');
+  const begin = `// upstream: begin ${name}\n`;
+  const end = `// upstream: end ${name}\n`;
+  const i = text.indexOf(begin);
+  const j = text.indexOf(end);
+  if (i < 0 || j < i) throw new Error(`${file} has no section ${name}`);
+  return text.slice(i + begin.length, j);
+}
+
+// The answer of a worker's "serdiff.upstream" op: a self-contained Node program that runs
+// call(INPUT) on the request's input, prints what the library does and what serdiff's reference
+// (the spec) gives, and exits 1 while they differ, 0 once they agree. request: the op's input
+// ({target, op, input, shown, spec, expect}, built by serdiff). library: its name and version.
+// prelude: the program's requires and setup (it may use the classes Rejected and DeclinedOp,
+// defined before it). call: the source of `function call(input)`, which returns the answer's
+// fields ({hex: '...'} or {value: ...}) or throws when the library rejects the input.
+// modulesDir: the node_modules folder the program's requires resolve from (the printed command
+// sets NODE_PATH to it). Returns {value: {ext, run, program}}.
+function upstreamProgram(request, { library, prelude, call, modulesDir }) {
+  const expect = request.expect;
+  const comment = (text) => text.split('\n').join(' ');
+  const lines = [
+    '#!/usr/bin/env node',
+    "'use strict';",
+    `// ${library} on ${request.target}: a reproducer written by serdiff (serdiff repro --upstream).`,
+    '//',
+    '// It calls the library directly, without serdiff, on this input:',
+    `//   ${comment(request.shown)}`,
+    `// What the spec requires (${request.spec}): ` +
+      (expect.outcome === 'accepted' ? 'accepted' : `rejected, ${comment(expect.message)}`),
+    '// Exit status: 1 while the library answers otherwise, 0 once it agrees.',
+    `// Run it with NODE_PATH naming a node_modules folder that holds the library.`,
+    '',
+    'class Rejected extends Error {}',
+    'class DeclinedOp extends Error {}',
+    prelude.replace(/^\n+|\n+$/g, ''),
+    '',
+    `const LIBRARY = ${JSON.stringify(library)};`,
+    `const SPEC = ${JSON.stringify(request.spec)};`,
+    `const INPUT = JSON.parse(${JSON.stringify(JSON.stringify(request.input))});`,
+    `const EXPECT = JSON.parse(${JSON.stringify(JSON.stringify(expect))});`,
+    '',
+    call.replace(/^\n+|\n+$/g, ''),
+  ];
+  return {
+    value: {
+      ext: 'js',
+      run: ['env', `NODE_PATH=${modulesDir}`, process.execPath, '{file}'],
+      program: lines.join('\n') + '\n' + UPSTREAM_JUDGE,
+    },
+  };
+}
+
+module.exports = {
+  serve, Rejected, DeclinedOp, loadPackage, PROTOCOL_VERSION, MAX_FRAME, UPSTREAM_OP,
+  upstreamProgram, sourceBetween,
+};

@@ -82,7 +82,8 @@ EXIT_PROTOCOL = 2       # a malformed frame or request
 EXIT_WORKER_BUG = 4     # the worker's own code broke the contract (a result of no known shape)
 
 __all__ = ['PROTOCOL_VERSION', 'MAX_FRAME', 'Rejected', 'DeclinedOp', 'Op', 'serve',
-           'read_frame', 'write_frame', 'ProtocolError']
+           'read_frame', 'write_frame', 'ProtocolError', 'UPSTREAM_OP', 'upstream_program',
+           'source_between']
 
 
 class Rejected(Exception):
@@ -367,6 +368,97 @@ def _shape(result):
     if type(result) in (tuple, list) and len(result) == 2:
         return "(%r, %s)" % (result[0], type(result[1]).__name__)
     return type(result).__name__
+
+
+# ---- serdiff repro --upstream (docs/workers.md, "Upstream reproducers") ----------------------
+
+UPSTREAM_OP = 'serdiff.upstream'
+
+_UPSTREAM_JUDGE = '''
+
+def main():
+    try:
+        got = call(INPUT)
+        outcome = 'accepted'
+    except Exception as e:  # how a Python library says no
+        outcome, got = 'rejected', '%s: %s' % (type(e).__name__, e)
+    if outcome == 'accepted':
+        print('%s accepts it: %s' % (LIBRARY, json.dumps(got, sort_keys=True)))
+    else:
+        print('%s rejects it: %s' % (LIBRARY, got))
+    if EXPECT['outcome'] == 'rejected':
+        print('the spec (%s): rejected, %s' % (SPEC, EXPECT['message']))
+        agrees = outcome == 'rejected'
+    else:
+        answer = EXPECT['answer']
+        print('the spec (%s): accepted%s' % (SPEC, ': ' + json.dumps(answer, sort_keys=True)
+                                              if answer else ''))
+        agrees = outcome == 'accepted' and all(got.get(k) == v for k, v in answer.items())
+    print('agrees with the spec' if agrees else 'DIFFERS from the spec')
+    sys.exit(0 if agrees else 1)
+
+
+if __name__ == '__main__':
+    main()
+'''
+
+
+def source_between(path, name):
+    """The lines of the file `path` between '# upstream: begin NAME' and '# upstream: end NAME'
+    (the markers left out): a worker's own conversion code, copied into the reproducer it writes
+    so that the program and the worker cannot drift apart."""
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    begin, end = '# upstream: begin %s\n' % name, '# upstream: end %s\n' % name
+    i, j = text.find(begin), text.find(end)
+    if i < 0 or j < i:
+        raise ValueError('%s has no section %r' % (path, name))
+    return text[i + len(begin):j]
+
+
+def _doc_line(text):
+    return text.replace('\\', '\\\\').replace('"""', "'''")
+
+
+def upstream_program(request, *, library, prelude, call):
+    """The answer of a worker's "serdiff.upstream" op: a self-contained Python program that runs
+    call(INPUT) on the request's input, prints what the library does and what serdiff's
+    reference (the spec) gives, and exits 1 while they differ, 0 once they agree.
+
+    request: the op's input ({"target", "op", "input", "shown", "spec", "expect"}, built by
+    serdiff). library: its name and version, for the printout. prelude: the program's imports
+    and setup (Python source). call: the source of `def call(inp):`, which returns the answer's
+    fields as a dict ({'hex': ...}) or raises when the library rejects the input.
+    Returns ('value', {"ext": "py", "run": [...], "program": text}).
+    """
+    expect = request['expect']
+    wants = ('accepted' if expect['outcome'] == 'accepted'
+             else 'rejected, ' + expect['message'])
+    lines = [
+        '#!/usr/bin/python3',
+        '"""%s on %s: a reproducer written by serdiff (serdiff repro --upstream).' % (
+            library, request['target']),
+        '',
+        'It calls the library directly, without serdiff, on this input:',
+        '  ' + _doc_line(request['shown']),
+        'What the spec requires (%s): %s' % (request['spec'], _doc_line(wants)),
+        'Exit status: 1 while the library answers otherwise, 0 once it agrees.',
+        '"""',
+        'import json',
+        'import sys',
+        '',
+        prelude.strip('\n'),
+        '',
+        'LIBRARY = %r' % (library,),
+        'SPEC = %r' % (request['spec'],),
+        'INPUT = json.loads(%r)' % (json.dumps(request['input']),),
+        'EXPECT = json.loads(%r)' % (json.dumps(expect),),
+        '',
+        '',
+        call.strip('\n'),
+    ]
+    program = '\n'.join(lines) + '\n' + _UPSTREAM_JUDGE
+    return ('value', {'ext': 'py', 'run': ['/usr/bin/python3', '{file}'], 'program': program})
 
 
 DEFAULT_PEAK = ('tracemalloc peak of the call, bytes of Python objects; memory a C extension '
