@@ -130,6 +130,77 @@ func arrayKeysFinish(r any) (sw.Result, error) {
 	return sw.Hex(keys), nil
 }
 
+// ---- serdiff repro --upstream ----------------------------------------------------------------
+
+var upstreamCalls = map[string]string{
+	"bson.encode": `// call: bson.Marshal of the document, read from canonical Extended JSON or from BSON bytes.
+func call(raw []byte) (map[string]any, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return nil, err
+	}
+	var d bson.D
+	if doc, ok := fields["document"]; ok {
+		if err := bson.UnmarshalExtJSON(doc, true, &d); err != nil {
+			return nil, err
+		}
+	} else {
+		var h string
+		if err := json.Unmarshal(fields["bson"], &h); err != nil {
+			return nil, err
+		}
+		b, err := hex.DecodeString(h)
+		if err != nil {
+			return nil, err
+		}
+		if err := bson.Unmarshal(b, &d); err != nil {
+			return nil, err
+		}
+	}
+	b, err := bson.Marshal(d)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"hex": hex.EncodeToString(b)}, nil
+}`,
+	"bson.decode": `// call: bson.Raw.Validate, then bson.Unmarshal, of the bytes (and bson.Marshal of what it read).
+func call(raw []byte) (map[string]any, error) {
+	var in map[string]string
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return nil, err
+	}
+	b, err := hex.DecodeString(in["bson"])
+	if err != nil {
+		return nil, err
+	}
+	if err := bson.Raw(b).Validate(); err != nil {
+		return nil, err
+	}
+	var d bson.D
+	if err := bson.Unmarshal(b, &d); err != nil {
+		return nil, err
+	}
+	out, err := bson.Marshal(d)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"hex": hex.EncodeToString(out)}, nil
+}`,
+}
+
+func upstream(req *sw.Request) (sw.Result, error) {
+	op, _ := req.Input["op"].(string)
+	c, ok := upstreamCalls[op]
+	if !ok {
+		return sw.Result{}, sw.Decline("go_bson writes no reproducer for op " + op)
+	}
+	return sw.UpstreamProgram(req, sw.Upstream{
+		Library: "mongo-go-driver bson 1.8.4 (Debian 12: golang-mongodb-mongo-driver-dev)",
+		Imports: []string{`"encoding/hex"`, `"go.mongodb.org/mongo-driver/bson"`},
+		Call:    c,
+	})
+}
+
 func main() {
 	sw.Serve(sw.Options{
 		Name: name,
@@ -140,6 +211,7 @@ func main() {
 				Run:     decodeRun, Finish: decodeFinish}},
 			{Name: "bson.array_keys", Op: sw.Op{Prepare: arrayKeysPrepare, Run: arrayKeysRun,
 				Finish: arrayKeysFinish}},
+			{Name: sw.UpstreamOp, Op: sw.Func(upstream)},
 		},
 		Rehearse: true,
 	})

@@ -38,6 +38,7 @@ import (
 
 const name = "gocql"
 
+// upstream: begin convert
 // ---- serdiff's type text ------------------------------------------------------------------
 
 type cqlType struct {
@@ -429,6 +430,8 @@ func hashable(k any) bool {
 	return true
 }
 
+// upstream: end convert
+
 type call struct {
 	info  gocql.TypeInfo
 	value any
@@ -468,11 +471,74 @@ func serializeRun(arg any) (any, error) {
 	return sw.Hex(b), nil
 }
 
+// ---- serdiff repro --upstream ----------------------------------------------------------------
+
+// The program holds the conversion above, copied from this file, with the worker library's
+// Decline turned into a plain error (the program has no worker library).
+const upstreamPrelude = `// declined: an input the worker would not send to gocql (it has no Go form gocql takes).
+func declined(message string) error { return errors.New("no Go form gocql takes: " + message) }
+
+`
+
+const upstreamCall = `// call: the type text and the value in gocql's Go forms, then gocql.Marshal.
+func call(raw []byte) (map[string]any, error) {
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	var input map[string]any
+	if err := dec.Decode(&input); err != nil {
+		return nil, err
+	}
+	typeText, _ := input["type"].(string)
+	p := &typeParser{toks: tokenize(typeText)}
+	t, err := p.parse()
+	if err != nil {
+		return nil, err
+	}
+	version, err := int64Of(input["version"])
+	if err != nil {
+		return nil, err
+	}
+	info, err := typeInfo(t, byte(version))
+	if err != nil {
+		return nil, err
+	}
+	value, err := goValue(t, input["value"])
+	if err != nil {
+		return nil, err
+	}
+	b, err := gocql.Marshal(info, value)
+	if err != nil {
+		return nil, err
+	}
+	if b == nil && value != nil {
+		return nil, errors.New("gocql.Marshal wrote null (no bytes) for a value that is not null")
+	}
+	return map[string]any{"hex": hex.EncodeToString(b)}, nil
+}`
+
+func upstream(req *sw.Request) (sw.Result, error) {
+	if op, _ := req.Input["op"].(string); op != "cql.serialize" {
+		return sw.Result{}, sw.Decline("gocql writes no reproducer for op " + op)
+	}
+	convert, err := sw.SourceBetween("main.go", "convert")
+	if err != nil {
+		return sw.Result{}, sw.Decline("the worker's source is not at hand: " + err.Error())
+	}
+	return sw.UpstreamProgram(req, sw.Upstream{
+		Library: "gocql 1.3.2 (Debian 12: golang-github-gocql-gocql-dev), gocql.Marshal",
+		Imports: []string{`"encoding/hex"`, `"errors"`, `"math"`, `"math/big"`, `"net"`, `"strconv"`,
+			`"strings"`, `"github.com/gocql/gocql"`, `"gopkg.in/inf.v0"`},
+		Prelude: upstreamPrelude + strings.ReplaceAll(convert, "sw.Decline(", "declined("),
+		Call:    upstreamCall,
+	})
+}
+
 func main() {
 	sw.Serve(sw.Options{
 		Name: name,
 		Ops: []sw.NamedOp{
 			{Name: "cql.serialize", Op: sw.Op{Prepare: serializePrepare, Run: serializeRun}},
+			{Name: sw.UpstreamOp, Op: sw.Func(upstream)},
 		},
 		Rehearse: true,
 	})
