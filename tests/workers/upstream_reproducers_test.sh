@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# workers.UpstreamReproducers: `serdiff repro --upstream` for the bug rows of docs/peers.md whose
-# worker writes reproducers (pymongo, fury, node_cassandra, js_bson). For each row:
+# workers.UpstreamReproducers: `serdiff repro --upstream` for every bug row of docs/peers.md
+# (pymongo, js_bson, fury, node_cassandra, go_bson, gocql). For each row:
 #   * the program generated now is byte for byte the one checked in under
 #     oracles/<worker>/upstream/ (the one docs/peers.md links);
 #   * run as serdiff printed it, it exits 1 against the shipped library (the bug is there) and
@@ -40,6 +40,22 @@ rows=(
   "node_cassandra|cql_encode_scalar|$repo/corpus/cql_encode_scalar/regressions/9c6504491457f3b62ad8f12d7c6bdbee5af389ee|-|rejected, ref cql encode: ascii above 127|1|-"
   "js_bson|bson_encode|$int32_doc|SERDIFF_NODE_PACKAGES=$repo/oracles/node_review|accepted: {\"hex\":\"0c0000001061000200000000\"}|1|SERDIFF_NODE_PACKAGES="
 )
+# The Go peers' rows, where the Go toolchain is installed (scripts/bootstrap installs it).
+if command -v go >/dev/null 2>&1; then
+  rows+=(
+    "go_bson|bson_encode|$repo/corpus/bson_encode/regressions/76c02c14cba8a9ad452ada6440f4f747060f05f2|-|accepted: {\"hex\":\"440000000b28282828282828283a6d6565666c6e6f70626b6f656b6f640061666b6c63766a70737075636c6a6a6267696462746766ff00ff000100000000000000000000\"}|1|-"
+    "go_bson|bson_encode|$repo/corpus/bson_encode/regressions/57b7c12232ced11370f2b75a6ee41c1355a71d34|-|accepted: {\"hex\":\"10000000016100000000000000f87f00\"}|1|-"
+    "go_bson|bson_decode|$repo/corpus/bson_decode/regressions/d669a2ed84f598126bd83a1747234b23da220f75|-|rejected, offset 16: string without NUL|1|-"
+    "gocql|cql_encode_nested|$repo/corpus/cql_encode_nested/regressions/5a85f2d75df2c5b7bb67ad1dba92ece8e4c16829|-|rejected, ref cql encode: inet length|1|-"
+    "gocql|cql_encode_scalar|$repo/corpus/cql_encode_scalar/regressions/9c6504491457f3b62ad8f12d7c6bdbee5af389ee|-|rejected, ref cql encode: ascii above 127|1|-"
+    "gocql|cql_encode_nested|$repo/corpus/cql_encode_nested/8a7fe9bd07c704c4a12d30a5639d2e24bd21d616|-|rejected, ref cql encode: null element in a v1/v2 collection|1|-"
+    "gocql|cql_encode_nested|$repo/corpus/cql_encode_nested/regressions/ce0b58f1cc7c56ce9db9d6e116c09523c1852893|-|accepted: {\"hex\":\"0001000c000000010000000400000001\"}|1|-"
+    "gocql|cql_encode_nested|$repo/corpus/cql_encode_nested/regressions/93244e8872559a14b088be5c8569744aa2d37dc9|-|accepted: {\"hex\":\"00000001ffffffff\"}|1|-"
+    "gocql|cql_encode_nested|$repo/corpus/cql_encode_nested/regressions/301790c15978df7fd1420d4d1d25057b44524c39|-|accepted: {\"hex\":\"00000001ffffffff\"}|1|-"
+  )
+else
+  echo "upstream_reproducers: no go on PATH: the go_bson and gocql rows are not run"
+fi
 
 # Writes the reproducer of one row under env $1 into $2; prints the run command serdiff printed.
 generate() {
