@@ -40,7 +40,6 @@ providing only that exception class (raised by JSONOptions for invalid options, 
 options used here) is registered before json_util is imported. Nothing else of pymongo is used.
 """
 
-import inspect
 import json
 import os
 import struct
@@ -340,6 +339,7 @@ def _upstream(request):
     # json_util imports pymongo.errors, which Debian's python3-bson lacks without python3-pymongo;
     # the stand-in does nothing where pymongo is installed (always written: the same program on
     # every machine).
+    import inspect  # here, not at the top: the worker's measured calls run without it loaded
     prelude = [inspect.getsource(_stand_in_pymongo_errors), 'import types',
                '_stand_in_pymongo_errors()'] + prelude
     prelude += ['from bson import json_util',
