@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "serdiff/common/error_offset.h"
+#include "serdiff/common/utf8.h"
 
 namespace serdiff::harness {
 
@@ -65,6 +66,12 @@ absl::string_view SpecOf(absl::string_view op) {
   return "the decimal text of the integer";
 }
 
+// Text for the request as it is when it is UTF-8 (JSON text must be), else C-escaped.
+std::string Utf8Text(absl::string_view s) {
+  return FirstInvalidUtf8(std::string_view(s.data(), s.size())) == s.size() ? std::string(s)
+                                                                            : absl::CHexEscape(s);
+}
+
 }  // namespace
 
 std::string UpstreamRequestJson(absl::string_view target, absl::string_view op,
@@ -76,7 +83,7 @@ std::string UpstreamRequestJson(absl::string_view target, absl::string_view op,
   out += ",\"op\":";
   AppendJsonString(&out, op);
   absl::StrAppend(&out, ",\"input\":", input_json, ",\"shown\":");
-  AppendJsonString(&out, shown);
+  AppendJsonString(&out, Utf8Text(shown));
   out += ",\"spec\":";
   AppendJsonString(&out, SpecOf(op));
   if (reference.ok()) {
@@ -86,7 +93,7 @@ std::string UpstreamRequestJson(absl::string_view target, absl::string_view op,
   const std::optional<int64_t> at = ErrorOffset(reference.status());
   absl::StrAppend(&out, ",\"expect\":{\"outcome\":\"rejected\",\"offset\":",
                   at ? absl::StrCat(*at) : std::string("null"), ",\"message\":");
-  AppendJsonString(&out, reference.status().message());
+  AppendJsonString(&out, Utf8Text(reference.status().message()));
   out += "}}";
   return out;
 }

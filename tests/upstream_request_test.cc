@@ -32,6 +32,12 @@ TEST(InterchangeUpstream, RequestTextIsExact) {
       R"({"target":"x","op":"bson.decode","input":{},"shown":"",)"
       R"("spec":"BSON 1.1, bsonspec.org/spec.html","expect":{"outcome":"rejected",)"
       R"("offset":null,"message":"no"}})");
+  // Not UTF-8: C-escaped, so that the request stays JSON text.
+  EXPECT_EQ(harness::UpstreamRequestJson("x", "bson.decode", "{}", "k\xff",
+                                         absl::InternalError("b\xc3"), "{}"),
+            R"({"target":"x","op":"bson.decode","input":{},"shown":"k\\xff",)"
+            R"("spec":"BSON 1.1, bsonspec.org/spec.html","expect":{"outcome":"rejected",)"
+            R"("offset":null,"message":"b\\xc3"}})");
 }
 
 // The expectation comes from the target's reference, in the answer's form of each op: the
