@@ -430,37 +430,37 @@ func hashable(k any) bool {
 	return true
 }
 
-// upstream: end convert
-
-type call struct {
+type marshalArgs struct {
 	info  gocql.TypeInfo
 	value any
 }
 
-func serializePrepare(req *sw.Request) (any, error) {
-	typeText, _ := req.Input["type"].(string)
+// prepareCall reads the op's input object (numbers as json.Number): the type text as gocql's
+// TypeInfo at the protocol version, the value in its Go form.
+func prepareCall(input map[string]any) (marshalArgs, error) {
+	typeText, _ := input["type"].(string)
 	p := &typeParser{toks: tokenize(typeText)}
 	t, err := p.parse()
 	if err != nil || p.i != len(p.toks) {
-		return nil, sw.Decline(fmt.Sprintf("type %q: not a type this worker reads", typeText))
+		return marshalArgs{}, sw.Decline(fmt.Sprintf("type %q: not a type this worker reads", typeText))
 	}
-	version, err := int64Of(req.Input["version"])
+	version, err := int64Of(input["version"])
 	if err != nil || version < 1 || version > 5 {
-		return nil, sw.Decline(fmt.Sprintf("protocol version %v", req.Input["version"]))
+		return marshalArgs{}, sw.Decline(fmt.Sprintf("protocol version %v", input["version"]))
 	}
 	info, err := typeInfo(t, byte(version))
 	if err != nil {
-		return nil, sw.Decline(err.Error())
+		return marshalArgs{}, sw.Decline(err.Error())
 	}
-	value, err := goValue(t, req.Input["value"])
+	value, err := goValue(t, input["value"])
 	if err != nil {
-		return nil, err
+		return marshalArgs{}, err
 	}
-	return call{info, value}, nil
+	return marshalArgs{info, value}, nil
 }
 
-func serializeRun(arg any) (any, error) {
-	c := arg.(call)
+// marshalCall is gocql.Marshal; a null written for a value that is not null is refused.
+func marshalCall(c marshalArgs) ([]byte, error) {
 	b, err := gocql.Marshal(c.info, c.value)
 	if err != nil {
 		return nil, sw.Reject("gocql.Marshal: " + err.Error())
@@ -468,13 +468,31 @@ func serializeRun(arg any) (any, error) {
 	if b == nil && c.value != nil {
 		return nil, sw.Reject("gocql.Marshal wrote null (no bytes) for a value that is not null")
 	}
+	return b, nil
+}
+
+// upstream: end convert
+
+func serializePrepare(req *sw.Request) (any, error) {
+	c, err := prepareCall(req.Input)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func serializeRun(arg any) (any, error) {
+	b, err := marshalCall(arg.(marshalArgs))
+	if err != nil {
+		return nil, err
+	}
 	return sw.Hex(b), nil
 }
 
 // ---- serdiff repro --upstream ----------------------------------------------------------------
 
-// The program holds the conversion above, copied from this file, with the worker library's
-// Decline turned into a plain error (the program has no worker library).
+// The program holds the conversion and the call above, copied from this file, with the worker
+// library's Decline and Reject turned into plain errors (the program has no worker library).
 const upstreamPrelude = `// declined: an input the worker would not send to gocql (it has no Go form gocql takes).
 func declined(message string) error { return errors.New("no Go form gocql takes: " + message) }
 
@@ -488,30 +506,13 @@ func call(raw []byte) (map[string]any, error) {
 	if err := dec.Decode(&input); err != nil {
 		return nil, err
 	}
-	typeText, _ := input["type"].(string)
-	p := &typeParser{toks: tokenize(typeText)}
-	t, err := p.parse()
+	c, err := prepareCall(input)
 	if err != nil {
 		return nil, err
 	}
-	version, err := int64Of(input["version"])
+	b, err := marshalCall(c)
 	if err != nil {
 		return nil, err
-	}
-	info, err := typeInfo(t, byte(version))
-	if err != nil {
-		return nil, err
-	}
-	value, err := goValue(t, input["value"])
-	if err != nil {
-		return nil, err
-	}
-	b, err := gocql.Marshal(info, value)
-	if err != nil {
-		return nil, err
-	}
-	if b == nil && value != nil {
-		return nil, errors.New("gocql.Marshal wrote null (no bytes) for a value that is not null")
 	}
 	return map[string]any{"hex": hex.EncodeToString(b)}, nil
 }`
@@ -528,8 +529,9 @@ func upstream(req *sw.Request) (sw.Result, error) {
 		Library: "gocql 1.3.2 (Debian 12: golang-github-gocql-gocql-dev), gocql.Marshal",
 		Imports: []string{`"encoding/hex"`, `"errors"`, `"math"`, `"math/big"`, `"net"`, `"strconv"`,
 			`"strings"`, `"github.com/gocql/gocql"`, `"gopkg.in/inf.v0"`},
-		Prelude: upstreamPrelude + strings.ReplaceAll(convert, "sw.Decline(", "declined("),
-		Call:    upstreamCall,
+		Prelude: upstreamPrelude + strings.NewReplacer("sw.Decline(", "declined(",
+			"sw.Reject(", "errors.New(").Replace(convert),
+		Call: upstreamCall,
 	})
 }
 

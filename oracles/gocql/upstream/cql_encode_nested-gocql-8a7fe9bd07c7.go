@@ -424,6 +424,47 @@ func hashable(k any) bool {
 	return true
 }
 
+type marshalArgs struct {
+	info  gocql.TypeInfo
+	value any
+}
+
+// prepareCall reads the op's input object (numbers as json.Number): the type text as gocql's
+// TypeInfo at the protocol version, the value in its Go form.
+func prepareCall(input map[string]any) (marshalArgs, error) {
+	typeText, _ := input["type"].(string)
+	p := &typeParser{toks: tokenize(typeText)}
+	t, err := p.parse()
+	if err != nil || p.i != len(p.toks) {
+		return marshalArgs{}, declined(fmt.Sprintf("type %q: not a type this worker reads", typeText))
+	}
+	version, err := int64Of(input["version"])
+	if err != nil || version < 1 || version > 5 {
+		return marshalArgs{}, declined(fmt.Sprintf("protocol version %v", input["version"]))
+	}
+	info, err := typeInfo(t, byte(version))
+	if err != nil {
+		return marshalArgs{}, declined(err.Error())
+	}
+	value, err := goValue(t, input["value"])
+	if err != nil {
+		return marshalArgs{}, err
+	}
+	return marshalArgs{info, value}, nil
+}
+
+// marshalCall is gocql.Marshal; a null written for a value that is not null is refused.
+func marshalCall(c marshalArgs) ([]byte, error) {
+	b, err := gocql.Marshal(c.info, c.value)
+	if err != nil {
+		return nil, errors.New("gocql.Marshal: " + err.Error())
+	}
+	if b == nil && c.value != nil {
+		return nil, errors.New("gocql.Marshal wrote null (no bytes) for a value that is not null")
+	}
+	return b, nil
+}
+
 // call: the type text and the value in gocql's Go forms, then gocql.Marshal.
 func call(raw []byte) (map[string]any, error) {
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
@@ -432,30 +473,13 @@ func call(raw []byte) (map[string]any, error) {
 	if err := dec.Decode(&input); err != nil {
 		return nil, err
 	}
-	typeText, _ := input["type"].(string)
-	p := &typeParser{toks: tokenize(typeText)}
-	t, err := p.parse()
+	c, err := prepareCall(input)
 	if err != nil {
 		return nil, err
 	}
-	version, err := int64Of(input["version"])
+	b, err := marshalCall(c)
 	if err != nil {
 		return nil, err
-	}
-	info, err := typeInfo(t, byte(version))
-	if err != nil {
-		return nil, err
-	}
-	value, err := goValue(t, input["value"])
-	if err != nil {
-		return nil, err
-	}
-	b, err := gocql.Marshal(info, value)
-	if err != nil {
-		return nil, err
-	}
-	if b == nil && value != nil {
-		return nil, errors.New("gocql.Marshal wrote null (no bytes) for a value that is not null")
 	}
 	return map[string]any{"hex": hex.EncodeToString(b)}, nil
 }
