@@ -52,12 +52,29 @@ void AppendJsonString(std::string* out, absl::string_view s) {
 
 namespace {
 
-// The spec an op's answers are held to, for the reproducer's printout.
-absl::string_view SpecOf(absl::string_view op) {
+// The spec an op's answers are held to, for the reproducer's printout; a CQL op's names the
+// protocol version its input gives ("version": N).
+std::string SpecOf(absl::string_view op, absl::string_view input_json) {
   if (absl::StartsWith(op, "bson.")) return "BSON 1.1, bsonspec.org/spec.html";
   if (absl::StartsWith(op, "cql.")) {
-    return "CQL native protocol, doc/native_protocol_v<N>.spec of apache/cassandra: section 6 "
-           "(values), 7 (UDTs)";
+    const size_t at = input_json.find("\"version\":");
+    int n = 0;
+    if (at != absl::string_view::npos) {
+      const size_t d = at + 10;
+      if (d < input_json.size() && input_json[d] >= '1' && input_json[d] <= '5') {
+        n = input_json[d] - '0';
+      }
+    }
+    if (n == 0)
+      return "CQL native protocol (apache/cassandra doc/native_protocol_v*.spec), section 6";
+    const std::string spec = absl::StrCat("CQL native protocol v", n,
+                                          " (apache/cassandra doc/native_protocol_v", n, ".spec)");
+    if (n <= 2) {
+      return absl::StrCat(spec,
+                          ", section 6; a collection's values below the top in the v3 "
+                          "form, native_protocol_v3.spec section 10");
+    }
+    return absl::StrCat(spec, ", section 6 (values, collections, tuples), 7 (user types)");
   }
   if (absl::StartsWith(op, "varint.fory")) {
     return "Apache Fory xlang spec: varuint64 and zigzag varint64";
@@ -85,7 +102,7 @@ std::string UpstreamRequestJson(absl::string_view target, absl::string_view op,
   absl::StrAppend(&out, ",\"input\":", input_json, ",\"shown\":");
   AppendJsonString(&out, Utf8Text(shown));
   out += ",\"spec\":";
-  AppendJsonString(&out, SpecOf(op));
+  AppendJsonString(&out, SpecOf(op, input_json));
   if (reference.ok()) {
     absl::StrAppend(&out, ",\"expect\":{\"outcome\":\"accepted\",\"answer\":", answer_json, "}}");
     return out;

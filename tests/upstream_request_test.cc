@@ -2,10 +2,12 @@
 // request a worker writes its program from, as exact text; and the reference's answer in the
 // answer's form of each op (harness::Interchange::expected_answer).
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "harness/interchange.h"
 #include "harness/target.h"
@@ -69,6 +71,20 @@ TEST(InterchangeUpstream, TargetsGiveTheReferenceAnswerInTheAnswersForm) {
     absl::StatusOr<std::string> req = t->UpstreamRequest(*bytes);
     ASSERT_TRUE(req.ok()) << c.target << ": " << req.status();
     EXPECT_TRUE(absl::EndsWith(*req, c.want)) << c.target << " " << c.text << "\n" << *req;
+  }
+  // A CQL request names the spec of its protocol version.
+  const harness::Target* nested = AllTargets().Find("cql_encode_nested");
+  ASSERT_NE(nested, nullptr);
+  for (const auto& [text, spec] : std::vector<std::pair<std::string, std::string>>{
+           {"v2 payload list<int> = [1]",
+            "CQL native protocol v2 (apache/cassandra doc/native_protocol_v2.spec), section 6; a "
+            "collection's values below the top in the v3 form, native_protocol_v3.spec section 10"},
+           {"v5 payload list<int> = [1]",
+            "CQL native protocol v5 (apache/cassandra doc/native_protocol_v5.spec), section 6 "
+            "(values, collections, tuples), 7 (user types)"}}) {
+    absl::StatusOr<std::string> req = nested->UpstreamRequest(*nested->BytesOfText(text));
+    ASSERT_TRUE(req.ok()) << req.status();
+    EXPECT_TRUE(absl::StrContains(*req, absl::StrCat("\"spec\":\"", spec, "\""))) << *req;
   }
   // No interchange, no request.
   const harness::Target* none = AllTargets().Find("varint_leb128_encode");

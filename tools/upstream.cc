@@ -76,7 +76,19 @@ int Upstream(const Session& session, const std::string& name, const std::string&
               << "\n";
     return 2;
   }
+  const nlohmann::ordered_json req = nlohmann::ordered_json::parse(*request);  // key order kept
+  // An input the worker declines is never compared: a program would only report that the
+  // library cannot take it, not a bug. Asked first, as a run would ask it.
   int64_t peak = -1;
+  absl::StatusOr<harness::ExternalAnswer> call =
+      client->Call(req["op"].get<std::string>(), req["input"].dump(), &peak);
+  if (!call.ok() && harness::IsDeclined(call.status())) {
+    std::cerr << "serdiff: --upstream " << worker
+              << ": the worker declines this input, so it is not compared on it and there is no "
+                 "finding to reproduce: "
+              << call.status().message() << "\n";
+    return 2;
+  }
   absl::StatusOr<harness::ExternalAnswer> answer =
       client->Call("serdiff.upstream", *request, &peak);
   if (!answer.ok()) {
@@ -126,8 +138,7 @@ int Upstream(const Session& session, const std::string& name, const std::string&
     }
     run.push_back(ShellWord(absl::StrReplaceAll(w.get<std::string>(), {{"{file}", path}})));
   }
-  const nlohmann::json req = nlohmann::json::parse(*request);
-  const nlohmann::json& expect = req["expect"];
+  const nlohmann::ordered_json& expect = req["expect"];
   std::cout << "upstream reproducer: " << path << "\n"
             << "  " << worker << " on " << name << ": " << req["shown"].get<std::string>() << "\n"
             << "  what serdiff's reference gives: "

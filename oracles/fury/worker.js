@@ -126,7 +126,9 @@ const readerMod = require(path.join(dist, 'lib', 'reader', 'index.js'));
     const call = CALLS[request.op];
     if (!call) throw new DeclinedOp(`fury writes no reproducer for op ${request.op}`);
     return upstreamProgram(request, {
-      library: `@furyjs/fury ${pkg.version} (BinaryWriter / BinaryReader)`,
+      library: '@furyjs/fury {version} (BinaryWriter / BinaryReader)',
+      packageName: '@furyjs/fury',
+      version: pkg.version,
       prelude: PRELUDE + sourceBetween(__filename, 'core'),
       call,
       modulesDir: pkg.modulesDir,

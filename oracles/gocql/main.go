@@ -493,8 +493,13 @@ func serializeRun(arg any) (any, error) {
 
 // The program holds the conversion and the call above, copied from this file, with the worker
 // library's Decline and Reject turned into plain errors (the program has no worker library).
-const upstreamPrelude = `// declined: an input the worker would not send to gocql (it has no Go form gocql takes).
-func declined(message string) error { return errors.New("no Go form gocql takes: " + message) }
+const upstreamPrelude = `// noForm: an input with no Go form gocql takes (the program then exits 2: nothing compared).
+type noForm struct{ message string }
+
+func (e noForm) Error() string  { return "no Go form gocql takes: " + e.message }
+func (e noForm) NoForm() string { return e.message }
+
+func declined(message string) error { return noForm{message} }
 
 `
 

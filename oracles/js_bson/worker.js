@@ -273,7 +273,9 @@ if (pkg.declined) {
     const call = UPSTREAM_CALLS[request.op];
     if (!call) throw new DeclinedOp(`js_bson writes no reproducer for op ${request.op}`);
     return upstreamProgram(request, {
-      library: `bson ${pkg.version} (js-bson)`,
+      library: 'bson {version} (js-bson)',
+      packageName: 'bson',
+      version: pkg.version,
       prelude: "const BSON = require('bson');\n" + sourceBetween(__filename, 'keep') +
         sourceBetween(__filename, 'calls'),
       call,

@@ -313,9 +313,11 @@ if (pkg.declined) {
       throw new DeclinedOp(`node_cassandra writes no reproducer for op ${request.op}`);
     }
     return upstreamProgram(request, {
-      library: `cassandra-driver ${pkg.version} (Encoder#encode)`,
+      library: 'cassandra-driver {version} (Encoder#encode)',
+      packageName: 'cassandra-driver',
+      version: pkg.version,
       prelude: `const driver = require('cassandra-driver');
-const pkg = { version: require('cassandra-driver/package.json').version };
+const pkg = { version };
 const { types } = driver;
 const { dataTypes, Long, Integer, BigDecimal } = types;
 ` + sourceBetween(__filename, 'convert'),

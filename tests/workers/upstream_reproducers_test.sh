@@ -6,7 +6,9 @@
 #   * run as serdiff printed it, it exits 1 against the shipped library (the bug is there) and
 #     prints the spec's answer given here by hand (serdiff's reference must agree with it);
 #   * where a version without the bug is at hand (pymongo's pure-Python path, js-bson 7 against
-#     the 6.10.4 of oracles/node_review), the program written for it exits 0.
+#     the 6.10.4 of oracles/node_review), the program written for it exits 0;
+# and where nothing is compared nothing is reproduced: a declined input makes --upstream exit 2,
+# a program whose package is missing exits 2.
 #
 #   upstream_reproducers_test.sh SERDIFF_CLI REPO [--write]
 #
@@ -110,5 +112,21 @@ for row in "${rows[@]}"; do
     fi
   fi
 done
+# Nothing compared, nothing reproduced: an input the worker declines (a JS Map cannot hold the
+# key -0) is refused with exit 2, and a program whose library is missing exits 2, not 1.
+(cd "$out" && "$cli" seed cql_encode_nested --value 'v4 payload map<double, int> = {-0: 1}' \
+  --corpus "$out/declined" >/dev/null)
+rc=0
+(cd "$out" && "$cli" repro cql_encode_nested "$out"/declined/cql_encode_nested/* \
+  --upstream node_cassandra --upstream-dir "$out/declined-programs") >"$out/declined.log" 2>&1 || rc=$?
+if [ "$rc" != 2 ] || ! grep -q "the worker declines this input" "$out/declined.log"; then
+  fail "a declined input: --upstream exited $rc, not 2 with the worker's reason"; cat "$out/declined.log" >&2
+fi
+rc=0
+(cd "$out" && env -u NODE_PATH node "$repo/oracles/fury/upstream/varint_fory_encode-fury-e1cb911284d1.js") \
+  >"$out/missing.log" 2>&1 || rc=$?
+if [ "$rc" != 2 ] || ! grep -q "is not installed here" "$out/missing.log"; then
+  fail "a Node program without its package exited $rc, not 2"; cat "$out/missing.log" >&2
+fi
 [ "$failures" -eq 0 ] || { echo "upstream_reproducers: $failures failure(s)" >&2; exit 1; }
 echo "upstream_reproducers: $n reproducers held"

@@ -423,7 +423,8 @@ def _doc_line(text):
 def upstream_program(request, *, library, prelude, call):
     """The answer of a worker's "serdiff.upstream" op: a self-contained Python program that runs
     call(INPUT) on the request's input, prints what the library does and what serdiff's
-    reference (the spec) gives, and exits 1 while they differ, 0 once they agree.
+    reference (the spec) gives, and exits 1 while they differ, 0 once they agree, 2 when the
+    library cannot be imported.
 
     request: the op's input ({"target", "op", "input", "shown", "spec", "expect"}, built by
     serdiff). library: its name and version, for the printout. prelude: the program's imports
@@ -431,6 +432,7 @@ def upstream_program(request, *, library, prelude, call):
     fields as a dict ({'hex': ...}) or raises when the library rejects the input.
     Returns ('value', {"ext": "py", "run": [...], "program": text}).
     """
+    import textwrap  # here: a worker's measured calls run without modules they do not use
     expect = request['expect']
     wants = ('accepted' if expect['outcome'] == 'accepted'
              else 'rejected, ' + expect['message'])
@@ -442,12 +444,17 @@ def upstream_program(request, *, library, prelude, call):
         'It calls the library directly, without serdiff, on this input:',
         '  ' + _doc_line(request['shown']),
         'What the spec requires (%s): %s' % (request['spec'], _doc_line(wants)),
-        'Exit status: 1 while the library answers otherwise, 0 once it agrees.',
+        'Exit status: 1 while the library answers otherwise, 0 once it agrees, 2 when it is not',
+        'installed.',
         '"""',
         'import json',
         'import sys',
         '',
-        prelude.strip('\n'),
+        'try:',
+        textwrap.indent(prelude.strip('\n'), '    '),
+        'except ImportError as e:  # exit 2: the library is not here, so nothing was reproduced',
+        "    print('the library is not installed for this python3: %s' % e)",
+        '    sys.exit(2)',
         '',
         'LIBRARY = %r' % (library,),
         'SPEC = %r' % (request['spec'],),

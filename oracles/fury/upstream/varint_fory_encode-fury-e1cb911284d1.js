@@ -5,11 +5,25 @@
 // It calls the library directly, without serdiff, on this input:
 //   [1 value: 9223372036854775808]
 // What the spec requires (Apache Fory xlang spec: varuint64 and zigzag varint64): accepted
-// Exit status: 1 while the library answers otherwise, 0 once it agrees.
-// Run it with NODE_PATH naming a node_modules folder that holds the library.
+// Exit status: 1 while the library answers otherwise, 0 once it agrees, 2 when it is not
+// installed or cannot take the input.
+// Run it with NODE_PATH naming a node_modules folder that holds @furyjs/fury.
 
 class Rejected extends Error {}
 class DeclinedOp extends Error {}
+// The version of the package NODE_PATH holds, for the printout (from its package.json).
+let version;
+try {
+  const fs = require('fs');
+  const path = require('path');
+  let dir = path.dirname(require.resolve("@furyjs/fury"));
+  const own = (d) => { try { return JSON.parse(fs.readFileSync(path.join(d, 'package.json'), 'utf8')); } catch (e) { return {}; } };
+  while (own(dir).name !== "@furyjs/fury" && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  version = own(dir).version;
+} catch (e) {
+  console.log(`@furyjs/fury is not installed here (NODE_PATH names no node_modules folder holding it): ${e.message}`);
+  process.exit(2);
+}
 const path = require('path');
 const dist = path.dirname(require.resolve('@furyjs/fury'));
 const writerMod = require(path.join(dist, 'lib', 'writer.js'));
@@ -72,7 +86,7 @@ const readerMod = require(path.join(dist, 'lib', 'reader', 'index.js'));
   const finishDecode = (r) => ({ value: { values: r.values.map(String), consumed: r.consumed } });
   
 
-const LIBRARY = "@furyjs/fury 0.5.9-beta (BinaryWriter / BinaryReader)";
+const LIBRARY = "@furyjs/fury {version} (BinaryWriter / BinaryReader)".replace('{version}', version);
 const SPEC = "Apache Fory xlang spec: varuint64 and zigzag varint64";
 const INPUT = JSON.parse("{\"values\":[\"9223372036854775808\"],\"zigzag\":false}");
 const EXPECT = JSON.parse("{\"outcome\":\"accepted\",\"answer\":{\"hex\":\"808080808080808080\"}}");
@@ -98,6 +112,10 @@ function main() {
     got = call(INPUT);
     outcome = 'accepted';
   } catch (e) { // how a JavaScript library says no
+    if (e instanceof DeclinedOp) { // the conversion found no form the library takes
+      console.log(`the input has no form ${LIBRARY} takes, so nothing was compared: ${e.message}`);
+      process.exit(2);
+    }
     outcome = 'rejected';
     got = e && e.message !== undefined ? `${e.name}: ${e.message}` : String(e);
   }

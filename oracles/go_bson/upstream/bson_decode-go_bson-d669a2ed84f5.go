@@ -49,6 +49,10 @@ func call(raw []byte) (map[string]any, error) {
 
 func main() {
 	got, err := protect(call)
+	if nf, ok := err.(interface{ NoForm() string }); ok { // the conversion found no Go form
+		fmt.Printf("the input has no form %s takes, so nothing was compared: %s\n", library, nf.NoForm())
+		os.Exit(2)
+	}
 	var expect struct {
 		Outcome string                     `json:"outcome"`
 		Message string                     `json:"message"`

@@ -4,7 +4,7 @@
 //
 //	v2 payload list<int> = [1, null]
 //
-// What the spec requires (CQL native protocol, doc/native_protocol_v<N>.spec of apache/cassandra: section 6 (values), 7 (UDTs)): rejected, ref cql encode: null element in a v1/v2 collection
+// What the spec requires (CQL native protocol v2 (apache/cassandra doc/native_protocol_v2.spec), section 6; a collection's values below the top in the v3 form, native_protocol_v3.spec section 10): rejected, ref cql encode: null element in a v1/v2 collection
 // Exit status: 1 while the library answers otherwise, 0 once it agrees.
 // Run it with GO111MODULE=off and GOPATH naming the library's sources.
 package main
@@ -26,12 +26,17 @@ import (
 )
 
 const library = "gocql 1.3.2 (Debian 12: golang-github-gocql-gocql-dev), gocql.Marshal"
-const spec = "CQL native protocol, doc/native_protocol_v<N>.spec of apache/cassandra: section 6 (values), 7 (UDTs)"
+const spec = "CQL native protocol v2 (apache/cassandra doc/native_protocol_v2.spec), section 6; a collection's values below the top in the v3 form, native_protocol_v3.spec section 10"
 const inputJSON = "{\"type\":\"list<int>\",\"value\":[1,null],\"version\":2}"
 const expectJSON = "{\"outcome\":\"rejected\",\"offset\":null,\"message\":\"ref cql encode: null element in a v1/v2 collection\"}"
 
-// declined: an input the worker would not send to gocql (it has no Go form gocql takes).
-func declined(message string) error { return errors.New("no Go form gocql takes: " + message) }
+// noForm: an input with no Go form gocql takes (the program then exits 2: nothing compared).
+type noForm struct{ message string }
+
+func (e noForm) Error() string  { return "no Go form gocql takes: " + e.message }
+func (e noForm) NoForm() string { return e.message }
+
+func declined(message string) error { return noForm{message} }
 
 // ---- serdiff's type text ------------------------------------------------------------------
 
@@ -486,6 +491,10 @@ func call(raw []byte) (map[string]any, error) {
 
 func main() {
 	got, err := protect(call)
+	if nf, ok := err.(interface{ NoForm() string }); ok { // the conversion found no Go form
+		fmt.Printf("the input has no form %s takes, so nothing was compared: %s\n", library, nf.NoForm())
+		os.Exit(2)
+	}
 	var expect struct {
 		Outcome string                     `json:"outcome"`
 		Message string                     `json:"message"`

@@ -5,11 +5,25 @@
 // It calls the library directly, without serdiff, on this input:
 //   {"a": int32 2}
 // What the spec requires (BSON 1.1, bsonspec.org/spec.html): accepted
-// Exit status: 1 while the library answers otherwise, 0 once it agrees.
-// Run it with NODE_PATH naming a node_modules folder that holds the library.
+// Exit status: 1 while the library answers otherwise, 0 once it agrees, 2 when it is not
+// installed or cannot take the input.
+// Run it with NODE_PATH naming a node_modules folder that holds bson.
 
 class Rejected extends Error {}
 class DeclinedOp extends Error {}
+// The version of the package NODE_PATH holds, for the printout (from its package.json).
+let version;
+try {
+  const fs = require('fs');
+  const path = require('path');
+  let dir = path.dirname(require.resolve("bson"));
+  const own = (d) => { try { return JSON.parse(fs.readFileSync(path.join(d, 'package.json'), 'utf8')); } catch (e) { return {}; } };
+  while (own(dir).name !== "bson" && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  version = own(dir).version;
+} catch (e) {
+  console.log(`bson is not installed here (NODE_PATH names no node_modules folder holding it): ${e.message}`);
+  process.exit(2);
+}
 const BSON = require('bson');
   // Deserialize keeping every type as it is on the wire, so that serialize writes it back.
   const KEEP_TYPES = {
@@ -42,7 +56,7 @@ const BSON = require('bson');
   }
   
 
-const LIBRARY = "bson 6.10.4 (js-bson)";
+const LIBRARY = "bson {version} (js-bson)".replace('{version}', version);
 const SPEC = "BSON 1.1, bsonspec.org/spec.html";
 const INPUT = JSON.parse("{\"document\":{\"a\":{\"$numberInt\":\"2\"}}}");
 const EXPECT = JSON.parse("{\"outcome\":\"accepted\",\"answer\":{\"hex\":\"0c0000001061000200000000\"}}");
@@ -70,6 +84,10 @@ function main() {
     got = call(INPUT);
     outcome = 'accepted';
   } catch (e) { // how a JavaScript library says no
+    if (e instanceof DeclinedOp) { // the conversion found no form the library takes
+      console.log(`the input has no form ${LIBRARY} takes, so nothing was compared: ${e.message}`);
+      process.exit(2);
+    }
     outcome = 'rejected';
     got = e && e.message !== undefined ? `${e.name}: ${e.message}` : String(e);
   }

@@ -4,14 +4,28 @@
 //
 // It calls the library directly, without serdiff, on this input:
 //   v2 payload list<list<int>> = [[1]]
-// What the spec requires (CQL native protocol, doc/native_protocol_v<N>.spec of apache/cassandra: section 6 (values), 7 (UDTs)): accepted
-// Exit status: 1 while the library answers otherwise, 0 once it agrees.
-// Run it with NODE_PATH naming a node_modules folder that holds the library.
+// What the spec requires (CQL native protocol v2 (apache/cassandra doc/native_protocol_v2.spec), section 6; a collection's values below the top in the v3 form, native_protocol_v3.spec section 10): accepted
+// Exit status: 1 while the library answers otherwise, 0 once it agrees, 2 when it is not
+// installed or cannot take the input.
+// Run it with NODE_PATH naming a node_modules folder that holds cassandra-driver.
 
 class Rejected extends Error {}
 class DeclinedOp extends Error {}
+// The version of the package NODE_PATH holds, for the printout (from its package.json).
+let version;
+try {
+  const fs = require('fs');
+  const path = require('path');
+  let dir = path.dirname(require.resolve("cassandra-driver"));
+  const own = (d) => { try { return JSON.parse(fs.readFileSync(path.join(d, 'package.json'), 'utf8')); } catch (e) { return {}; } };
+  while (own(dir).name !== "cassandra-driver" && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  version = own(dir).version;
+} catch (e) {
+  console.log(`cassandra-driver is not installed here (NODE_PATH names no node_modules folder holding it): ${e.message}`);
+  process.exit(2);
+}
 const driver = require('cassandra-driver');
-const pkg = { version: require('cassandra-driver/package.json').version };
+const pkg = { version };
 const { types } = driver;
 const { dataTypes, Long, Integer, BigDecimal } = types;
   // --- serdiff's type text -> the driver's type info ---------------------------------------
@@ -252,8 +266,8 @@ const { dataTypes, Long, Integer, BigDecimal } = types;
   }
   
 
-const LIBRARY = "cassandra-driver 4.10.0 (Encoder#encode)";
-const SPEC = "CQL native protocol, doc/native_protocol_v<N>.spec of apache/cassandra: section 6 (values), 7 (UDTs)";
+const LIBRARY = "cassandra-driver {version} (Encoder#encode)".replace('{version}', version);
+const SPEC = "CQL native protocol v2 (apache/cassandra doc/native_protocol_v2.spec), section 6; a collection's values below the top in the v3 form, native_protocol_v3.spec section 10";
 const INPUT = JSON.parse("{\"type\":\"list<list<int>>\",\"value\":[[1]],\"version\":2}");
 const EXPECT = JSON.parse("{\"outcome\":\"accepted\",\"answer\":{\"hex\":\"0001000c000000010000000400000001\"}}");
 
@@ -279,6 +293,10 @@ function main() {
     got = call(INPUT);
     outcome = 'accepted';
   } catch (e) { // how a JavaScript library says no
+    if (e instanceof DeclinedOp) { // the conversion found no form the library takes
+      console.log(`the input has no form ${LIBRARY} takes, so nothing was compared: ${e.message}`);
+      process.exit(2);
+    }
     outcome = 'rejected';
     got = e && e.message !== undefined ? `${e.name}: ${e.message}` : String(e);
   }

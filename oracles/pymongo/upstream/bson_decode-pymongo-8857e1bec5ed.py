@@ -4,43 +4,48 @@
 It calls the library directly, without serdiff, on this input:
   08 00 00 00 08 61 00 00
 What the spec requires (BSON 1.1, bsonspec.org/spec.html): rejected, offset 7: value truncated
-Exit status: 1 while the library answers otherwise, 0 once it agrees.
+Exit status: 1 while the library answers otherwise, 0 once it agrees, 2 when it is not
+installed.
 """
 import json
 import sys
 
-def _stand_in_pymongo_errors():
-    try:
-        import pymongo.errors  # noqa: F401
-        return False
-    except ImportError:
-        pass
-    package = types.ModuleType('pymongo')
-    errors = types.ModuleType('pymongo.errors')
+try:
+    def _stand_in_pymongo_errors():
+        try:
+            import pymongo.errors  # noqa: F401
+            return False
+        except ImportError:
+            pass
+        package = types.ModuleType('pymongo')
+        errors = types.ModuleType('pymongo.errors')
 
-    class ConfigurationError(Exception):
-        """Stand-in for pymongo.errors.ConfigurationError (python3-pymongo not installed)."""
+        class ConfigurationError(Exception):
+            """Stand-in for pymongo.errors.ConfigurationError (python3-pymongo not installed)."""
 
-    errors.ConfigurationError = ConfigurationError
-    package.errors = errors
-    package.__path__ = []
-    sys.modules['pymongo'] = package
-    sys.modules['pymongo.errors'] = errors
-    return True
+        errors.ConfigurationError = ConfigurationError
+        package.errors = errors
+        package.__path__ = []
+        sys.modules['pymongo'] = package
+        sys.modules['pymongo.errors'] = errors
+        return True
 
-import types
-_stand_in_pymongo_errors()
-import bson
-from bson.binary import UuidRepresentation
-from bson.codec_options import CodecOptions
-from bson.son import SON
-from bson import json_util
-JSON_OPTIONS = json_util.JSONOptions(json_mode=json_util.JSONMode.CANONICAL, document_class=SON,
-                                     uuid_representation=UuidRepresentation.UNSPECIFIED,
-                                     tz_aware=True)
-CODEC = CodecOptions(document_class=SON, tz_aware=False,
-                     uuid_representation=UuidRepresentation.UNSPECIFIED,
-                     unicode_decode_error_handler='strict')
+    import types
+    _stand_in_pymongo_errors()
+    import bson
+    from bson.binary import UuidRepresentation
+    from bson.codec_options import CodecOptions
+    from bson.son import SON
+    from bson import json_util
+    JSON_OPTIONS = json_util.JSONOptions(json_mode=json_util.JSONMode.CANONICAL, document_class=SON,
+                                         uuid_representation=UuidRepresentation.UNSPECIFIED,
+                                         tz_aware=True)
+    CODEC = CodecOptions(document_class=SON, tz_aware=False,
+                         uuid_representation=UuidRepresentation.UNSPECIFIED,
+                         unicode_decode_error_handler='strict')
+except ImportError as e:  # exit 2: the library is not here, so nothing was reproduced
+    print('the library is not installed for this python3: %s' % e)
+    sys.exit(2)
 
 LIBRARY = "pymongo's bson package (C extension bson._cbson)"
 SPEC = 'BSON 1.1, bsonspec.org/spec.html'

@@ -21,7 +21,9 @@ const UpstreamOp = "serdiff.upstream"
 // `"github.com/gocql/gocql"`), each of which must be used by Prelude or Call; Prelude, the
 // program's declarations (often a worker's own code, from SourceBetween); and Call, the source
 // of `func call(raw []byte) (map[string]any, error)`, which runs the library on the op's input
-// (its JSON text) and returns the answer's fields ({"hex": ...}) or the library's error.
+// (its JSON text) and returns the answer's fields ({"hex": ...}) or the library's error; an
+// error with a method NoForm() string says the input has no form the library takes (the program
+// then exits 2, not 1).
 type Upstream struct {
 	Library string
 	Imports []string
@@ -32,6 +34,10 @@ type Upstream struct {
 const upstreamJudge = `
 func main() {
 	got, err := protect(call)
+	if nf, ok := err.(interface{ NoForm() string }); ok { // the conversion found no Go form
+		fmt.Printf("the input has no form %s takes, so nothing was compared: %s\n", library, nf.NoForm())
+		os.Exit(2)
+	}
 	var expect struct {
 		Outcome string                     ` + "`json:\"outcome\"`" + `
 		Message string                     ` + "`json:\"message\"`" + `
@@ -101,7 +107,8 @@ func SourceBetween(path, name string) (string, error) {
 // UpstreamProgram answers a "serdiff.upstream" request: a self-contained Go program (run with
 // `go run` in GOPATH mode over Debian's Go sources) that calls the library directly on the
 // request's input, prints what it does and what serdiff's reference (the spec) gives, and exits
-// 1 while they differ, 0 once they agree.
+// 1 while they differ, 0 once they agree (2: the input has no form the library takes; a library
+// that is not installed fails go run itself, exit 1 with the compiler's message).
 func UpstreamProgram(req *Request, u Upstream) (Result, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(req.RawInput, &fields); err != nil {
