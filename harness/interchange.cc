@@ -6,7 +6,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "serdiff/common/error_offset.h"
-#include "serdiff/common/utf8.h"
 
 namespace serdiff::harness {
 
@@ -83,10 +82,14 @@ std::string SpecOf(absl::string_view op, absl::string_view input_json) {
   return "the decimal text of the integer";
 }
 
-// Text for the request as it is when it is UTF-8 (JSON text must be), else C-escaped.
-std::string Utf8Text(absl::string_view s) {
-  return FirstInvalidUtf8(std::string_view(s.data(), s.size())) == s.size() ? std::string(s)
-                                                                            : absl::CHexEscape(s);
+// Text for the request, which the programs print and put in comments: as it is when it is
+// printable ASCII, else C-escaped (\xNN: no byte a language reads as a line end, a byte order
+// mark or a quote can reach a program's source, and JSON text must be UTF-8).
+std::string PrintableText(absl::string_view s) {
+  for (const char c : s) {
+    if (c < 0x20 || c > 0x7e) return absl::CHexEscape(s);
+  }
+  return std::string(s);
 }
 
 }  // namespace
@@ -100,7 +103,7 @@ std::string UpstreamRequestJson(absl::string_view target, absl::string_view op,
   out += ",\"op\":";
   AppendJsonString(&out, op);
   absl::StrAppend(&out, ",\"input\":", input_json, ",\"shown\":");
-  AppendJsonString(&out, Utf8Text(shown));
+  AppendJsonString(&out, PrintableText(shown));
   out += ",\"spec\":";
   AppendJsonString(&out, SpecOf(op, input_json));
   if (reference.ok()) {
@@ -110,7 +113,7 @@ std::string UpstreamRequestJson(absl::string_view target, absl::string_view op,
   const std::optional<int64_t> at = ErrorOffset(reference.status());
   absl::StrAppend(&out, ",\"expect\":{\"outcome\":\"rejected\",\"offset\":",
                   at ? absl::StrCat(*at) : std::string("null"), ",\"message\":");
-  AppendJsonString(&out, Utf8Text(reference.status().message()));
+  AppendJsonString(&out, PrintableText(reference.status().message()));
   out += "}}";
   return out;
 }

@@ -58,8 +58,9 @@ struct Interchange {
 // "expect": {"outcome": "accepted", "answer": <answer_json>} or {"outcome":
 // "rejected", "offset": <int or null>, "message": <the reference's error>}}. `input_json` and
 // `answer_json` must be JSON objects; `reference` is the reference implementation's output.
-// `shown` and the reference's message go as they are when they are UTF-8, else C-escaped
-// (absl::CHexEscape: they are for people, and JSON text must be UTF-8).
+// `shown` and the reference's message go as they are when they are printable ASCII, else
+// C-escaped (absl::CHexEscape: they are for people, and the programs put them in comments, where
+// U+2028 ends a JavaScript line and U+FEFF stops a Go build).
 std::string UpstreamRequestJson(absl::string_view target, absl::string_view op,
                                 absl::string_view input_json, absl::string_view shown,
                                 const absl::StatusOr<std::string>& reference,

@@ -439,7 +439,12 @@ int main(int argc, char** argv) {
     return Check(session, {cases, seed, corpus_dir, json_path, filter, failures_dir});
   }
   if (*repro) {
-    if (!upstream_worker.empty()) {
+    if (repro->count("--upstream") > 0) {
+      if (upstream_worker.empty() || shrink || emit_regression || commands) {
+        std::cerr << "serdiff: --upstream takes a worker's name, and no --shrink, "
+                     "--emit-regression or --commands (shrink first, then ask for the program)\n";
+        return 2;
+      }
       return serdiff::tools::Upstream(session, target_name, file, upstream_worker, upstream_dir);
     }
     return Repro(session, target_name, file, shrink, emit_regression, commands, corpus_dir,

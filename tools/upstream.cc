@@ -77,18 +77,35 @@ int Upstream(const Session& session, const std::string& name, const std::string&
     return 2;
   }
   const nlohmann::ordered_json req = nlohmann::ordered_json::parse(*request);  // key order kept
-  // An input the worker declines is never compared: a program would only report that the
-  // library cannot take it, not a bug. Asked first, as a run would ask it.
-  int64_t peak = -1;
-  absl::StatusOr<harness::ExternalAnswer> call =
-      client->Call(req["op"].get<std::string>(), req["input"].dump(), &peak);
-  if (!call.ok() && harness::IsDeclined(call.status())) {
+  // A program is written for a finding only. An input the worker declines is never compared;
+  // one on which the worker gives what the reference gives (the same outcome, the same output
+  // once the interchange has turned its answer into the target's form: fewer fury values than
+  // the count asked for is a rejection there, for one) is no finding. Both are asked as a run
+  // asks them.
+  const harness::MeasuredOutput mine = t->RunOne(*bytes, worker);
+  if (!mine.output.ok() && harness::IsDeclined(mine.output.status())) {
     std::cerr << "serdiff: --upstream " << worker
               << ": the worker declines this input, so it is not compared on it and there is no "
                  "finding to reproduce: "
-              << call.status().message() << "\n";
+              << mine.output.status().message() << "\n";
     return 2;
   }
+  const std::vector<harness::Role> roles = t->impl_roles();
+  for (size_t i = 0; i < impls.size() && i < roles.size(); ++i) {
+    if (roles[i] != harness::Role::kReference) continue;
+    const harness::MeasuredOutput ref = t->RunOne(*bytes, impls[i]);
+    const bool same =
+        ref.output.ok() == mine.output.ok() && (!ref.output.ok() || *ref.output == *mine.output);
+    if (same) {
+      std::cerr << "serdiff: --upstream " << worker << ": " << worker << " gives what " << impls[i]
+                << " gives on this input ("
+                << (ref.output.ok() ? "the same output" : "both reject it")
+                << "): no finding to reproduce\n";
+      return 2;
+    }
+    break;
+  }
+  int64_t peak = -1;
   absl::StatusOr<harness::ExternalAnswer> answer =
       client->Call("serdiff.upstream", *request, &peak);
   if (!answer.ok()) {
@@ -116,8 +133,13 @@ int Upstream(const Session& session, const std::string& name, const std::string&
     return 2;
   }
   std::error_code ec;
-  std::filesystem::create_directories(out_dir, ec);
-  const std::filesystem::path dir = std::filesystem::absolute(out_dir, ec);
+  const std::string where = out_dir.empty() ? std::string(".") : out_dir;
+  std::filesystem::create_directories(where, ec);
+  if (ec) {
+    std::cerr << "serdiff: --upstream-dir " << where << ": " << ec.message() << "\n";
+    return 2;
+  }
+  const std::filesystem::path dir = std::filesystem::absolute(where, ec);
   const std::string path =
       (dir / absl::StrCat(name, "-", worker, "-", harness::Sha1Hex(*bytes).substr(0, 12), ".", ext))
           .string();

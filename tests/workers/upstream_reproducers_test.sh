@@ -6,7 +6,8 @@
 #   * run as serdiff printed it, it exits 1 against the shipped library (the bug is there) and
 #     prints the spec's answer given here by hand (serdiff's reference must agree with it);
 #   * where a version without the bug is at hand (pymongo's pure-Python path, js-bson 7 against
-#     the 6.10.4 of oracles/node_review), the program written for it exits 0;
+#     the 6.10.4 of oracles/node_review), --upstream refuses to write a program there (exit 2:
+#     no finding) and the kept program, run against it, exits 0;
 # and where nothing is compared nothing is reproduced: a declined input makes --upstream exit 2,
 # a program whose package is missing exits 2.
 #
@@ -99,16 +100,27 @@ for row in "${rows[@]}"; do
     echo "upstream_reproducers: $worker on $target: exit $rc, $(sed -n 1p "$out/run$n.log")"
   fi
   if [ "$fixed" != "-" ]; then
-    if ! run=$(generate "$fixed" "$out/fixed$n" "$worker" "$target" "$input"); then
-      fail "$worker on $target: serdiff repro --upstream failed with $fixed"
-      continue
-    fi
+    # With the bug gone there is no finding: --upstream refuses (exit 2)...
     rc=0
-    (cd "$out" && env "$fixed" sh -c "$run") >"$out/fixed$n.log" 2>&1 || rc=$?
+    (cd "$out" && env "$fixed" "$cli" repro "$target" "$input" --upstream "$worker" \
+      --upstream-dir "$out/fixed$n") >"$out/fixed$n.log" 2>&1 || rc=$?
+    if [ "$rc" != 2 ] || ! grep -q "no finding to reproduce" "$out/fixed$n.log"; then
+      fail "$worker on $target with $fixed (no bug): --upstream exited $rc, not 2 (no finding)"
+      cat "$out/fixed$n.log" >&2
+    fi
+    # ...and the program kept for the buggy build agrees with the spec there (exit 0).
+    rc=0
+    case "$worker" in
+      pymongo) (cd "$out" && /usr/bin/python3 -c "import sys; sys.modules['bson._cbson'] = None
+exec(compile(open(sys.argv[1]).read(), sys.argv[1], 'exec'))" "$kept") >"$out/kept$n.log" 2>&1 || rc=$? ;;
+      js_bson) (cd "$out" && env NODE_PATH="$repo/oracles/node/node_modules" node "$kept") >"$out/kept$n.log" 2>&1 || rc=$? ;;
+      *) rc=99 ;;
+    esac
     if [ "$rc" != 0 ]; then
-      fail "$worker on $target with $fixed (no bug): exited $rc, not 0"; cat "$out/fixed$n.log" >&2
+      fail "$worker on $target: the kept program against the build without the bug exited $rc, not 0"
+      cat "$out/kept$n.log" >&2
     else
-      echo "upstream_reproducers: $worker on $target with $fixed: exit 0, $(sed -n 1p "$out/fixed$n.log")"
+      echo "upstream_reproducers: $worker on $target without the bug: --upstream exit 2, kept program exit 0"
     fi
   fi
 done
@@ -128,5 +140,12 @@ rc=0
 if [ "$rc" != 2 ] || ! grep -q "is not installed here" "$out/missing.log"; then
   fail "a Node program without its package exited $rc, not 2"; cat "$out/missing.log" >&2
 fi
+# --upstream takes a name and no other repro option.
+for args in "--upstream=" "--upstream pymongo --shrink"; do
+  rc=0
+  (cd "$out" && "$cli" repro bson_encode "$repo/corpus/bson_encode/regressions/97e11fd502328a2481927dcc4b01e8aefcdbdc23" \
+    $args) >/dev/null 2>&1 || rc=$?
+  [ "$rc" = 2 ] || fail "repro ... $args exited $rc, not 2 (a usage error)"
+done
 [ "$failures" -eq 0 ] || { echo "upstream_reproducers: $failures failure(s)" >&2; exit 1; }
 echo "upstream_reproducers: $n reproducers held"

@@ -2,7 +2,7 @@
 //
 // It calls the library directly, without serdiff, on this input:
 //
-//	v4 payload ascii = 'é'
+//	v4 payload ascii = \'\xc3\xa9\'
 //
 // What the spec requires (CQL native protocol v4 (apache/cassandra doc/native_protocol_v4.spec), section 6 (values, collections, tuples), 7 (user types)): rejected, ref cql encode: ascii above 127
 // Exit status: 1 while the library answers otherwise, 0 once it agrees.

@@ -3,7 +3,7 @@
 // cassandra-driver 4.10.0 (Encoder#encode) on cql_encode_scalar: a reproducer written by serdiff (serdiff repro --upstream).
 //
 // It calls the library directly, without serdiff, on this input:
-//   v4 payload ascii = 'é'
+//   v4 payload ascii = \'\xc3\xa9\'
 // What the spec requires (CQL native protocol v4 (apache/cassandra doc/native_protocol_v4.spec), section 6 (values, collections, tuples), 7 (user types)): rejected, ref cql encode: ascii above 127
 // Exit status: 1 while the library answers otherwise, 0 once it agrees, 2 when it is not
 // installed or cannot take the input.
