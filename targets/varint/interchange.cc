@@ -115,8 +115,7 @@ std::string ForyDecodeAnswerJson(absl::string_view output) {
   std::string values;
   uint64_t consumed = 0;
   for (size_t at = 0; at + 8 <= output.size(); at += 8) {
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<uint8_t>(output[at + i]);
+    const uint64_t v = harness::ReadLe64(output.data() + at);
     if (at == 0) {
       consumed = v;
       continue;
