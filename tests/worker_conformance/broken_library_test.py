@@ -10,8 +10,9 @@ worker's SERDIFF_CONFORMANCE_LIBRARY) and asserts that the suite fails, that the
 among the failing checks and that every failing check belongs to that rule. Before the mutants,
 an unchanged copy of each library must pass: the copying alone breaks nothing. The Node mutants
 run when NODE (default: node on PATH) is installed, the Go mutants when go is (the Go library is
-built by workers/go/run from the changed copy's folder, SERDIFF_GO_LIBRARY); each is reported
-skipped otherwise.
+built by workers/go/run from the changed copy's folder, SERDIFF_GO_LIBRARY), the Java mutants
+when a JDK is (compiled by workers/java/run from the copy, SERDIFF_JAVA_LIBRARY); each is
+reported skipped otherwise.
 
 Prints one line per run and then "N passed, N failed"; exits 1 when one failed. Standard
 library only.
@@ -31,8 +32,10 @@ LIBRARIES = {
     'python': os.path.join(ROOT, 'workers', 'python', 'serdiff_worker.py'),
     'node': os.path.join(ROOT, 'workers', 'node', 'serdiff_worker.js'),
     'go': os.path.join(ROOT, 'workers', 'go', 'serdiffworker', 'worker.go'),
+    'java': os.path.join(ROOT, 'workers', 'java', 'serdiff', 'worker', 'SerdiffWorker.java'),
 }
 GO_RUN = os.path.join(ROOT, 'workers', 'go', 'run')
+JAVA_RUN = os.path.join(ROOT, 'workers', 'java', 'run')
 
 # (language, what the change breaks, text in the library, its replacement, the check that must
 # fail, the prefixes every failing check must have)
@@ -77,12 +80,19 @@ MUTANTS = [
      'if s.rehearse && rawLen <= rehearseMaxRequest {',
      'if false && rawLen <= rehearseMaxRequest {',
      'rehearse.on', ('rehearse.on',)),
+    ('java', 'a failing prepare is rejected instead of declined',
+     'return c != null ? c : declinedAnswer(id, "input not taken: " + errorText(t));',
+     'return c != null ? c : rejectedAnswer(id, "input not taken: " + errorText(t), -1, null);',
+     'prepare.throw', ('prepare.throw',)),
 ]
 
 
 def worker_command(language, node):
     if language == 'go':
         return [GO_RUN, '--name', 'conformance', os.path.join(HERE, 'conformance_go')]
+    if language == 'java':
+        return [JAVA_RUN, '--name', 'conformance', os.path.join(HERE, 'conformance_java'),
+                'ConformanceWorker']
     if language == 'python':
         return [sys.executable, os.path.join(HERE, 'conformance_worker.py')]
     return [node, '--expose-gc', os.path.join(HERE, 'conformance_worker.js')]
@@ -93,6 +103,8 @@ def run_suite(language, node, library):
     env = dict(os.environ, SERDIFF_CONFORMANCE_LIBRARY=library)
     if language == 'go':  # workers/go/run builds the worker with the package in this folder
         env['SERDIFF_GO_LIBRARY'] = os.path.dirname(library)
+    if language == 'java':  # workers/java/run compiles <folder>/serdiff/worker/SerdiffWorker.java
+        env['SERDIFF_JAVA_LIBRARY'] = os.path.dirname(os.path.dirname(os.path.dirname(library)))
     p = subprocess.run([sys.executable, SUITE] + worker_command(language, node), env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
     text = p.stdout.decode('utf-8', 'replace')
@@ -109,6 +121,9 @@ def copy_with(language, tmp, old=None, new=None):
         if text.count(old) != 1:
             return None
         text = text.replace(old, new)
+    if language == 'java':  # the package's folders: <tmp>/serdiff/worker/
+        tmp = os.path.join(tmp, 'serdiff', 'worker')
+        os.makedirs(tmp)
     path = os.path.join(tmp, os.path.basename(LIBRARIES[language]))
     with open(path, 'w', encoding='utf-8') as f:
         f.write(text)
@@ -128,7 +143,8 @@ def main(argv):
         sys.stderr.write('usage: broken_library_test.py [--node NODE]\n')
         return 2
     have = {'python': True, 'node': shutil.which(node) is not None,
-            'go': shutil.which('go') is not None}
+            'go': shutil.which('go') is not None,
+            'java': shutil.which('java') is not None and shutil.which('javac') is not None}
     passed = failed = 0
 
     def report(ok, what):
@@ -144,10 +160,10 @@ def main(argv):
     # and are reported in the order listed.
     with tempfile.TemporaryDirectory(prefix='serdiff-broken-library-') as tmp:
         jobs = []  # (language, library or None, judge(status, failing, last) -> (ok, text))
-        for language in ('python', 'node', 'go'):
+        for language in ('python', 'node', 'go', 'java'):
             if not have[language]:
                 print('skipped: the %s library (%s is not installed)'
-                      % (language, node if language == 'node' else 'go'))
+                      % (language, {'node': node, 'java': 'a JDK'}.get(language, language)))
                 continue
             where = os.path.join(tmp, language + '-unchanged')
             os.mkdir(where)
