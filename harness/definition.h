@@ -185,6 +185,18 @@ struct Divergence {
   const char* declared_in = __builtin_FILE();
 };
 
+// A peak heap of implementation `impl` above the target's bound that is known and accepted
+// when `impl` is the subject: `allowance` gives the bytes added to the bound on this input, from
+// the input and the subject's own answer (0: none), e.g. the declared length a library
+// allocates before it finds the bytes are not there, which it names in its error. A report
+// whose verdict needed them says "accepted divergence: <impl>: peak heap: <reason>".
+template <typename T>
+struct HeapDivergence {
+  std::string impl;
+  std::string reason;
+  std::function<int64_t(const T& input, const Output& subject)> allowance;
+};
+
 // A property of the optimized output beyond equality with the others (round trip, size
 // prediction, ...); its failure is the verdict "check-failed:<name>" (harness/verdict.h, rule 5).
 template <typename T>
@@ -290,6 +302,8 @@ struct TargetDef {
   std::vector<Impl<T>> others;
   std::vector<OutputCheck<T>> checks;
   std::vector<Divergence<T>> divergences;
+  // Known peak-heap departures of outside implementations, applied when one is the subject.
+  std::vector<HeapDivergence<T>> heap_divergences;
   // Bound (bytes) on the optimized run's peak heap, accepted or rejected, with its text.
   HeapBound<T> heap_bound;
   // Error offsets: how they are compared, why not (kNotApplicable), and which

@@ -284,6 +284,17 @@ class TypedTarget final : public Target {
         }
       }
     }
+    if (def_.heap_bound && subject != nullptr) {
+      for (const auto& h : def_.heap_divergences) {
+        if (h.impl != subject->name) continue;
+        const int64_t extra = h.allowance(v, runs[0].first);
+        if (extra <= 0) continue;
+        in.heap_bound += extra;
+        in.heap_allowance += extra;
+        in.heap_allowance_reason = absl::StrCat(h.impl, ": peak heap: ", h.reason);
+        break;
+      }
+    }
     in.offsets = def_.offsets;
     CaseResult result = JudgeCase(in);
     for (const ImplRun& run : runs) {

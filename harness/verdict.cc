@@ -218,6 +218,11 @@ CaseResult JudgeCase(const JudgeInput& in) {
 
   // Rule 6, whether the optimized side accepted or rejected: "heap-bound:<optimized>". Not
   // through `fail`, whose lambda-built details are not needed here.
+  if (in.heap_bound >= 0 && in.heap_allowance > 0 && result.passed &&
+      opt.peak_heap_bytes > in.heap_bound - in.heap_allowance &&
+      opt.peak_heap_bytes <= in.heap_bound) {
+    result.accepted.push_back(in.heap_allowance_reason);
+  }
   if (in.heap_bound >= 0 && opt.peak_heap_bytes > in.heap_bound && result.passed) {
     result.passed = false;
     result.failure_class = absl::StrCat("heap-bound:", opt.name);

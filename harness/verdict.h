@@ -123,6 +123,10 @@ struct JudgeInput {
   std::function<std::optional<std::string>(size_t i)> divergence;
   std::vector<std::pair<std::string, absl::Status>> checks;
   int64_t heap_bound = -1;
+  // Bytes of heap_bound that a HeapDivergence of the subject added on this input, and its
+  // "<impl>: <reason>" (shown as an accepted divergence when the peak needed them).
+  int64_t heap_allowance = 0;
+  std::string heap_allowance_reason;
   OffsetPolicy offsets = OffsetPolicy::kCompareWhenPresent;
   // Printers, called by RenderReport only.
   std::function<std::string()> show_input;

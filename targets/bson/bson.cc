@@ -289,12 +289,15 @@ harness::TargetDef<std::string> DecodeTarget() {
   for (auto& d : PymongoDecodeDivergences()) def.divergences.push_back(std::move(d));
   for (auto& d : JsBsonDecodeDivergences()) def.divergences.push_back(std::move(d));
   for (auto& d : GoBsonDecodeDivergences()) def.divergences.push_back(std::move(d));
+  for (auto& d : JavaBsonDecodeDivergences()) def.divergences.push_back(std::move(d));
+  def.heap_divergences = JavaBsonDecodeHeapDivergences();
   // Every serdiff decoder reports where the first invalid field starts (docs/architecture.md,
   // "Error offsets"); libbson's bson_validate reports an offset of its own convention only, the
-  // workers pymongo, js_bson and go_bson none.
+  // workers pymongo, js_bson, go_bson and java_bson none.
   def.offsets = harness::OffsetPolicy::kRequired;
   def.offset_exemptions = {LibbsonDecodeOffsetExemption(), PymongoDecodeOffsetExemption(),
-                           JsBsonDecodeOffsetExemption(), GoBsonDecodeOffsetExemption()};
+                           JsBsonDecodeOffsetExemption(), GoBsonDecodeOffsetExemption(),
+                           JavaBsonDecodeOffsetExemption()};
   // The decoder's budget (issue 36): kDecodeHeapPerInputByte per input byte + 4 KiB, accepted
   // or rejected (docs/bson.md, "Decoder heap").
   def.heap_bound = harness::HeapBound<std::string>::Custom(

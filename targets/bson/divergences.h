@@ -86,4 +86,12 @@ std::vector<harness::Divergence<serdiff::bson::Document>> GoBsonEncodeDivergence
 std::vector<harness::Divergence<std::string>> GoBsonDecodeDivergences();
 harness::OffsetExemption GoBsonDecodeOffsetExemption();
 
+// ---- java_bson (divergences_java_bson.cc) -----------------------------------------------------
+//   JavaBsonDecodeDivergences      bson_decode: UTF-8 it does not check, nesting past 100
+//   JavaBsonDecodeOffsetExemption  bson_decode: it reports no error position
+//   JavaBsonDecodeHeapDivergences  bson_decode: a declared length allocated before it is checked
+std::vector<harness::Divergence<std::string>> JavaBsonDecodeDivergences();
+std::vector<harness::HeapDivergence<std::string>> JavaBsonDecodeHeapDivergences();
+harness::OffsetExemption JavaBsonDecodeOffsetExemption();
+
 }  // namespace serdiff::targets::bson

@@ -95,6 +95,7 @@ extern const Unchecked kJsBsonUnchecked;
 extern const Unchecked kGoBsonUnchecked;
 // go_bson's UTF-8 and its code_w_scope terminator.
 extern const Unchecked kGoBsonUncheckedCode;
+extern const Unchecked kJavaBsonUnchecked;
 
 // serdiff rejected, the peer (pymongo, else js_bson) accepted, and serdiff's Validate accepts
 // the input once the bytes the peer does not check are blanked (BlankUncheckedUtf8), with

@@ -65,7 +65,8 @@ public final class SerdiffWorker {
       "bytes the call allocated on the Java heap (ThreadMXBean.getCurrentThreadAllocatedBytes "
           + "after minus before, run with C1 only so that escape analysis never removes an "
           + "allocation): at least the call's peak, since memory freed during the call is "
-          + "still counted; memory outside the Java heap (direct buffers, JNI) is not seen";
+          + "still counted; memory outside the Java heap (direct buffers, JNI) is not seen; a "
+          + "call that ends in OutOfMemoryError reports the heap's limit (-Xmx) as its peak";
 
   /** The reserved op that writes an upstream reproducer (docs/workers.md). */
   public static final String UPSTREAM_OP = "serdiff.upstream";
@@ -449,6 +450,9 @@ public final class SerdiffWorker {
         result = op.run.apply(arg);
       } catch (Throwable t) { // the library refused the input
         long peak = Math.max(0, allocated() - before);
+        // An allocation over the heap's limit fails before it is counted: the call asked for
+        // more than the whole heap, which is the least its peak would have been.
+        if (t instanceof OutOfMemoryError) peak = Math.max(peak, Runtime.getRuntime().maxMemory());
         JsonObject c = classify(id, t, peak);
         return c != null ? c : rejectedAnswer(id, errorText(t), -1, peak);
       }
