@@ -195,6 +195,7 @@ struct HeapDivergence {
   std::string impl;
   std::string reason;
   std::function<int64_t(const T& input, const Output& subject)> allowance;
+  const char* declared_in = __builtin_FILE();
 };
 
 // A property of the optimized output beyond equality with the others (round trip, size

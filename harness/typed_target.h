@@ -74,6 +74,8 @@ struct TargetInfo {
   std::string offsets_reason;  // why offsets are not applicable (kNotApplicable), else empty
   // Each implementation that reports no error offsets (TargetDef::offset_exemptions).
   std::vector<Acceptance> offset_exemptions;
+  // Each known peak-heap departure of a subject (TargetDef::heap_divergences).
+  std::vector<Acceptance> heap_divergences;
   std::vector<LengthField> length_fields;  // TargetDef::length_fields
   FuzzLimits fuzz_limits;                  // TargetDef::fuzz_limits, resolved (never unset)
   std::string interchange_op;              // TargetDef::interchange.op; empty: none
@@ -98,6 +100,7 @@ class Target {
   OffsetPolicy offset_policy() const { return info_.offset_policy; }
   const std::string& offsets_reason() const { return info_.offsets_reason; }
   const std::vector<Acceptance>& offset_exemptions() const { return info_.offset_exemptions; }
+  const std::vector<Acceptance>& heap_divergences() const { return info_.heap_divergences; }
 
   // Decodes corpus or fuzz bytes with FuzzedDataProvider and judges the input under `config`
   // (its subject, its re-run sample: harness/run_config.h); the report and corpus bytes only on
@@ -554,6 +557,9 @@ class TypedTarget final : public Target {
     info.offsets_reason = d.offsets_reason;
     for (const auto& e : d.offset_exemptions) {
       info.offset_exemptions.push_back({e.impl, e.reason, e.declared_in, nullptr, ""});
+    }
+    for (const auto& h : d.heap_divergences) {
+      info.heap_divergences.push_back({h.impl, h.reason, h.declared_in, nullptr, ""});
     }
     info.length_fields = d.length_fields;
     info.fuzz_limits = d.fuzz_limits;

@@ -2,7 +2,7 @@
 # file over 700 lines; split a longer one along its concerns). Run by ctest as
 # source_file_lengths; by hand:
 #   cmake -DSERDIFF_SOURCE_DIR=<checkout> [-DSERDIFF_MAX_LINES=700] -P scripts/check_file_lengths.cmake
-# Counts the lines of every *.cc, *.h, *.py, *.js and *.sh file and of every extensionless script
+# Counts the lines of every *.cc, *.h, *.py, *.js, *.sh, *.go and *.java file and of every extensionless script
 # in scripts/ (shell or Python by its #! line), outside build*/, corpus/, hidden folders and
 # node_modules/.
 cmake_minimum_required(VERSION 3.25)
@@ -25,11 +25,12 @@ foreach(_entry ${_top})
     file(GLOB_RECURSE _found LIST_DIRECTORIES false RELATIVE ${SERDIFF_SOURCE_DIR}
       ${SERDIFF_SOURCE_DIR}/${_entry}/*.cc ${SERDIFF_SOURCE_DIR}/${_entry}/*.h
       ${SERDIFF_SOURCE_DIR}/${_entry}/*.py ${SERDIFF_SOURCE_DIR}/${_entry}/*.js
-      ${SERDIFF_SOURCE_DIR}/${_entry}/*.sh)
+      ${SERDIFF_SOURCE_DIR}/${_entry}/*.sh ${SERDIFF_SOURCE_DIR}/${_entry}/*.go
+      ${SERDIFF_SOURCE_DIR}/${_entry}/*.java)
     # Installed npm packages (oracles/node/node_modules, scripts/bootstrap) are not ours.
     list(FILTER _found EXCLUDE REGEX "(^|/)node_modules/")
     list(APPEND _files ${_found})
-  elseif(_entry MATCHES "\\.(cc|h|py|js|sh)$")
+  elseif(_entry MATCHES "\\.(cc|h|py|js|sh|go|java)$")
     list(APPEND _files ${_entry})
   endif()
 endforeach()

@@ -508,6 +508,54 @@ TEST(VerdictHeapBound, CustomBoundSeesTheRejectionAsSuch) {
   EXPECT_EQ(r.failure_class, "heap-bound:optimized");
 }
 
+// A subject's known peak-heap departure (HeapDivergence) widens its bound by the allowance it
+// gives for the input and the subject's answer, says so in the report, and nothing more: a peak
+// over bound + allowance still fails, another implementation as subject gets none, and an
+// allowance of 0 adds nothing.
+TEST(VerdictHeapBound, HeapDivergenceAllowsItsSubjectOnly) {
+  auto make = [](int64_t allowance) {
+    TargetDef<int64_t> def = Allocating(false, 1);  // the optimized side rejects, allocating 1 B
+    def.others[0].name = "ref_a";
+    def.others[0].run = [](const int64_t& v) -> Output {  // rejects, allocating v bytes
+      std::unique_ptr<char[]> p(new char[static_cast<size_t>(v)]);
+      g_sink = p.get();
+      return InvalidAt(0, "asked for the bytes");
+    };
+    def.heap_bound = HeapBound<int64_t>::Fixed(4096);
+    def.heap_divergences.push_back(
+        {"ref_a", "allocates before it checks", [allowance](const int64_t&, const Output& out) {
+           return out.ok() ? 0 : allowance;  // keyed on the subject's answer
+         }});
+    return def;
+  };
+  RunConfig as_a;
+  as_a.subject = "ref_a";
+  TypedTarget<int64_t> t(make(200000));
+  CaseResult r = t.Judge(100000, as_a);
+  EXPECT_TRUE(r.passed) << r.report;
+  EXPECT_EQ(r.heap_bound_bytes, 4096 + 200000);
+  ASSERT_EQ(r.accepted.size(), 1u) << r.report;
+  EXPECT_EQ(r.accepted[0], "ref_a: peak heap: allocates before it checks");
+  // Under the plain bound the allowance is not needed and not listed.
+  r = t.Judge(100, as_a);
+  EXPECT_TRUE(r.passed) << r.report;
+  EXPECT_TRUE(r.accepted.empty()) << r.report;
+  // Over bound + allowance: a failure.
+  EXPECT_EQ(t.Judge(300000, as_a).failure_class, "heap-bound:ref_a");
+  // An allowance of 0 on this answer: the plain bound.
+  TypedTarget<int64_t> none(make(0));
+  EXPECT_EQ(none.Judge(100000, as_a).failure_class, "heap-bound:ref_a");
+  // The optimized side as the subject: ref_a's departure is not its own.
+  TargetDef<int64_t> def = make(200000);
+  def.optimized.run = [](const int64_t& v) -> Output {
+    std::unique_ptr<char[]> p(new char[static_cast<size_t>(v)]);
+    g_sink = p.get();
+    return InvalidAt(0, "no");
+  };
+  TypedTarget<int64_t> opt(std::move(def));
+  EXPECT_EQ(opt.Judge(100000, {}).failure_class, "heap-bound:optimized");
+}
+
 // ---- corpus replay --------------------------------------------------------------------------
 
 void WriteFile(const std::filesystem::path& p, const std::string& bytes) {

@@ -88,6 +88,9 @@ int List(const Session& session) {
     for (const auto& e : t->offset_exemptions()) {
       std::cout << "  reports no error offsets (" << e.impl << "): " << e.reason << "\n";
     }
+    for (const auto& h : t->heap_divergences()) {
+      std::cout << "  accepted peak heap as the subject (" << h.impl << "): " << h.reason << "\n";
+    }
     for (const auto& d : t->accepted_divergences()) {
       std::cout << "  accepted divergence (" << d.impl << "): " << d.reason << "\n";
       if (d.edge_texts) {
@@ -186,14 +189,21 @@ int EmitDivergencesTable(const Session& session) {
       by_impl[e.impl].push_back({t->name(), "no error offsets", e.reason,
                                  serdiff::harness::DeclaredInText(e.declared_in)});
     }
+    for (const auto& h : t->heap_divergences()) {
+      by_impl[h.impl].push_back({t->name(), "peak heap (as the subject)", h.reason,
+                                 serdiff::harness::DeclaredInText(h.declared_in)});
+    }
   }
   auto cell = [](absl::string_view text) { return absl::StrReplaceAll(text, {{"|", "\\|"}}); };
   for (const auto& [impl, rows] : by_impl) {
-    size_t divergences = 0;
-    for (const Row& r : rows) divergences += r.kind == "divergence";
+    size_t divergences = 0, exemptions = 0;
+    for (const Row& r : rows) {
+      divergences += r.kind != "no error offsets";
+      exemptions += r.kind == "no error offsets";
+    }
     std::cout << "\n#### " << impl << " (" << divergences << " accepted divergence"
-              << (divergences == 1 ? "" : "s") << ", " << rows.size() - divergences
-              << " offset exemption" << (rows.size() - divergences == 1 ? "" : "s") << ")\n\n"
+              << (divergences == 1 ? "" : "s") << ", " << exemptions << " offset exemption"
+              << (exemptions == 1 ? "" : "s") << ")\n\n"
               << "| target | accepted | why | declared in |\n| --- | --- | --- | --- |\n";
     for (const Row& r : rows) {
       std::cout << "| `" << r.target << "` | " << r.kind << " | " << cell(r.reason) << " | `"

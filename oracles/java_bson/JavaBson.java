@@ -134,9 +134,8 @@ public final class JavaBson {
         piped = documentBytes(req.text);
       } catch (DeclinedOp e) {
         throw e;
-      } catch (RuntimeException e) {
-        throw new DeclinedOp(
-            "org.bson.json.JsonReader cannot read the document: " + SerdiffWorker.errorText(e));
+      } catch (RuntimeException e) { // the library refused it: JsonReader or the writer
+        throw new Rejected("org.bson.json.JsonReader: " + SerdiffWorker.errorText(e));
       }
       return documentOf(piped);
     }

@@ -127,10 +127,11 @@ def copy_with(language, tmp, old=None, new=None):
     path = os.path.join(tmp, os.path.basename(LIBRARIES[language]))
     with open(path, 'w', encoding='utf-8') as f:
         f.write(text)
-    if language == 'go':  # the package's other files (upstream.go), unchanged
+    if language in ('go', 'java'):  # the package's other files (upstream.go, JsonText.java)
         here = os.path.dirname(LIBRARIES[language])
+        ext = '.go' if language == 'go' else '.java'
         for name in os.listdir(here):
-            if name.endswith('.go') and name != os.path.basename(path):
+            if name.endswith(ext) and name != os.path.basename(path):
                 shutil.copy(os.path.join(here, name), tmp)
     return path
 
