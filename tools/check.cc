@@ -214,6 +214,11 @@ int Check(const Session& session, const CheckOptions& o) {
       std::cout << "  " << wc->manifest().name << ": " << wc->calls() << " calls, " << wc->starts()
                 << (wc->starts() == 1 ? " start" : " starts")
                 << (wc->peak_text().empty() ? "" : "; peak: " + wc->peak_text()) << "\n";
+      // A worker that cannot run declines every call: say why, here and not only in a repro.
+      if (wc->declined_reason()) {
+        std::cout << "  " << wc->manifest().name
+                  << " declined every call: " << *wc->declined_reason() << "\n";
+      }
     }
     std::cout << "\n";
   }

@@ -58,10 +58,10 @@ std::vector<harness::HeapDivergence<std::string>> JavaBsonDecodeHeapDivergences(
   return {{"java_bson",
            "bug: org.bson 3.6.3 allocates a string's, code's, symbol's or binary's declared length "
            "(ByteBufferBsonInput.readString, BsonBinaryReader.doReadBinaryData: new byte[size]) "
-           "before ensureAvailable checks it against the bytes that remain, so a 72-byte "
-           "document declaring a 1,818,976,615-byte binary allocates 1.8 GB and then rejects "
-           "(\"While decoding a BSON document 1818976615 bytes were required, but only 54 "
-           "remain\"); under the worker's 512 MiB heap a length over it ends in "
+           "before ensureAvailable checks it against the bytes that remain, so a 13-byte "
+           "document declaring a 33,554,432-byte binary allocates 33,557,248 B and then rejects "
+           "(\"While decoding a BSON document 33554432 bytes were required, but only 1 "
+           "remain\"); under the worker's 512 MiB heap a longer length ends in "
            "OutOfMemoryError instead (covered: the length its error names, plus 64 bytes of "
            "array header; 2 GiB + 64 bytes, the most one Java array asks, when the call ended in "
            "OutOfMemoryError)",

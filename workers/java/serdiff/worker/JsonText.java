@@ -24,7 +24,52 @@ final class JsonText {
 
   static final TypeAdapter<JsonElement> ELEMENT = new Gson().getAdapter(JsonElement.class);
 
+  /**
+   * What Gson's strict reader still takes that is not JSON (RFC 8259), or null: a control
+   * character unescaped in a string, an escape other than the eight and \\uXXXX, a literal
+   * not spelled true, false or null in lower case.
+   */
+  static String notJson(String text) {
+    int n = text.length();
+    for (int i = 0; i < n; i++) {
+      char c = text.charAt(i);
+      if (c == '"') {
+        for (i++; ; i++) {
+          if (i >= n) return null; // unterminated: Gson reports it
+          char d = text.charAt(i);
+          if (d == '"') break;
+          if (d < 0x20) return "a control character unescaped in a string";
+          if (d != '\\') continue;
+          if (++i >= n) return null;
+          char e = text.charAt(i);
+          if (e == 'u') {
+            for (int k = 1; k <= 4; k++) {
+              if (i + k >= n || Character.digit(text.charAt(i + k), 16) < 0) {
+                return "a \\u escape without four hex digits";
+              }
+            }
+            i += 4;
+          } else if ("\"\\/bfnrt".indexOf(e) < 0) {
+            return "the escape \\" + e;
+          }
+        }
+      } else if (Character.isLetter(c)) {
+        int start = i;
+        while (i + 1 < n && Character.isLetter(text.charAt(i + 1))) i++;
+        String word = text.substring(start, i + 1);
+        boolean exponent = (word.equals("e") || word.equals("E")) && start > 0
+            && (Character.isDigit(text.charAt(start - 1)) || text.charAt(start - 1) == '.');
+        if (!exponent && !word.equals("true") && !word.equals("false") && !word.equals("null")) {
+          return "the literal " + word;
+        }
+      }
+    }
+    return null;
+  }
+
   static JsonElement parse(String text) throws IOException {
+    String problem = notJson(text);
+    if (problem != null) throw new IOException(problem);
     JsonReader r = new JsonReader(new StringReader(text));
     r.setLenient(false);
     JsonElement e = ELEMENT.read(r);
@@ -33,10 +78,25 @@ final class JsonText {
   }
 
   /** A Java value as a JsonElement; IllegalArgumentException when JSON cannot carry it. */
+  /** Deeper than this a value is refused: JSON this deep is a mistake, or a value holding itself. */
+  static final int MAX_DEPTH = 10000;
+
   static JsonElement toJson(Object v) {
+    return toJson(v, 0);
+  }
+
+  private static void deep(int depth) {
+    if (depth > MAX_DEPTH) {
+      throw new IllegalArgumentException(
+          "a value nested deeper than " + MAX_DEPTH + " levels (or one that holds itself)");
+    }
+  }
+
+  private static JsonElement toJson(Object v, int depth) {
+    deep(depth);
     if (v == null) return JsonNull.INSTANCE;
     if (v instanceof JsonElement) {
-      checkJson((JsonElement) v);
+      checkJson((JsonElement) v, depth);
       return (JsonElement) v;
     }
     if (v instanceof String) {
@@ -46,7 +106,7 @@ final class JsonText {
     if (v instanceof Boolean) return new JsonPrimitive((Boolean) v);
     if (v instanceof Number) {
       JsonPrimitive p = new JsonPrimitive((Number) v);
-      checkJson(p);
+      checkJson(p, depth);
       return p;
     }
     if (v instanceof Map) {
@@ -56,26 +116,27 @@ final class JsonText {
           throw new IllegalArgumentException("a key that is not a String has no JSON form");
         }
         checkString((String) e.getKey());
-        o.add((String) e.getKey(), toJson(e.getValue()));
+        o.add((String) e.getKey(), toJson(e.getValue(), depth + 1));
       }
       return o;
     }
     if (v instanceof List) {
       JsonArray a = new JsonArray();
-      for (Object x : (List<?>) v) a.add(toJson(x));
+      for (Object x : (List<?>) v) a.add(toJson(x, depth + 1));
       return a;
     }
     throw new IllegalArgumentException("a " + v.getClass().getName() + " has no JSON form");
   }
 
-  static void checkJson(JsonElement e) {
+  static void checkJson(JsonElement e, int depth) {
+    deep(depth);
     if (e.isJsonObject()) {
       for (Map.Entry<String, JsonElement> m : e.getAsJsonObject().entrySet()) {
         checkString(m.getKey());
-        checkJson(m.getValue());
+        checkJson(m.getValue(), depth + 1);
       }
     } else if (e.isJsonArray()) {
-      for (JsonElement x : e.getAsJsonArray()) checkJson(x);
+      for (JsonElement x : e.getAsJsonArray()) checkJson(x, depth + 1);
     } else if (e.isJsonPrimitive()) {
       JsonPrimitive p = e.getAsJsonPrimitive();
       if (p.isString()) {

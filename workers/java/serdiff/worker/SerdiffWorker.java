@@ -57,7 +57,8 @@ public final class SerdiffWorker {
           + "after minus before, run with C1 only so that escape analysis never removes an "
           + "allocation): at least the call's peak, since memory freed during the call is "
           + "still counted; memory outside the Java heap (direct buffers, JNI) is not seen; a "
-          + "call that ends in OutOfMemoryError reports the heap's limit (-Xmx) as its peak";
+          + "call that ends in OutOfMemoryError reports the heap's capacity "
+          + "(Runtime.maxMemory(), a little under -Xmx) as its peak";
 
   /** The reserved op that writes an upstream reproducer (docs/workers.md). */
   public static final String UPSTREAM_OP = "serdiff.upstream";
@@ -186,6 +187,7 @@ public final class SerdiffWorker {
     }
 
     public Options op(String opName, Op op) {
+      if (opName == null) throw new IllegalArgumentException("SerdiffWorker: an op's name is null");
       if (op == null) throw new IllegalArgumentException("SerdiffWorker: op " + opName + " is null");
       ops.put(opName, op);
       return this;
@@ -228,8 +230,18 @@ public final class SerdiffWorker {
   public static String errorText(Throwable t) {
     String cls = t.getClass().getSimpleName();
     if (cls.isEmpty()) cls = t.getClass().getName();
-    String m = t.getMessage();
-    return m == null || m.isEmpty() ? cls : cls + ": " + m;
+    String m = messageOf(t);
+    return m.isEmpty() ? cls : cls + ": " + m;
+  }
+
+  /** t's message: "" when it has none, or when getMessage() itself throws. */
+  static String messageOf(Throwable t) {
+    try {
+      String m = t.getMessage();
+      return m == null ? "" : m;
+    } catch (RuntimeException | StackOverflowError e) {
+      return "";
+    }
   }
 
   // ---- answers ----------------------------------------------------------------------------------
@@ -256,10 +268,8 @@ public final class SerdiffWorker {
 
   /** A Rejected or DeclinedOp as its answer; null for anything else. */
   private static JsonObject classify(long id, Throwable t, Long peak) {
-    if (t instanceof DeclinedOp) return declinedAnswer(id, t.getMessage());
-    if (t instanceof Rejected) {
-      return rejectedAnswer(id, String.valueOf(t.getMessage()), ((Rejected) t).offset, peak);
-    }
+    if (t instanceof DeclinedOp) return declinedAnswer(id, messageOf(t));
+    if (t instanceof Rejected) return rejectedAnswer(id, messageOf(t), ((Rejected) t).offset, peak);
     return null;
   }
 
@@ -320,8 +330,9 @@ public final class SerdiffWorker {
         result = op.run.apply(arg);
       } catch (Throwable t) { // the library refused the input
         long peak = Math.max(0, allocated() - before);
-        // An allocation over the heap's limit fails before it is counted: the call asked for
-        // more than the whole heap, which is the least its peak would have been.
+        // An allocation over the heap's capacity fails before it is counted: the call asked for
+        // more than the whole heap (Runtime.maxMemory(), a little under -Xmx: the serial
+        // collector leaves one survivor space out), the least its peak would have been.
         if (t instanceof OutOfMemoryError) peak = Math.max(peak, Runtime.getRuntime().maxMemory());
         JsonObject c = classify(id, t, peak);
         return c != null ? c : rejectedAnswer(id, errorText(t), -1, peak);
@@ -352,14 +363,22 @@ public final class SerdiffWorker {
       JsonObject a = new JsonObject();
       a.addProperty("id", id);
       a.addProperty("ok", true);
-      if (r.isValue) {
-        try {
+      try {
+        if (r.isValue) {
           a.add("value", JsonText.toJson(r.value));
-        } catch (IllegalArgumentException e) {
-          return declinedAnswer(id, "result not presentable: " + errorText(e));
+        } else {
+          // The answer's length is known before its hex is built: over the frame limit it is
+          // declined without making a text that may not fit in the heap.
+          JsonObject probe = a.deepCopy();
+          probe.addProperty("hex", "");
+          probe.addProperty("peak", peak);
+          long n = JsonText.write(probe).getBytes(StandardCharsets.UTF_8).length
+              + 2L * r.bytes.length;
+          if (n > o.frameLimit) return overLimit(id, n);
+          a.addProperty("hex", hex(r.bytes));
         }
-      } else {
-        a.addProperty("hex", hex(r.bytes));
+      } catch (IllegalArgumentException | IOException | OutOfMemoryError | StackOverflowError e) {
+        return declinedAnswer(id, "result not presentable: " + errorText(e));
       }
       a.addProperty("peak", peak);
       int n = timedCalls(time);
@@ -384,26 +403,23 @@ public final class SerdiffWorker {
       if (a.has("message")) {
         a.addProperty("message", JsonText.wellFormed(a.get("message").getAsString()));
       }
-      String text;
+      byte[] b;
       try {
-        text = JsonText.write(a);
-      } catch (IOException | IllegalArgumentException e) {
-        text = writeQuietly(declinedAnswer(id, "result not presentable: " + errorText(e)));
-      }
-      byte[] b = text.getBytes(StandardCharsets.UTF_8);
-      if (b.length > o.frameLimit) { // serdiff would take it for a protocol error
-        b =
-            writeQuietly(
-                    declinedAnswer(
-                        id,
-                        "the answer of "
-                            + b.length
-                            + " bytes is over the frame limit of "
-                            + o.frameLimit
-                            + " bytes"))
+        b = JsonText.write(a).getBytes(StandardCharsets.UTF_8);
+      } catch (IOException | RuntimeException | OutOfMemoryError | StackOverflowError e) {
+        a = null; // what could not be written may be what fills the heap
+        b = writeQuietly(declinedAnswer(id, "result not presentable: " + errorText(e)))
                 .getBytes(StandardCharsets.UTF_8);
       }
+      if (b.length > o.frameLimit) { // serdiff would take it for a protocol error
+        b = writeQuietly(overLimit(id, b.length)).getBytes(StandardCharsets.UTF_8);
+      }
       return b;
+    }
+
+    JsonObject overLimit(long id, long n) {
+      return declinedAnswer(
+          id, "the answer of " + n + " bytes is over the frame limit of " + o.frameLimit + " bytes");
     }
 
     void send(byte[] body) {
@@ -478,7 +494,7 @@ public final class SerdiffWorker {
     JsonElement e;
     try {
       e = JsonText.parse(text);
-    } catch (IOException | RuntimeException x) {
+    } catch (IOException | RuntimeException | StackOverflowError x) {
       throw new ProtocolError("a frame that is not UTF-8 JSON: " + x.getMessage());
     }
     if (!e.isJsonObject()) throw new ProtocolError("a frame that is not one JSON object");
@@ -532,6 +548,22 @@ public final class SerdiffWorker {
    * boundary, 2 on a malformed frame or request, 4 on a bug in the worker). Never returns.
    */
   public static void serve(Options o) {
+    // The requests are answered on a thread with a 1 GiB stack (reserved, touched only as deep
+    // as a call goes): a library's recursive reader or writer on a document nested 1,000 levels,
+    // and the JSON of a deep value, stay far from its end. The peak is measured on that thread.
+    Thread t = new Thread(null, () -> serveHere(o), "serdiff-worker", 1L << 30);
+    t.start();
+    for (;;) {
+      try {
+        t.join();
+        System.exit(EXIT_WORKER_BUG); // serveHere only ends the process, never returns
+      } catch (InterruptedException e) {
+        // keep waiting
+      }
+    }
+  }
+
+  private static void serveHere(Options o) {
     // Frames go to the process's own descriptor 1; System.out becomes stderr, so what the
     // worker's Java code prints cannot break a frame (a native library's printf still could).
     OutputStream frames = new FileOutputStream(FileDescriptor.out);
@@ -560,13 +592,22 @@ public final class SerdiffWorker {
               EXIT_PROTOCOL,
               "protocol error: a frame of " + size + " bytes (limit " + o.frameLimit + ")");
         }
-        byte[] body = new byte[(int) size];
-        readFully(in, body, s, false);
         Object[] parsed;
+        int bodyLength = (int) size;
         try {
+          byte[] body = new byte[bodyLength];
+          readFully(in, body, s, false);
           parsed = parseRequest(body);
         } catch (ProtocolError e) {
           s.die(EXIT_PROTOCOL, "protocol error: " + e.getMessage());
+          return;
+        } catch (OutOfMemoryError e) {
+          s.die(
+              EXIT_WORKER_BUG,
+              "a request of "
+                  + size
+                  + " bytes does not fit in the worker's heap (-Xmx, SERDIFF_JAVA_XMX for "
+                  + "workers/java/run)");
           return;
         }
         Request req = (Request) parsed[0];
@@ -575,7 +616,7 @@ public final class SerdiffWorker {
           a = declinedAnswer(req.id, o.declined);
         } else {
           try {
-            a = s.answer(req, (JsonElement) parsed[1], body.length);
+            a = s.answer(req, (JsonElement) parsed[1], bodyLength);
           } catch (WorkerBug e) {
             s.die(EXIT_WORKER_BUG, "bug in the worker: " + e.getMessage());
             return;
