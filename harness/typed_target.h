@@ -136,6 +136,13 @@ class Target {
   // implementation or has no compiled reference; the interchange's own error (Declined: the
   // value has no form the workers take) or the expected-answer conversion's.
   virtual absl::StatusOr<std::string> UpstreamRequest(std::string_view data) const = 0;
+  // The heap bound `impl`'s peak is held to, in bytes, as the subject on the value `data`
+  // decodes to, when it answered `impl_output` (RunOne's output): the target's bound for that
+  // value and output, plus the slack impl's manifest states, without any HeapDivergence's
+  // allowance (the known excess a bug report is about), as a check judges it. -1 when the target
+  // has no heap bound or no implementation `impl`.
+  virtual int64_t SubjectHeapBound(std::string_view data, std::string_view impl,
+                                   const Output& impl_output) const = 0;
   // The size ladder of a collection or batch target (TargetDef::ladder), for `serdiff review`:
   // counts 0, 1, 10, 100, 1,000, 10,000, 100,000, 500,000 up to the ladder's max_count (and
   // the max_count itself), each at null densities 0 %, 50 % and 100 % when the domain has nulls;
@@ -274,19 +281,7 @@ class TypedTarget final : public Target {
     if (opt.ok() && (subject == nullptr || runs[1].first == opt)) {
       for (const auto& c : def_.checks) in.checks.emplace_back(c.name, c.check(v, *opt));
     }
-    if (def_.heap_bound) {
-      in.heap_bound = def_.heap_bound(v, opt);
-      if (subject != nullptr && (subject->slack_bytes || subject->slack_per_output_permille ||
-                                 subject->slack_per_input_permille)) {
-        in.heap_bound +=
-            subject->slack_bytes + subject->slack_per_output_permille *
-                                       static_cast<int64_t>(opt.ok() ? opt->size() : 0) / 1000;
-        if (subject->slack_per_input_permille != 0) {
-          in.heap_bound +=
-              subject->slack_per_input_permille * static_cast<int64_t>(Encode(v).size()) / 1000;
-        }
-      }
-    }
+    if (def_.heap_bound) in.heap_bound = BoundOf(v, opt, subject);
     if (def_.heap_bound && subject != nullptr) {
       for (const auto& h : def_.heap_divergences) {
         if (h.impl != subject->name) continue;
@@ -341,6 +336,12 @@ class TypedTarget final : public Target {
     }
   }
 
+  int64_t SubjectHeapBound(std::string_view data, std::string_view impl,
+                           const Output& impl_output) const override {
+    const Impl<T>* found = FindImpl(impl);
+    if (found == nullptr || !def_.heap_bound) return -1;
+    return BoundOf(DecodeBytes(data), impl_output, found == &def_.optimized ? nullptr : found);
+  }
   MeasuredOutput RunOne(std::string_view data, std::string_view impl) const override {
     const Impl<T>* found = FindImpl(impl);
     if (found == nullptr) {
@@ -591,6 +592,20 @@ class TypedTarget final : public Target {
   T DecodeBytes(std::string_view data) const {
     FuzzedDataProvider fdp(reinterpret_cast<const uint8_t*>(data.data()), data.size());
     return def_.domain.decode(fdp);
+  }
+  // The heap bound of a case (TargetDef::heap_bound for the value and runs[0]'s output: the
+  // subject's), plus the slack of `subject`'s manifest when it is one (nullptr: the optimized).
+  int64_t BoundOf(const T& v, const Output& opt, const Impl<T>* subject) const {
+    int64_t bound = def_.heap_bound(v, opt);
+    if (subject != nullptr && (subject->slack_bytes || subject->slack_per_output_permille ||
+                               subject->slack_per_input_permille)) {
+      bound += subject->slack_bytes + subject->slack_per_output_permille *
+                                          static_cast<int64_t>(opt.ok() ? opt->size() : 0) / 1000;
+      if (subject->slack_per_input_permille != 0) {
+        bound += subject->slack_per_input_permille * static_cast<int64_t>(Encode(v).size()) / 1000;
+      }
+    }
+    return bound;
   }
   // The implementation of that name (the optimized one included); nullptr: none.
   const Impl<T>* FindImpl(std::string_view name) const {

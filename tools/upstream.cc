@@ -90,6 +90,12 @@ int Upstream(const Session& session, const std::string& name, const std::string&
               << mine.output.status().message() << "\n";
     return 2;
   }
+  // The same answer as the reference's is still a finding when the worker's peak heap is over
+  // the bound it is held to as the subject (without the allowance of a HeapDivergence, which is
+  // the known bug itself): a heap finding, whose program the op serdiff.upstream_heap writes
+  // (expect.peak_bound added), so that a worker library that compares answers only declines it
+  // rather than writing a program that passes.
+  int64_t heap_bound = -1;
   const std::vector<harness::Role> roles = t->impl_roles();
   for (size_t i = 0; i < impls.size() && i < roles.size(); ++i) {
     if (roles[i] != harness::Role::kReference) continue;
@@ -97,17 +103,31 @@ int Upstream(const Session& session, const std::string& name, const std::string&
     const bool same =
         ref.output.ok() == mine.output.ok() && (!ref.output.ok() || *ref.output == *mine.output);
     if (same) {
-      std::cerr << "serdiff: --upstream " << worker << ": " << worker << " gives what " << impls[i]
-                << " gives on this input ("
-                << (ref.output.ok() ? "the same output" : "both reject it")
-                << "): no finding to reproduce\n";
-      return 2;
+      heap_bound = t->SubjectHeapBound(*bytes, worker, mine.output);
+      if (heap_bound < 0 || mine.peak_bytes < 0 || mine.peak_bytes <= heap_bound) {
+        std::cerr << "serdiff: --upstream " << worker << ": " << worker << " gives what "
+                  << impls[i] << " gives on this input ("
+                  << (ref.output.ok() ? "the same output" : "both reject it")
+                  << (heap_bound < 0 || mine.peak_bytes < 0
+                          ? std::string()
+                          : absl::StrCat(", within its heap bound: ", mine.peak_bytes,
+                                         " <= ", heap_bound, " bytes"))
+                  << "): no finding to reproduce\n";
+        return 2;
+      }
     }
     break;
   }
+  const bool heap_finding = heap_bound >= 0;
+  std::string request_text = *request;
+  if (heap_finding) {
+    nlohmann::ordered_json with_bound = req;
+    with_bound["expect"]["peak_bound"] = heap_bound;
+    request_text = with_bound.dump();
+  }
   int64_t peak = -1;
-  absl::StatusOr<harness::ExternalAnswer> answer =
-      client->Call("serdiff.upstream", *request, &peak);
+  absl::StatusOr<harness::ExternalAnswer> answer = client->Call(
+      heap_finding ? "serdiff.upstream_heap" : "serdiff.upstream", request_text, &peak);
   if (!answer.ok()) {
     std::cerr << "serdiff: --upstream " << worker << ": "
               << (harness::IsDeclined(answer.status())
@@ -167,9 +187,17 @@ int Upstream(const Session& session, const std::string& name, const std::string&
             << (expect["outcome"] == "accepted"
                     ? absl::StrCat("accepted ", expect["answer"].dump())
                     : absl::StrCat("rejected (", expect["message"].get<std::string>(), ")"))
-            << "\n"
-            << "run it without serdiff (it exits 1 while " << worker
-            << " answers otherwise, 0 once it agrees):\n"
+            << "\n";
+  if (heap_finding) {
+    std::cout << "  peak heap: " << worker << " " << mine.peak_bytes
+              << " bytes; the bound it is held to as the subject: " << heap_bound
+              << " bytes (the target's " << t->heap_bound_text()
+              << ", plus the slack its manifest states)\n";
+  }
+  std::cout << "run it without serdiff (it exits 1 while " << worker
+            << (heap_finding ? " answers otherwise or allocates more than the bound"
+                             : " answers otherwise")
+            << ", 0 once it agrees):\n"
             << "  " << absl::StrJoin(run, " ") << "\n";
   return 0;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # workers.UpstreamReproducers: `serdiff repro --upstream` for every bug row of docs/peers.md
-# (pymongo, js_bson, fury, node_cassandra, go_bson, gocql). For each row:
+# (pymongo, js_bson, fury, node_cassandra, go_bson, gocql; java_bson's is a heap finding). For
+# each row:
 #   * the program generated now is byte for byte the one checked in under
 #     oracles/<worker>/upstream/ (the one docs/peers.md links);
 #   * run as serdiff printed it, it exits 1 against the shipped library (the bug is there) and
@@ -58,6 +59,15 @@ if command -v go >/dev/null 2>&1; then
   )
 else
   echo "upstream_reproducers: no go on PATH: the go_bson and gocql rows are not run"
+fi
+# A heap finding (serdiff.upstream_heap): org.bson 3.6.3 allocates a binary's declared 32 MiB
+# before it checks the bytes that remain; both sides reject, the program fails on the heap.
+if command -v java >/dev/null 2>&1 && [ -f /usr/share/java/bson.jar ]; then
+  rows+=(
+    "java_bson|bson_decode|$repo/corpus/bson_decode/regressions/ef9d0ffe25d32b51f09e4b53cb92ec8e76645b09|-|rejected, offset 7: binary too long|1|-"
+  )
+else
+  echo "upstream_reproducers: no java or no /usr/share/java/bson.jar: the java_bson row is not run"
 fi
 
 # Writes the reproducer of one row under env $1 into $2; prints the run command serdiff printed.
