@@ -148,5 +148,5 @@ const readerMod = require(path.join(dist, 'lib', 'reader', 'index.js'));
     decode({ hex: 'ac02' });
     decode({ hex: 'ac02ac02ac02ac02ac02' });
   }
-  serve({ name: NAME, ops, rehearse: true });
+  serve({ name: NAME, ops, rehearse: true, library: `@furyjs/fury ${pkg.version}` });
 }

@@ -21,6 +21,7 @@ import (
 	"strconv"
 
 	"go.mongodb.org/mongo-driver/bson"
+	"go.mongodb.org/mongo-driver/version"
 	sw "serdiffworker"
 )
 
@@ -203,7 +204,8 @@ func upstream(req *sw.Request) (sw.Result, error) {
 
 func main() {
 	sw.Serve(sw.Options{
-		Name: name,
+		Name:    name,
+		Library: "mongo-go-driver bson " + version.Driver,
 		Ops: []sw.NamedOp{
 			{Name: "bson.encode", Op: sw.Op{Prepare: encodePrepare, Run: marshal}},
 			{Name: "bson.decode", Op: sw.Op{

@@ -244,18 +244,24 @@ public final class JavaBson {
     return Result.hex(keys.toByteArray());
   }
 
-  /** The reproducers `serdiff repro --upstream java_bson` writes (bson.decode's only). */
-  static Upstream upstream() {
-    String version = "";
+  /** "org.bson" and the version in the name of the jar it was loaded from (bson-3.6.3.jar). */
+  static String library() {
     try {
       java.nio.file.Path jar = java.nio.file.Paths.get(BsonDocument.class.getProtectionDomain()
           .getCodeSource().getLocation().toURI()).toRealPath();
-      version = " " + jar.getFileName().toString().replaceAll("^bson-|\\.jar$", "");
+      String file = jar.getFileName().toString();
+      return file.matches("bson-[0-9][^/]*\\.jar")
+          ? "org.bson " + file.replaceAll("^bson-|\\.jar$", "")
+          : "org.bson from " + jar;
     } catch (Exception e) {
-      version = "";
+      return "org.bson";
     }
+  }
+
+  /** The reproducers `serdiff repro --upstream java_bson` writes (bson.decode's only). */
+  static Upstream upstream() {
     String dir = System.getenv().getOrDefault("SERDIFF_JAVA_SOURCE_DIR", ".");
-    return new Upstream("org.bson" + version)
+    return new Upstream(library())
         .jar("/usr/share/java/bson.jar")
         .importing("java.nio.ByteBuffer")
         .importing("org.bson.BsonBinaryReader")
@@ -274,6 +280,7 @@ public final class JavaBson {
 
   public static void main(String[] args) {
     SerdiffWorker.serve(upstream().addTo(new SerdiffWorker.Options("java_bson"))
+            .library(library())
             .op("bson.encode", new Op(JavaBson::encodePrepare, d -> Result.hex(encode((BsonDocument) d)), null))
             .op("bson.decode", new Op(r -> hexInput((Request) r, "bson"), JavaBson::decodeRun,
                 JavaBson::decodeFinish))

@@ -398,5 +398,5 @@ if (pkg.declined) {
     tryCall(decode, { bson: '0c0000001061000100000000' });
     tryCall(arrayKeys, { count: 11 });
   }
-  serve({ name: NAME, ops, rehearse: true });
+  serve({ name: NAME, ops, rehearse: true, library: `bson ${pkg.version}` });
 }

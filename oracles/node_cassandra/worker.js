@@ -340,5 +340,5 @@ const { dataTypes, Long, Integer, BigDecimal } = types;
       value: [['k', ['-1', ['5', '00000000-0000-1000-8000-000000000000']]]] });
     int64ToDecimal({ value: '-9223372036854775808' });
   }
-  serve({ name: NAME, ops, rehearse: true });
+  serve({ name: NAME, ops, rehearse: true, library: `cassandra-driver ${pkg.version}` });
 }

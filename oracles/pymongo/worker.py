@@ -329,6 +329,31 @@ def call(inp):
 }
 
 
+def _library():
+    """The hello's "library": pymongo's version where pymongo is importable (a checkout on
+    PYTHONPATH), else Debian's python3-bson version when bson is Debian's, else bson's folder."""
+    path = 'pure Python' if PURE_PYTHON else 'C extension'
+    version = getattr(sys.modules.get('pymongo'), 'version', None)
+    if version is None:
+        try:
+            import pymongo  # here: only for its version
+            version = getattr(pymongo, 'version', None)
+        except Exception:  # noqa: BLE001 (no pymongo: Debian's python3-bson alone)
+            version = None
+    if isinstance(version, str):
+        return 'pymongo %s (bson, %s)' % (version, path)
+    if bson.__file__.startswith('/usr/lib/python3/dist-packages/'):
+        import subprocess  # here: once, at start
+        try:
+            deb = subprocess.run(['dpkg-query', '-W', '-f=${Version}', 'python3-bson'],
+                                 capture_output=True, text=True, timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            deb = ''
+        if deb:
+            return 'pymongo bson, Debian python3-bson %s (%s)' % (deb, path)
+    return 'pymongo bson from %s (version unknown; %s)' % (os.path.dirname(bson.__file__), path)
+
+
 def _upstream(request):
     call = _UPSTREAM_CALLS.get(request.get('op'))
     if call is None:
@@ -361,4 +386,4 @@ PEAK = ('tracemalloc peak of bson.encode / bson.decode alone (C extension _cbson
         'of a decoded document are outside; the C extension\'s own malloc buffer is not seen')
 
 if __name__ == '__main__':
-    sw.serve(name=NAME, ops=OPS, peak=PEAK, rehearse=True)
+    sw.serve(name=NAME, ops=OPS, peak=PEAK, rehearse=True, library=_library())

@@ -514,4 +514,5 @@ PEAK = ('tracemalloc peak of the driver call alone (cassandra.cqltypes serialize
         'takes with plain malloc is not seen')
 
 if __name__ == '__main__':
-    sw.serve(name=NAME, ops=OPS, peak=PEAK, rehearse=True)
+    sw.serve(name=NAME, ops=OPS, peak=PEAK, rehearse=True,
+             library='cassandra-driver %s' % getattr(cassandra, '__version__', '(version unknown)'))

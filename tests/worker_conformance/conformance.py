@@ -253,6 +253,18 @@ def _(cmd):
     expect_end(w, 0, '')
 
 
+NAMED = {'SERDIFF_CONFORMANCE_NAMES_LIBRARY': 'conformance-lib 1.2.3'}
+
+
+@check('hello.library', env=NAMED)
+def _(cmd):
+    w = start(cmd, hello=False)
+    expect(w.read(), {'serdiff_worker': 1, 'name': NAME, 'ops': OPS, 'peak': PEAK_TEXT,
+                      'library': NAMED['SERDIFF_CONFORMANCE_NAMES_LIBRARY']}, 'hello')
+    w.close()
+    expect_end(w, 0, '')
+
+
 DECLINED = {'SERDIFF_CONFORMANCE_DECLINED': 'conformance: its package is not installed'}
 
 

@@ -6,7 +6,8 @@
 //
 // Environment: SERDIFF_CONFORMANCE_LIBRARY, the library file to load (default: the project's;
 // broken_library_test.py points it at a changed copy); SERDIFF_CONFORMANCE_DECLINED, a reason:
-// serve declined with it; SERDIFF_CONFORMANCE_FRAME_LIMIT, the frame limit passed to serve.
+// serve declined with it; SERDIFF_CONFORMANCE_FRAME_LIMIT, the frame limit passed to serve;
+// SERDIFF_CONFORMANCE_NAMES_LIBRARY, a library name and version: serve's library.
 const path = require('path');
 
 const library = process.env.SERDIFF_CONFORMANCE_LIBRARY ||
@@ -65,6 +66,9 @@ if (process.env.SERDIFF_CONFORMANCE_FRAME_LIMIT) {
   spec.frameLimit = Number(process.env.SERDIFF_CONFORMANCE_FRAME_LIMIT);
 }
 if (process.env.SERDIFF_CONFORMANCE_REHEARSE) spec.rehearse = true;
+if (process.env.SERDIFF_CONFORMANCE_NAMES_LIBRARY) {
+  spec.library = process.env.SERDIFF_CONFORMANCE_NAMES_LIBRARY;
+}
 if (process.env.SERDIFF_CONFORMANCE_DECLINED) {
   spec.declined = process.env.SERDIFF_CONFORMANCE_DECLINED;
 }

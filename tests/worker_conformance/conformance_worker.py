@@ -33,7 +33,8 @@ behaviour (conformance_worker.js is the Node one); a later language adds its own
 Environment: SERDIFF_CONFORMANCE_LIBRARY, the library file to load (default: the project's;
 broken_library_test.py points it at a changed copy); SERDIFF_CONFORMANCE_DECLINED, a reason:
 serve declined with it; SERDIFF_CONFORMANCE_FRAME_LIMIT, the frame limit passed to serve;
-SERDIFF_CONFORMANCE_REHEARSE: serve with rehearse on.
+SERDIFF_CONFORMANCE_REHEARSE: serve with rehearse on; SERDIFF_CONFORMANCE_NAMES_LIBRARY, a
+library name and version: serve's library.
 """
 import importlib.util
 import os
@@ -170,4 +171,6 @@ if __name__ == '__main__':
         options['declined'] = os.environ['SERDIFF_CONFORMANCE_DECLINED']
     if os.environ.get('SERDIFF_CONFORMANCE_REHEARSE'):
         options['rehearse'] = True
+    if os.environ.get('SERDIFF_CONFORMANCE_NAMES_LIBRARY'):
+        options['library'] = os.environ['SERDIFF_CONFORMANCE_NAMES_LIBRARY']
     sw.serve(name=NAME, ops=OPS, peak=PEAK, **options)

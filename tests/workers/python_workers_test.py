@@ -21,6 +21,7 @@ Standard library only; exits non-zero on failure.
 import json
 import os
 import random
+import re
 import shutil
 import select
 import struct
@@ -294,6 +295,55 @@ def decode(data, *args, **kwargs):
         raise bson.errors.InvalidBSON('reworded by a later version: %s (see its docs)' % e) from None
 bson.decode = decode
 """
+
+
+class LibraryVersionTest(unittest.TestCase):
+    """Each shipped worker's hello names its library at the version installed here, found
+    independently of the worker (docs/workers.md, "Hello"); gocql's library reports none."""
+
+    def hello_library(self, name):
+        w = Worker(os.path.join(ORACLES, name, 'worker.json'))
+        try:
+            self.assertNotIn('declined', w.hello, w.hello)
+            return w.hello.get('library')
+        finally:
+            w.finish()
+
+    def test_python_cassandra(self):
+        import cassandra
+        self.assertEqual(self.hello_library('python_cassandra'),
+                         'cassandra-driver ' + cassandra.__version__)
+
+    def test_pymongo(self):
+        deb = subprocess.run(['dpkg-query', '-W', '-f=${Version}', 'python3-bson'],
+                             capture_output=True, text=True, check=True).stdout
+        self.assertEqual(self.hello_library('pymongo'),
+                         'pymongo bson, Debian python3-bson %s (C extension)' % deb)
+
+    @unittest.skipUnless(shutil.which('node'), 'no node')
+    def test_node_workers(self):
+        for name, package in (('js_bson', 'bson'), ('node_cassandra', 'cassandra-driver'),
+                              ('fury', '@furyjs/fury')):
+            pj = os.path.join(ORACLES, 'node', 'node_modules', package, 'package.json')
+            if not os.path.exists(pj):
+                self.skipTest('%s is not installed (scripts/bootstrap)' % package)
+            with self.subTest(worker=name):
+                self.assertEqual(self.hello_library(name),
+                                 '%s %s' % (package, load_json(pj)['version']))
+
+    @unittest.skipUnless(shutil.which('go'), 'no go')
+    def test_go_workers(self):
+        with open('/usr/share/gocode/src/go.mongodb.org/mongo-driver/version/version.go') as f:
+            driver = re.search(r'var Driver = "([^"]+)"', f.read()).group(1)
+        self.assertEqual(self.hello_library('go_bson'), 'mongo-go-driver bson ' + driver)
+        self.assertIsNone(self.hello_library('gocql'))
+
+    @unittest.skipUnless(shutil.which('javac') and os.path.exists('/usr/share/java/bson.jar'),
+                         'no JDK or no libmongodb-java')
+    def test_java_bson(self):
+        jar = os.path.basename(os.path.realpath('/usr/share/java/bson.jar'))
+        self.assertRegex(jar, r'^bson-[0-9.]+\.jar$')
+        self.assertEqual(self.hello_library('java_bson'), 'org.bson ' + jar[5:-4])
 
 
 class PymongoVersionTest(unittest.TestCase):

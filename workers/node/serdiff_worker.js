@@ -363,8 +363,10 @@ function checkSpec(spec) {
 }
 
 // serve({name, ops: {op: fn or {prepare?, run, finish?}}, peak?, declined?, frameLimit?,
-// rehearse?}) — sends the hello and answers requests until stdin ends, as Python's serve(name=,
-// ops=, peak=, declined=, frame_limit=, rehearse=). peak: the hello's sentence on how the peak is
+// rehearse?, library?}) — sends the hello and answers requests until stdin ends, as Python's
+// serve(name=, ops=, peak=, declined=, frame_limit=, rehearse=, library=). library: the
+// library's name and the version found at run time ("bson 7.3.4"), the hello's "library",
+// which serdiff prints beside the worker's calls. peak: the hello's sentence on how the peak is
 // measured (the library's own by default). declined: a reason, when the worker cannot run (its
 // package is missing); ops are then ignored. frameLimit: the longest frame taken or sent, 256
 // MiB; lower only in tests. rehearse: true runs each call once unmeasured before the measured
@@ -418,6 +420,9 @@ function serve(spec) {
     ? { serdiff_worker: PROTOCOL_VERSION, name: spec.name, declined }
     : { serdiff_worker: PROTOCOL_VERSION, name: spec.name, ops: Object.keys(ops),
       peak: spec.peak === undefined || spec.peak === null ? peakText() : String(spec.peak) };
+  if (declined === null && spec.library !== undefined && spec.library !== null) {
+    hello.library = String(spec.library);
+  }
   writeFrame(Buffer.from(JSON.stringify(hello), 'utf8'));
 
   const chunks = [];

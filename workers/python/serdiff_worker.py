@@ -224,13 +224,16 @@ def _rehearse(run, arg):
 
 
 def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False,
-           rehearse=False):
+           rehearse=False, library=None):
     if declined is not None:
         write_frame(out, {'serdiff_worker': PROTOCOL_VERSION, 'name': name,
                           'declined': declined})
     else:
-        write_frame(out, {'serdiff_worker': PROTOCOL_VERSION, 'name': name,
-                          'ops': list(ops), 'peak': peak_text})
+        hello = {'serdiff_worker': PROTOCOL_VERSION, 'name': name, 'ops': list(ops),
+                 'peak': peak_text}
+        if library is not None:
+            hello['library'] = library
+        write_frame(out, hello)
     traced = tracemalloc.get_traced_memory
     if continuous:
         tracemalloc.start(1)
@@ -472,7 +475,8 @@ DEFAULT_PEAK = ('tracemalloc peak of the call, bytes of Python objects; memory a
                 'takes with plain malloc is not seen')
 
 
-def serve(*, name, ops=None, peak=None, declined=None, frame_limit=MAX_FRAME, rehearse=False):
+def serve(*, name, ops=None, peak=None, declined=None, frame_limit=MAX_FRAME, rehearse=False,
+          library=None):
     """Sends the hello and answers requests until stdin ends; never returns.
 
     Keyword arguments only, as the Node library's serve({name, ops, peak, declined,
@@ -486,7 +490,9 @@ def serve(*, name, ops=None, peak=None, declined=None, frame_limit=MAX_FRAME, re
     peak is then a function of the input, the same in a fresh worker and after a thousand other
     calls (docs/workers.md, "A peak that depends on the input only"); costs one more run per call.
     A request over REHEARSE_MAX_REQUEST (256 KiB) is not rehearsed: its own allocations dwarf a
-    path's first-use costs, and the slowest calls would double.
+    path's first-use costs, and the slowest calls would double. library: the library's name and
+    the version found at run time ("cassandra-driver 3.25.0"), the hello's "library", which
+    serdiff prints beside the worker's calls.
     """
     if type(name) is not str or not name:
         raise TypeError('serve: name must be a non-empty string')
@@ -507,7 +513,7 @@ def serve(*, name, ops=None, peak=None, declined=None, frame_limit=MAX_FRAME, re
     status = EXIT_EOF
     try:
         _serve(name, ops, DEFAULT_PEAK if peak is None else str(peak), declined, stdin, out,
-               frame_limit, continuous, bool(rehearse))
+               frame_limit, continuous, bool(rehearse), None if library is None else str(library))
     except ProtocolError as e:
         sys.stderr.write('%s worker: protocol error: %s\n' % (name, e))
         status = EXIT_PROTOCOL

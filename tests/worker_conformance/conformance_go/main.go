@@ -3,7 +3,8 @@
 // Run by workers/go/run --name conformance tests/worker_conformance/conformance_go.
 //
 // Environment: SERDIFF_CONFORMANCE_DECLINED, a reason: Serve declined with it;
-// SERDIFF_CONFORMANCE_FRAME_LIMIT, the frame limit; SERDIFF_CONFORMANCE_REHEARSE: rehearse on.
+// SERDIFF_CONFORMANCE_FRAME_LIMIT, the frame limit; SERDIFF_CONFORMANCE_REHEARSE: rehearse on;
+// SERDIFF_CONFORMANCE_NAMES_LIBRARY, a library name and version: Options.Library.
 // The library itself comes from SERDIFF_GO_LIBRARY (workers/go/run), which
 // broken_library_test.py points at a changed copy.
 package main
@@ -142,7 +143,8 @@ func main() {
 	}
 	o := sw.Options{Name: name, Ops: ops, Peak: peak,
 		Declined: os.Getenv("SERDIFF_CONFORMANCE_DECLINED"),
-		Rehearse: os.Getenv("SERDIFF_CONFORMANCE_REHEARSE") != ""}
+		Rehearse: os.Getenv("SERDIFF_CONFORMANCE_REHEARSE") != "",
+		Library:  os.Getenv("SERDIFF_CONFORMANCE_NAMES_LIBRARY")}
 	if l := os.Getenv("SERDIFF_CONFORMANCE_FRAME_LIMIT"); l != "" {
 		o.FrameLimit, _ = strconv.Atoi(l)
 	}

@@ -4,7 +4,8 @@
 // ConformanceWorker.
 //
 // Environment: SERDIFF_CONFORMANCE_DECLINED, a reason: serve declined with it;
-// SERDIFF_CONFORMANCE_FRAME_LIMIT, the frame limit; SERDIFF_CONFORMANCE_REHEARSE: rehearse on.
+// SERDIFF_CONFORMANCE_FRAME_LIMIT, the frame limit; SERDIFF_CONFORMANCE_REHEARSE: rehearse on;
+// SERDIFF_CONFORMANCE_NAMES_LIBRARY, a library name and version: Options.library.
 // The library itself comes from SERDIFF_JAVA_LIBRARY (workers/java/run), which
 // broken_library_test.py points at a changed copy.
 
@@ -128,6 +129,8 @@ public final class ConformanceWorker {
     if (limit != null && !limit.isEmpty()) o.frameLimit(Integer.parseInt(limit));
     String rehearse = System.getenv("SERDIFF_CONFORMANCE_REHEARSE");
     if (rehearse != null && !rehearse.isEmpty()) o.rehearse(true);
+    String library = System.getenv("SERDIFF_CONFORMANCE_NAMES_LIBRARY");
+    if (library != null && !library.isEmpty()) o.library(library);
     SerdiffWorker.serve(o);
   }
 }

@@ -138,6 +138,7 @@ type Options struct {
 	Declined   string    // a reason: the worker cannot run; every request is declined with it
 	FrameLimit int       // the longest frame read or written; MaxFrame when 0; lower in tests
 	Rehearse   bool      // run each op's Run once unmeasured before the measured run
+	Library    string    // the library's name and version found at run time (the hello's "library"); none when empty
 }
 
 // PeakText is the hello's default sentence on how the peak is measured.
@@ -537,6 +538,9 @@ func Serve(o Options) {
 		}
 		hello = map[string]any{"serdiff_worker": protocolVersion, "name": o.Name, "ops": names,
 			"peak": peak}
+		if o.Library != "" {
+			hello["library"] = o.Library
+		}
 		// The collector runs between requests only (collect, below), never inside a call.
 		debug.SetGCPercent(-1)
 		runtime.GC()

@@ -176,6 +176,7 @@ public final class SerdiffWorker {
     final Map<String, Op> ops = new LinkedHashMap<>();
     String peak = PEAK_TEXT;
     String declined;
+    String library;
     int frameLimit = MAX_FRAME;
     boolean rehearse;
 
@@ -195,6 +196,15 @@ public final class SerdiffWorker {
 
     public Options peak(String text) {
       peak = text;
+      return this;
+    }
+
+    /**
+     * The library's name and the version found at run time ("org.bson 3.6.3"): the hello's
+     * "library", which serdiff prints beside the worker's calls.
+     */
+    public Options library(String nameAndVersion) {
+      library = nameAndVersion;
       return this;
     }
 
@@ -579,6 +589,7 @@ public final class SerdiffWorker {
       for (String n : o.ops.keySet()) names.add(n);
       hello.add("ops", names);
       hello.addProperty("peak", o.peak);
+      if (o.library != null) hello.addProperty("library", o.library);
     }
     s.send(writeQuietly(hello).getBytes(StandardCharsets.UTF_8));
     InputStream in = new BufferedInputStream(System.in, 1 << 16);
