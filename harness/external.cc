@@ -391,7 +391,10 @@ absl::Status WorkerClient::Start() {
       if (o.is_string()) ops_.push_back(o.get<std::string>());
     }
   }
-  peak_text_ = h.value("peak", std::string());
+  peak_text_ =
+      h.contains("peak") && h["peak"].is_string() ? h["peak"].get<std::string>() : std::string();
+  library_ = h.contains("library") && h["library"].is_string() ? h["library"].get<std::string>()
+                                                               : std::string();
   return absl::OkStatus();
 }
 

@@ -127,6 +127,9 @@ class WorkerClient {
   int64_t starts() const { return starts_; }
   // The hello's peak text (how the worker measures its peak), once it has started.
   const std::string& peak_text() const { return peak_text_; }
+  // The hello's "library" (the library's name and the version the worker found; empty when the
+  // hello names none), once it has started.
+  const std::string& library() const { return library_; }
 
  private:
   absl::Status Start();
@@ -145,6 +148,7 @@ class WorkerClient {
   int64_t starts_ = 0;
   std::vector<std::string> ops_;
   std::string peak_text_;
+  std::string library_;
   std::optional<std::string> declined_;  // the hello's or the start's reason, once known
   int failed_starts_ = 0;
 };

@@ -211,8 +211,9 @@ int Check(const Session& session, const CheckOptions& o) {
     }
     for (const auto& wc : session.targets->workers()) {
       if (wc->calls() == 0) continue;
-      std::cout << "  " << wc->manifest().name << ": " << wc->calls() << " calls, " << wc->starts()
-                << (wc->starts() == 1 ? " start" : " starts")
+      std::cout << "  " << wc->manifest().name
+                << (wc->library().empty() ? "" : " (" + wc->library() + ")") << ": " << wc->calls()
+                << " calls, " << wc->starts() << (wc->starts() == 1 ? " start" : " starts")
                 << (wc->peak_text().empty() ? "" : "; peak: " + wc->peak_text()) << "\n";
       // A worker that cannot run declines every call: say why, here and not only in a repro.
       if (wc->declined_reason()) {

@@ -22,21 +22,28 @@ absl::Status EncodeError(absl::string_view what) {
 
 // ---- encoding ------------------------------------------------------------------------------
 
-absl::StatusOr<std::string> EncodePayload(const Type& t, const Value& v, bool short_form);
+absl::Status AppendPayload(const Type& t, const Value& v, bool short_form, std::string* out);
 
 // One item inside a collection / tuple / UDT: its length (4 bytes, or 2 in the v1/v2
-// top-level collection form) followed by its payload.
-absl::StatusOr<std::string> EncodeItem(const Type& t, const Value& item, bool short_form) {
+// top-level collection form) followed by its payload. The length is written once the payload is
+// (appended after a placeholder of its width, so a list is built in one string).
+absl::Status AppendItem(const Type& t, const Value& item, bool short_form, std::string* out) {
   if (item.is_unset()) return EncodeError("unset inside a value");
   if (item.is_null()) {
     if (short_form) return EncodeError("null element in a v1/v2 collection");
-    return BigEndian(0xFFFFFFFF, 4);
+    out->append(BigEndian(0xFFFFFFFF, 4));
+    return absl::OkStatus();
   }
-  absl::StatusOr<std::string> payload = EncodePayload(t, item, false);
-  if (!payload.ok()) return payload.status();
+  const int width = short_form ? 2 : 4;
+  const size_t at = out->size();
+  out->append(static_cast<size_t>(width), '\0');
+  absl::Status s = AppendPayload(t, item, false, out);
+  if (!s.ok()) return s;
+  const uint64_t size = out->size() - at - static_cast<size_t>(width);
   const uint64_t limit = short_form ? 65535 : 2147483647;
-  if (payload->size() > limit) return EncodeError("item too long for its length prefix");
-  return BigEndian(payload->size(), short_form ? 2 : 4) + *payload;
+  if (size > limit) return EncodeError("item too long for its length prefix");
+  out->replace(at, static_cast<size_t>(width), BigEndian(size, width));
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::string> EncodeIntInRange(const Value& v, int64_t lo, int64_t hi, int width) {
@@ -45,10 +52,8 @@ absl::StatusOr<std::string> EncodeIntInRange(const Value& v, int64_t lo, int64_t
   return BigEndian(static_cast<uint64_t>(x), width);
 }
 
-absl::StatusOr<std::string> EncodePayload(const Type& t, const Value& v, bool short_form) {
-  if (v.is_empty()) return std::string();
-  if (v.is_null() || v.is_unset()) return EncodeError("null/unset have no payload");
-  if (v.shape() != ShapeFor(t.kind)) return EncodeError("value shape does not fit the type");
+// The payload of a value of a native type.
+absl::StatusOr<std::string> NativePayload(const Type& t, const Value& v) {
   switch (t.kind) {
     case Kind::kBoolean:
       return std::string(1, v.as_bool() ? '\x01' : '\x00');
@@ -116,6 +121,17 @@ absl::StatusOr<std::string> EncodePayload(const Type& t, const Value& v, bool sh
       return UnsignedVint(ZigZag(d.months)) + UnsignedVint(ZigZag(d.days)) +
              UnsignedVint(ZigZag(d.nanos));
     }
+    default:
+      return EncodeError("unknown kind");
+  }
+}
+
+// v's payload appended to *out (on an error *out holds a part of it, which the callers drop).
+absl::Status AppendPayload(const Type& t, const Value& v, bool short_form, std::string* out) {
+  if (v.is_empty()) return absl::OkStatus();
+  if (v.is_null() || v.is_unset()) return EncodeError("null/unset have no payload");
+  if (v.shape() != ShapeFor(t.kind)) return EncodeError("value shape does not fit the type");
+  switch (t.kind) {
     case Kind::kList:
     case Kind::kSet:
     case Kind::kMap: {
@@ -124,33 +140,39 @@ absl::StatusOr<std::string> EncodePayload(const Type& t, const Value& v, bool sh
       if (is_map && items.size() % 2 == 1) return EncodeError("odd number of map items");
       const size_t count = is_map ? items.size() / 2 : items.size();
       if (count > (short_form ? 65535u : 2147483647u)) return EncodeError("too many elements");
-      std::vector<std::string> pieces;
+      out->append(BigEndian(count, short_form ? 2 : 4));
       for (size_t i = 0; i < items.size(); ++i) {
         const Type& item_type = is_map ? t.params[i % 2] : t.params[0];
-        absl::StatusOr<std::string> piece = EncodeItem(item_type, items[i], short_form);
-        if (!piece.ok()) return piece.status();
-        pieces.push_back(*std::move(piece));
+        absl::Status s = AppendItem(item_type, items[i], short_form, out);
+        if (!s.ok()) return s;
       }
-      std::string out = BigEndian(count, short_form ? 2 : 4);
-      for (const std::string& piece : pieces) out += piece;
-      return out;
+      return absl::OkStatus();
     }
     case Kind::kTuple:
     case Kind::kUdt: {
       const std::vector<Value>& items = v.items();
       // Tuple and UDT values may stop early (missing trailing items read back as null).
       if (items.size() > t.params.size()) return EncodeError("more items than components");
-      std::string out;
       for (size_t i = 0; i < items.size(); ++i) {
-        absl::StatusOr<std::string> piece = EncodeItem(t.params[i], items[i], false);
-        if (!piece.ok()) return piece.status();
-        out += *piece;
+        absl::Status s = AppendItem(t.params[i], items[i], false, out);
+        if (!s.ok()) return s;
       }
-      return out;
+      return absl::OkStatus();
     }
-    default:
-      return EncodeError("unknown kind");
+    default: {
+      absl::StatusOr<std::string> payload = NativePayload(t, v);
+      if (!payload.ok()) return payload.status();
+      out->append(*payload);
+      return absl::OkStatus();
+    }
   }
+}
+
+absl::StatusOr<std::string> EncodePayload(const Type& t, const Value& v, bool short_form) {
+  std::string out;
+  absl::Status s = AppendPayload(t, v, short_form, &out);
+  if (!s.ok()) return s;
+  return out;
 }
 
 absl::Status CheckEncodeSetup(const Type& t, int version) {

@@ -18,6 +18,7 @@ dir="$repo/oracles/node_review"
 fail() { echo "other_node_versions: $*" >&2; exit 1; }
 
 # The versions the workers load under SERDIFF_NODE_PACKAGES are the lock file's.
+declare -A pinned
 for pkg in bson cassandra-driver; do
   want=$(node -e "const l=require('$dir/package-lock.json');console.log(l.packages['node_modules/$pkg'].version)")
   got=$(SERDIFF_NODE_PACKAGES="$dir" node -e "
@@ -26,6 +27,7 @@ for pkg in bson cassandra-driver; do
     console.log(p.declined ? 'declined: ' + p.declined : p.version)")
   [ "$got" = "$want" ] || fail "$pkg under SERDIFF_NODE_PACKAGES=$dir loads '$got', the lock pins $want (run scripts/bootstrap)"
   echo "other_node_versions: $pkg $got"
+  pinned[$pkg]=$want
 done
 
 out=$(mktemp -d)
@@ -47,9 +49,15 @@ for filter in $targets; do
   grep -E "^FAIL|targets, [0-9]+ failures" "$out/$filter.log" | head -20 || true
   [ "$rc" = 0 ] || fail "serdiff check --filter $filter exited $rc with the older packages"
 done
-for w in js_bson node_cassandra; do
-  calls=$(cat "$out"/*.log | sed -nE "s/^  $w: ([0-9]+) calls.*/\1/p" | head -1)
+# Each worker was called, and its line names the library it ran at the pinned version (the
+# hello's "library": "  js_bson (bson 6.10.4): N calls, ...").
+for w in js_bson:bson node_cassandra:cassandra-driver; do
+  pkg=${w#*:} w=${w%%:*}
+  line=$(cat "$out"/*.log | grep -E "^  $w( \(|:)" | head -1)
+  calls=$(sed -nE "s/^  $w( \([^)]*\))?: ([0-9]+) calls.*/\2/p" <<<"$line")
   [ "${calls:-0}" -gt 0 ] || fail "$w was not called (declined?)"
-  echo "other_node_versions: $w: $calls calls"
+  [[ "$line" == "  $w ($pkg ${pinned[$pkg]}): "* ]] ||
+    fail "$w's line does not name $pkg ${pinned[$pkg]}: $line"
+  echo "other_node_versions: $w ($pkg ${pinned[$pkg]}): $calls calls"
 done
 echo "other_node_versions: passed"
