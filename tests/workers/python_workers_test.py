@@ -27,6 +27,7 @@ import select
 import struct
 import subprocess
 import sys
+import tempfile
 import time
 import unittest
 
@@ -269,6 +270,33 @@ class JavaBsonTest(WorkerCases, unittest.TestCase):
         for op in self.worker.hello['ops']:
             if op not in UPSTREAM_OPS:
                 self.assertIn(op, self.interchange['ops'], 'op %s has no interchange entry' % op)
+
+    def test_upstream_text_cannot_become_code(self):
+        """The Java program puts the input's text in // comments and string constants; javac
+        reads unicode escapes before either, so an escape for a line break or a quote in that
+        text must stay text: the program compiles, runs, and exits as the bug says (1)."""
+        hostile = 'x \\u000a System.exit(3); // \\u0022 \u00e9 \n System.exit(4);'
+        request = {'target': 'bson_decode', 'op': 'bson.decode',
+                   'input': {'bson': '0d000000056100000000020000'}, 'shown': hostile,
+                   'spec': hostile, 'expect': {'outcome': 'rejected', 'offset': 7,
+                                               'message': hostile, 'peak_bound': 37696}}
+        got = self.worker.call('serdiff.upstream_heap', request)
+        self.assertTrue(got.get('ok'), got)
+        program = got['value']['program']
+        self.assertIn('x \\\\u000a System.exit(3); // \\\\u0022 \\\\u00e9 \\\\u000a System.exit(4);',
+                      program)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, 'p.java')
+            with open(path, 'w', encoding='utf-8') as f:
+                f.write(program)
+            run = [w.replace('{file}', path) for w in got['value']['run']]
+            p = subprocess.run(run, capture_output=True, text=True, timeout=120,
+                               env=dict(os.environ, LC_ALL='C'))
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        self.assertIn('DIFFERS from the spec', p.stdout)
+        # The same request under the answers-only op: its expectation carries a bound, so no.
+        got = self.worker.call('serdiff.upstream', request)
+        self.assertEqual(got.get('error'), 'declined', got)
 
 
 class PymongoTest(WorkerCases, unittest.TestCase):

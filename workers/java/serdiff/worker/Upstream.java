@@ -196,8 +196,26 @@ public final class Upstream {
     return e;
   }
 
+  /**
+   * s for a // comment: in printable ASCII on one line (other characters as the text \\uXXXX),
+   * and every backslash doubled, since javac reads a unicode escape (backslash, u, four hex
+   * digits) before comments, so that one for a line break in the input's text would end the
+   * comment and make the rest code; a doubled backslash starts no escape.
+   */
   private static String oneLine(String s) {
-    return s == null ? "" : s.replace('\n', ' ').replace('\r', ' ');
+    if (s == null) return "";
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '\\') {
+        b.append("\\\\");
+      } else if (c >= 0x20 && c < 0x7f) {
+        b.append(c);
+      } else {
+        b.append(String.format("\\\\u%04x", (int) c));
+      }
+    }
+    return b.toString();
   }
 
   private static String indent(String s) {
@@ -205,7 +223,11 @@ public final class Upstream {
     return "  " + s.replace("\n", "\n  ").replace("\n  \n", "\n\n");
   }
 
-  /** A Java string literal of s, in ASCII (\\uXXXX for the rest). */
+  /**
+   * A Java string literal of s, in ASCII: a control character as an octal escape, not a unicode
+   * one (javac turns unicode escapes into characters before it reads literals, so \\u000a would
+   * end the line inside the literal), the characters from 0x7f on as unicode escapes.
+   */
   static String literal(String s) {
     StringBuilder b = new StringBuilder("\"");
     for (int i = 0; i < s.length(); i++) {
@@ -214,6 +236,8 @@ public final class Upstream {
         b.append('\\').append(c);
       } else if (c >= 0x20 && c < 0x7f) {
         b.append(c);
+      } else if (c < 0x20) {
+        b.append(String.format("\\%03o", (int) c));
       } else {
         b.append(String.format("\\u%04x", (int) c));
       }
