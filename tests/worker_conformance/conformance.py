@@ -375,15 +375,18 @@ answer_check('op.unknown', 'no.such_op', {},
              dict(DECLINED_ANSWER, message='conformance does not answer op "no.such_op"'))
 
 
-def timed_check(rule, op, inp, time_field, want):
-    """A check that sends one request (id 5) with "time": time_field and compares the answer."""
-    SHAREABLE[rule] = (frame({'id': 5, 'op': op, 'input': inp, 'time': time_field}),
-                       dict(want, id=5))
+def timed_check(rule, op, inp, time_field, want, batch=None):
+    """A check that sends one request (id 5) with "time": time_field (and "batch": batch unless
+    None) and compares the answer."""
+    req = {'id': 5, 'op': op, 'input': inp, 'time': time_field}
+    if batch is not None:
+        req['batch'] = batch
+    SHAREABLE[rule] = (frame(req), dict(want, id=5))
 
     @check(rule)
     def _(cmd):
         w = start(cmd)
-        w.write(frame({'id': 5, 'op': op, 'input': inp, 'time': time_field}))
+        w.write(frame(req))
         expect(w.read(), dict(want, id=5))
         w.close()
         expect_end(w, 0, '')
@@ -401,6 +404,27 @@ timed_check('timed.declined', 'decline', {'message': 'no such type'}, 3,
 for _rule, _time in (('timed.zero', 0), ('timed.over', 100001), ('timed.text', '3'),
                      ('timed.fraction', 1.5)):
     timed_check(_rule, 'echo.hex', {'hex': '01'}, _time, {'ok': True, 'hex': '01', 'peak': PEAK})
+# "batch": B (2..1000000) makes each of the N timings one of B calls, and the answer says so;
+# anything else is one call a timing, and the answer has no "batch". The count op's answer
+# shows how many runs there were (timed.batch_runs): 1 for the answer, then time x batch.
+timed_check('timed.batch', 'echo.hex', {'hex': '01'}, 3,
+            {'ok': True, 'hex': '01', 'peak': PEAK, 'ns': [PEAK, PEAK, PEAK], 'batch': 4}, batch=4)
+for _rule, _batch in (('timed.batch_one', 1), ('timed.batch_over', 1000001),
+                      ('timed.batch_text', '4'), ('timed.batch_fraction', 2.5)):
+    timed_check(_rule, 'echo.hex', {'hex': '01'}, 2,
+                {'ok': True, 'hex': '01', 'peak': PEAK, 'ns': [PEAK, PEAK]}, batch=_batch)
+
+
+@check('timed.batch_runs')
+def _(cmd):
+    w = start(cmd)
+    w.write(frame({'id': 1, 'op': 'count', 'input': {}, 'time': 3, 'batch': 4}))
+    expect(w.read(), {'id': 1, 'ok': True, 'value': {'runs': 1}, 'peak': PEAK,
+                      'ns': [PEAK, PEAK, PEAK], 'batch': 4})
+    w.write(request(2, 'count', {}))  # 1 + 3 x 4 runs before it
+    expect(w.read(), {'id': 2, 'ok': True, 'value': {'runs': 14}, 'peak': PEAK})
+    w.close()
+    expect_end(w, 0, '')
 
 
 @check('id.range')

@@ -25,20 +25,11 @@
 // finish(result, request)} (prepare and finish optional): only run is measured, so that turning
 // the interchange form into the package's values and back stays out of the peak.
 //
-// What each situation gives is docs/workers.md's "The worker library contract", the same for every
-// language's library and checked by tests/worker_conformance/. In short: any other exception the
-// op throws is answered rejected, the message being the error's class name and text
-// ("TypeError: ..."): a package throwing on an input is how it says no. One thrown by prepare is
-// answered declined ("input not taken: ..."), one thrown by finish declined ("result not
-// presentable: ..."), as is a value JSON cannot carry (NaN, a BigInt, undefined). A result of
-// another shape is a bug of the worker: one line on stderr, exit status 4. An op not in `ops` is
-// answered declined. The end of stdin ends the worker with status 0; a malformed frame (longer
-// than the frame limit, cut short by the end of stdin, not UTF-8, not one JSON object, an "id"
-// that is not an integer in 0..2^53-1, an "op" that is not a string, an "input" that is not an
-// object) with status 2 and one line on stderr, after the requests before it were answered. An op
-// that calls process.exit, or a runtime that dies, ends the process with its own status.
-// process.stdout is kept for the frames: what the worker's code writes there (console.log) goes
-// to stderr. Ops may return promises; requests are still answered one at a time, in order.
+// What each situation gives (an exception from prepare, run or finish; a result of another shape;
+// a malformed frame; the end of stdin; output to process.stdout, kept for the frames) is
+// docs/workers.md's "The worker library contract", the same for every language's library and
+// checked by tests/worker_conformance/. Ops may return promises; requests are still answered one
+// at a time, in order.
 //
 // Peak: V8 offers no per-call peak. Before each call the worker runs two minor garbage collections
 // when global.gc exists (node --expose-gc; gc({type: 'minor'}): a full gc() costs milliseconds)
@@ -51,9 +42,9 @@
 // that allocates less than the young generation, 1-16 MiB: the figure is then all the call
 // allocated, at least its peak), and code V8 compiles for a path taken the first time counts.
 //
-// Timed calls (`serdiff review`'s speed): a request's "time": N (an integer 1..100000) adds, to an
-// accepted answer only, "ns": the nanoseconds of N more calls of run alone on the same prepared
-// input (process.hrtime.bigint around each, after the peak was read).
+// Timed calls (`serdiff review`): a request's "time": N (1..100000) adds to an accepted answer
+// "ns", the nanoseconds (process.hrtime.bigint) of N timings of run alone on the same prepared
+// input, each of B calls for "batch": B (2..1000000; the answer says "batch": B), else of one.
 
 const PROTOCOL_VERSION = 1;
 const MAX_FRAME = 268435456; // 256 MiB, docs/workers.md
@@ -186,13 +177,22 @@ function timedCalls(req) {
   return Number.isInteger(n) && n >= 1 && n <= MAX_TIMED_CALLS ? n : 0;
 }
 
-async function timeRun(op, arg, req, n) {
+// Calls per timing: a request's "batch" when an integer in 2..1000000 (echoed), else 1.
+const MAX_BATCH = 1000000;
+function batchOf(req) {
+  const b = req.batch;
+  return Number.isInteger(b) && b >= 2 && b <= MAX_BATCH ? b : 1;
+}
+
+async function timeRun(op, arg, req, n, batch) {
   const ns = [];
   for (let i = 0; i < n; i++) {
     const t0 = process.hrtime.bigint();
-    const r = op.run(arg, req);
-    // A synchronous op is not awaited: an await is a microtask hop, not the op's time.
-    if (r && typeof r.then === 'function') await r;
+    for (let b = 0; b < batch; b++) {
+      const r = op.run(arg, req);
+      // A synchronous op is not awaited: an await is a microtask hop, not the op's time.
+      if (r && typeof r.then === 'function') await r;
+    }
     ns.push(Number(process.hrtime.bigint() - t0));
   }
   return ns;
@@ -257,7 +257,11 @@ async function answer(spec, req) {
     }
     if (a !== null) {
       const n = timedCalls(req);
-      if (n > 0) a.ns = await timeRun(op, arg, req, n);
+      if (n > 0) {
+        const batch = batchOf(req);
+        a.ns = await timeRun(op, arg, req, n, batch);
+        if (batch > 1) a.batch = batch;
+      }
       return a;
     }
   }
@@ -339,7 +343,9 @@ function parseRequest(body) {
     throw new ProtocolError(hasOwn(req, 'input') ? 'a request whose "input" is not a JSON object'
       : 'a request without "input"');
   }
-  return { id: req.id, op: req.op, input, time: req.time, raw: text };
+  return {
+    id: req.id, op: req.op, input, time: req.time, batch: req.batch, raw: text,
+  };
 }
 
 function checkSpec(spec) {

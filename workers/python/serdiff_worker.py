@@ -49,8 +49,10 @@ with plain malloc is not seen.
 Timed calls (`serdiff review`'s speed): a request may carry "time": N (an integer 1..100000).
 After an accepted answer is made, the op's run step (run() of an Op, else the op itself) is
 called N more times on the same prepared input, outside tracemalloc, each timed with
-time.perf_counter_ns(), and the answer carries "ns": [N integers]. A rejected or declined answer
-carries none.
+time.perf_counter_ns(), and the answer carries "ns": [N integers]. With "batch": B as well (an
+integer 2..1000000), each of the N timings is of B calls in a row (one clock reading before and
+one after them, so the clock's own cost is spread over B calls), and the answer says "batch": B.
+A rejected or declined answer carries neither.
 
 Process rules (the contract's): EOF on stdin at a frame boundary ends the worker with status 0;
 a malformed frame (a length over the frame limit, a stream ending inside a frame, a body that
@@ -77,6 +79,7 @@ PROTOCOL_VERSION = 1
 MAX_FRAME = 256 << 20  # 268,435,456 bytes: a longer frame is a protocol error
 MAX_ID = (1 << 53) - 1  # the largest integer every JSON reader (JavaScript's too) holds exactly
 MAX_TIMED_CALLS = 100000  # a request's "time" (timed calls after the answer), 1..this
+MAX_BATCH = 1000000  # a request's "batch" (calls per timing), 1..this
 EXIT_EOF = 0            # stdin ended at a frame boundary
 EXIT_PROTOCOL = 2       # a malformed frame or request
 EXIT_WORKER_BUG = 4     # the worker's own code broke the contract (a result of no known shape)
@@ -339,7 +342,11 @@ def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False,
                                  '(\'value\', a JSON value)' % (op_name, rid, _shape(result)))
             n = req.get('time')
             if type(n) is int and 1 <= n <= MAX_TIMED_CALLS:
-                answer['ns'] = _time_run(op, arg if type(op) is Op else inp, n)
+                b = req.get('batch')
+                b = b if type(b) is int and 2 <= b <= MAX_BATCH else 1
+                answer['ns'] = _time_run(op, arg if type(op) is Op else inp, n, b)
+                if b > 1:
+                    answer['batch'] = b
         if type(answer.get('message')) is str:
             answer['message'] = _well_formed(answer['message'])
         try:
@@ -354,15 +361,24 @@ def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False,
         out.flush()
 
 
-def _time_run(op, arg, n):
-    """n more calls of the op's run step alone (not prepare, not finish), outside tracemalloc,
-    each timed with perf_counter_ns: the answer's "ns" for a request's "time": n."""
+def _time_run(op, arg, n, batch=1):
+    """n timings of `batch` calls each of the op's run step alone (not prepare, not finish),
+    outside tracemalloc, with perf_counter_ns: the answer's "ns" for a request's "time": n and
+    "batch": batch."""
     run = op.run if type(op) is Op else op
     clock = time.perf_counter_ns
     ns = []
+    if batch == 1:
+        for _ in range(n):
+            t0 = clock()
+            run(arg)
+            ns.append(clock() - t0)
+        return ns
+    calls = range(batch)
     for _ in range(n):
         t0 = clock()
-        run(arg)
+        for _ in calls:
+            run(arg)
         ns.append(clock() - t0)
     return ns
 

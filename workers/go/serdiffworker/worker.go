@@ -22,6 +22,10 @@
 // Finish a decline "result not presentable: ...". Type is the error's dynamic type name with
 // the pointer and package removed (errors.New gives "errorString").
 //
+// Timed calls (docs/workers.md, "Timed calls"): a request's "time": N (1..100000) adds to an
+// accepted answer "ns", the nanoseconds of N more runs of Run alone; with "batch": B (2..1000000)
+// each of the N timings is of B runs in a row, and the answer says "batch": B.
+//
 // Build: GOPATH mode (GO111MODULE=off), the package at import path "serdiffworker";
 // workers/go/run builds and runs a worker with it, and the Debian packages' Go sources
 // (/usr/share/gocode) on GOPATH.
@@ -54,6 +58,7 @@ const (
 	MaxFrame = 268435456
 	maxID    = 1<<53 - 1 // the largest integer every JSON reader holds exactly
 	maxTimed = 100000    // the most timed calls one request may ask for
+	maxBatch = 1000000   // the most calls one timing of a request's "batch" may hold
 
 	exitEOF       = 0 // stdin ended at a frame boundary
 	exitProtocol  = 2 // a malformed frame or request
@@ -242,18 +247,32 @@ func (s *server) allocated() int64 {
 	return int64(s.stats.TotalAlloc)
 }
 
-func timedCalls(raw json.RawMessage) int {
+// A request's "time" and "batch" as they came (nil when absent).
+type timing struct{ time, batch json.RawMessage }
+
+// The integer in raw when it is one in lo..hi, else 0.
+func intIn(raw json.RawMessage, lo, hi int64) int {
 	if raw == nil {
 		return 0
 	}
 	n, err := strconv.ParseInt(string(raw), 10, 64)
-	if err != nil || n < 1 || n > maxTimed {
+	if err != nil || n < lo || n > hi {
 		return 0
 	}
 	return int(n)
 }
 
-func (s *server) answer(req *Request, rawTime json.RawMessage, rawLen int) (map[string]any, error) {
+func timedCalls(raw json.RawMessage) int { return intIn(raw, 1, maxTimed) }
+
+// Calls per timing: a request's "batch" when it is an integer in 2..maxBatch, else 1.
+func batchOf(raw json.RawMessage) int {
+	if b := intIn(raw, 2, maxBatch); b > 0 {
+		return b
+	}
+	return 1
+}
+
+func (s *server) answer(req *Request, rawTime timing, rawLen int) (map[string]any, error) {
 	id := req.ID
 	op, ok := s.ops[req.Op]
 	if !ok {
@@ -309,14 +328,21 @@ func (s *server) answer(req *Request, rawTime json.RawMessage, rawLen int) (map[
 		return nil, &workerBug{fmt.Sprintf("op %q (id %d) returned %s, not serdiffworker.Hex(bytes) "+
 			"or serdiffworker.Value(v)", req.Op, id, describe(result, op.Finish != nil))}
 	}
-	if n := timedCalls(rawTime); n > 0 {
+	if n := timedCalls(rawTime.time); n > 0 {
+		batch := batchOf(rawTime.batch)
+		run := func() (any, error) { return op.Run(arg) }
 		ns := make([]int64, n)
 		for i := range ns {
 			t0 := time.Now()
-			call(func() (any, error) { return op.Run(arg) })
+			for b := 0; b < batch; b++ {
+				call(run)
+			}
 			ns[i] = int64(time.Since(t0))
 		}
 		a["ns"] = ns
+		if batch > 1 {
+			a["batch"] = batch
+		}
 	}
 	return a, nil
 }
@@ -435,59 +461,59 @@ func (s *server) die(status int, message string) {
 
 // parseRequest checks a request's frame: UTF-8 JSON holding one object with an integer id in
 // 0..2^53-1, a string op and an object input.
-func parseRequest(body []byte) (*Request, json.RawMessage, error) {
+func parseRequest(body []byte) (*Request, timing, error) {
 	if !utf8.Valid(body) {
-		return nil, nil, &protocolError{"a frame that is not UTF-8"}
+		return nil, timing{}, &protocolError{"a frame that is not UTF-8"}
 	}
 	if bytes.HasPrefix(body, []byte("\xef\xbb\xbf")) {
-		return nil, nil, &protocolError{"a frame that starts with a byte order mark"}
+		return nil, timing{}, &protocolError{"a frame that starts with a byte order mark"}
 	}
 	var fields map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(&fields); err != nil || fields == nil {
 		if err == nil || strings.Contains(err.Error(), "cannot unmarshal") {
-			return nil, nil, &protocolError{"a frame that is not one JSON object"}
+			return nil, timing{}, &protocolError{"a frame that is not one JSON object"}
 		}
-		return nil, nil, &protocolError{"a frame that is not UTF-8 JSON: " + err.Error()}
+		return nil, timing{}, &protocolError{"a frame that is not UTF-8 JSON: " + err.Error()}
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, nil, &protocolError{"a frame that is not one JSON object"}
+		return nil, timing{}, &protocolError{"a frame that is not one JSON object"}
 	}
 	rawID, ok := fields["id"]
 	if !ok {
-		return nil, nil, &protocolError{`a request without "id"`}
+		return nil, timing{}, &protocolError{`a request without "id"`}
 	}
 	id, err := strconv.ParseInt(string(rawID), 10, 64)
 	if err != nil {
 		// 2.0 and 1e3 are integers too, as JavaScript reads them.
 		f, ferr := strconv.ParseFloat(string(rawID), 64)
 		if ferr != nil || f != math.Trunc(f) || f > maxID || f < 0 {
-			return nil, nil, &protocolError{`a request whose "id" is not an integer in 0..2^53-1`}
+			return nil, timing{}, &protocolError{`a request whose "id" is not an integer in 0..2^53-1`}
 		}
 		id = int64(f)
 	}
 	if id < 0 || id > maxID {
-		return nil, nil, &protocolError{`a request whose "id" is not an integer in 0..2^53-1`}
+		return nil, timing{}, &protocolError{`a request whose "id" is not an integer in 0..2^53-1`}
 	}
 	req := &Request{ID: id}
 	rawOp, ok := fields["op"]
 	if !ok {
-		return nil, nil, &protocolError{`a request without "op"`}
+		return nil, timing{}, &protocolError{`a request without "op"`}
 	}
 	if json.Unmarshal(rawOp, &req.Op) != nil || rawOp[0] != '"' {
-		return nil, nil, &protocolError{`a request whose "op" is not a string`}
+		return nil, timing{}, &protocolError{`a request whose "op" is not a string`}
 	}
 	rawInput, ok := fields["input"]
 	if !ok {
-		return nil, nil, &protocolError{`a request without "input"`}
+		return nil, timing{}, &protocolError{`a request without "input"`}
 	}
 	in := json.NewDecoder(bytes.NewReader(rawInput))
 	in.UseNumber()
 	if len(rawInput) == 0 || rawInput[0] != '{' || in.Decode(&req.Input) != nil {
-		return nil, nil, &protocolError{`a request whose "input" is not a JSON object`}
+		return nil, timing{}, &protocolError{`a request whose "input" is not a JSON object`}
 	}
 	req.RawInput = rawInput
-	return req, fields["time"], nil
+	return req, timing{fields["time"], fields["batch"]}, nil
 }
 
 // Serve answers requests on stdin until it ends, then exits the process (status 0 at a frame

@@ -11,8 +11,8 @@
 //
 // An op's steps: prepare turns the request into the library's own values (optional; without it
 // run receives the Request), run is the library's call (the only step measured for the peak and
-// timed for "time"), finish turns run's result into a Result (optional; without it run's result
-// must itself be a Result). A step says no by throwing Rejected (the library refused the input;
+// timed for "time", in runs of B calls for "batch": B), finish turns run's result into a Result
+// (optional; without it run's result must itself be a Result). A step says no by throwing Rejected (the library refused the input;
 // offset in bytes, or -1 when unknown) or DeclinedOp (the library cannot take this input); any
 // other Throwable is classified as the contract says: in run a rejection with the text
 // "Class: message" (the class's simple name), in prepare a decline "input not taken: ...", in
@@ -66,6 +66,7 @@ public final class SerdiffWorker {
   private static final int PROTOCOL_VERSION = 1;
   private static final long MAX_ID = (1L << 53) - 1;
   private static final int MAX_TIMED = 100000;
+  private static final int MAX_BATCH = 1000000;
   private static final int REHEARSE_MAX_REQUEST = 256 << 10;
   private static final int EXIT_EOF = 0;
   private static final int EXIT_PROTOCOL = 2;
@@ -304,15 +305,16 @@ public final class SerdiffWorker {
       return threads.getCurrentThreadAllocatedBytes();
     }
 
-    static int timedCalls(JsonElement t) {
+    // The integer t holds when it is one in lo..hi, else 0 ("time": lo 1; "batch": lo 2).
+    static int intIn(JsonElement t, int lo, int hi) {
       if (t == null || !t.isJsonPrimitive() || !t.getAsJsonPrimitive().isNumber()) return 0;
       String s = t.getAsString();
-      if (!s.matches("-?[0-9]+") || s.length() > 7) return 0;
+      if (!s.matches("-?[0-9]+") || s.length() > 8) return 0;
       int n = Integer.parseInt(s);
-      return n >= 1 && n <= MAX_TIMED ? n : 0;
+      return n >= lo && n <= hi ? n : 0;
     }
 
-    JsonObject answer(Request req, JsonElement time, int rawLen) throws WorkerBug {
+    JsonObject answer(Request req, JsonElement[] timing, int rawLen) throws WorkerBug {
       long id = req.id;
       Op op = o.ops.get(req.op);
       if (op == null) {
@@ -391,19 +393,24 @@ public final class SerdiffWorker {
         return declinedAnswer(id, "result not presentable: " + errorText(e));
       }
       a.addProperty("peak", peak);
-      int n = timedCalls(time);
+      int n = intIn(timing[0], 1, MAX_TIMED);
       if (n > 0) {
+        // "batch": B (2..MAX_BATCH) makes each timing one of B calls in a row.
+        int batch = Math.max(1, intIn(timing[1], 2, MAX_BATCH));
         JsonArray ns = new JsonArray();
         for (int i = 0; i < n; i++) {
           long t0 = System.nanoTime();
-          try {
-            op.run.apply(arg);
-          } catch (Throwable t) {
-            // timed only
+          for (int b = 0; b < batch; b++) {
+            try {
+              op.run.apply(arg);
+            } catch (Throwable t) {
+              // timed only
+            }
           }
           ns.add(Math.max(0, System.nanoTime() - t0));
         }
         a.add("ns", ns);
+        if (batch > 1) a.addProperty("batch", batch);
       }
       return a;
     }
@@ -533,7 +540,8 @@ public final class SerdiffWorker {
     if (input == null) throw new ProtocolError("a request without \"input\"");
     if (!input.isJsonObject()) throw new ProtocolError("a request whose \"input\" is not a JSON object");
     return new Object[] {
-      new Request(id, op.getAsString(), input.getAsJsonObject(), text), f.get("time")
+      new Request(id, op.getAsString(), input.getAsJsonObject(), text),
+      new JsonElement[] {f.get("time"), f.get("batch")}
     };
   }
 
@@ -627,7 +635,7 @@ public final class SerdiffWorker {
           a = declinedAnswer(req.id, o.declined);
         } else {
           try {
-            a = s.answer(req, (JsonElement) parsed[1], bodyLength);
+            a = s.answer(req, (JsonElement[]) parsed[1], bodyLength);
           } catch (WorkerBug e) {
             s.die(EXIT_WORKER_BUG, "bug in the worker: " + e.getMessage());
             return;
