@@ -140,11 +140,16 @@ struct Impl {
   // worker's process reports it; a module's is the tracker's around the module call alone,
   // without serdiff's conversion of the input). Set instead of `run` when kind is not kCompiled.
   std::function<MeasuredOutput(const T&)> measured_run;
-  // An outside implementation's own timing (`serdiff review`): nanoseconds of each of `calls`
-  // calls of the implementation alone on the value (a worker times them in its process; a
-  // module's are timed around the module call, the input converted once before). Empty: not
-  // timed (a worker that does not time, an input it does not accept).
-  std::function<std::vector<double>(const T&, int calls)> timed_run = {};
+  // An outside implementation's own timing (`serdiff review`): `calls` timings of `batch`
+  // calls each (batch >= 1) of the implementation alone on the value, each given in nanoseconds
+  // per call (a worker times them in its process; a module's are timed around the module calls,
+  // the input converted once before). Empty: not timed (a worker that does not time, an input
+  // it does not accept).
+  std::function<std::vector<double>(const T&, int calls, int batch)> timed_run = {};
+  // An implementation in a process of its own (a worker): ends that process, so that the next
+  // call starts a fresh one (`serdiff review` times each input in a fresh process). Empty for
+  // in-process implementations.
+  std::function<void()> fresh_process = {};
   // Added to the target's heap bound when this implementation is the subject: permille of the
   // output's size plus bytes, with the reason (a worker runtime's own overhead).
   int64_t slack_per_output_permille = 0;

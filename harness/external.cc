@@ -400,7 +400,8 @@ absl::Status WorkerClient::Start() {
 
 absl::StatusOr<ExternalAnswer> WorkerClient::Call(absl::string_view op,
                                                   absl::string_view input_json, int64_t* peak_bytes,
-                                                  int time_calls, std::vector<double>* ns) {
+                                                  int time_calls, std::vector<double>* ns,
+                                                  int batch) {
   *peak_bytes = -1;
   if (ns != nullptr) ns->clear();
   if (declined_) return Declined(*declined_);
@@ -422,6 +423,7 @@ absl::StatusOr<ExternalAnswer> WorkerClient::Call(absl::string_view op,
   std::string req = absl::StrCat("{\"id\":", id, ",\"op\":\"", op, "\",\"input\":");
   req.append(input_json.data(), input_json.size());
   if (time_calls > 0) absl::StrAppend(&req, ",\"time\":", time_calls);
+  if (time_calls > 0 && batch > 1) absl::StrAppend(&req, ",\"batch\":", batch);
   req.push_back('}');
   const auto deadline = Clock::now() + std::chrono::milliseconds(TimeoutMs(manifest_));
   if (absl::Status s = WriteAll(to_fd_, FrameOf(req), deadline); !s.ok()) {
@@ -489,8 +491,22 @@ absl::StatusOr<ExternalAnswer> WorkerClient::Call(absl::string_view op,
       return Fail("worker-protocol",
                   absl::StrCat("\"ns\" is not ", time_calls, " timings (integers >= 0)"));
     }
+    // A worker that does not know "batch" timed each call alone and says nothing; one that
+    // batched echoes it. Any other "batch" would divide the timings by the wrong count.
+    int64_t per = 1;
+    if (a.contains("batch")) {
+      const Json& b = a["batch"];
+      if (batch <= 1 || !b.is_number_integer() || b.get<int64_t>() != batch) {
+        return Fail("worker-protocol",
+                    absl::StrCat("\"batch\" is not the ", batch > 1 ? absl::StrCat(batch) : "none",
+                                 " asked for"));
+      }
+      per = batch;
+    }
     if (ns != nullptr) {
-      for (const Json& x : t) ns->push_back(static_cast<double>(x.get<int64_t>()));
+      for (const Json& x : t) {
+        ns->push_back(static_cast<double>(x.get<int64_t>()) / static_cast<double>(per));
+      }
     }
   }
   return ans;

@@ -111,14 +111,23 @@ class WorkerClient {
   // attaches it), Declined (the worker's reason, a missing runtime, an op the worker lacks)
   // or a WorkerFailure status. *peak_bytes: the worker's reported peak, -1 when unknown.
   //
-  // Timed calls (`serdiff review`): time_calls > 0 asks the worker for that many more calls of
-  // the implementation alone after an accepted answer (the request's "time"), and *ns receives
-  // the nanoseconds of each (the answer's "ns"); left empty when the worker does not time (a
-  // worker not built on serdiff's libraries). An "ns" that is not time_calls integers >= 0 is
-  // worker-protocol.
+  // Timed calls (`serdiff review`): time_calls > 0 asks the worker for that many more timings
+  // of the implementation alone after an accepted answer (the request's "time"), each of `batch`
+  // calls in a row (the request's "batch", sent when batch > 1, at most 1000000), and
+  // *ns receives the nanoseconds per call of each timing: the answer's "ns" divided by the
+  // batch the answer echoes ("batch": B; a worker that does not say timed each call alone). Left
+  // empty when the worker does not time (a worker not built on serdiff's libraries).
+  // worker-protocol: an "ns" that is not time_calls integers >= 0, or a "batch" in the answer
+  // that is not the one asked for.
   absl::StatusOr<ExternalAnswer> Call(absl::string_view op, absl::string_view input_json,
                                       int64_t* peak_bytes, int time_calls = 0,
-                                      std::vector<double>* ns = nullptr);
+                                      std::vector<double>* ns = nullptr, int batch = 1);
+
+  // Ends the worker process (its stdin closed; killed if it does not end within a second), so
+  // that the next call starts a fresh one: `serdiff review` times each input in a fresh process,
+  // whose figures do not depend on what the worker ran before (a JIT's type feedback, an
+  // allocator's state). Nothing happens when no process is running.
+  void Restart() { Stop(false); }
 
   const WorkerManifest& manifest() const { return manifest_; }
   // Why the worker declines every call (its runtime or package is missing), once it was asked.
@@ -226,12 +235,13 @@ Impl<T> WorkerImpl(std::shared_ptr<WorkerClient> client, const Interchange<T>* i
     }
     return r;
   };
-  impl.timed_run = [ic, client](const T& v, int calls) -> std::vector<double> {
+  impl.fresh_process = [client] { client->Restart(); };
+  impl.timed_run = [ic, client](const T& v, int calls, int batch) -> std::vector<double> {
     std::vector<double> ns;
     absl::StatusOr<std::string> in = ic->input_json(v);
     if (!in.ok()) return ns;
     int64_t peak = -1;
-    if (!client->Call(ic->op, *in, &peak, calls, &ns).ok()) ns.clear();
+    if (!client->Call(ic->op, *in, &peak, calls, &ns, batch).ok()) ns.clear();
     return ns;
   };
   return impl;
@@ -279,7 +289,7 @@ Impl<T> ModuleImpl(const serdiff_module* module, const serdiff_op* op, const Int
     r.output = ic->output(v, a);
     return r;
   };
-  impl.timed_run = [ic, op](const T& v, int calls) -> std::vector<double> {
+  impl.timed_run = [ic, op](const T& v, int calls, int batch) -> std::vector<double> {
     std::vector<double> ns;
     int64_t scalar = 0;
     std::string json;
@@ -295,13 +305,16 @@ Impl<T> ModuleImpl(const serdiff_module* module, const serdiff_op* op, const Int
       if (!in.ok()) return ns;
       json = *std::move(in);
     }
+    const Int32List* l = list ? &*list : nullptr;
     for (int i = 0; i < calls; ++i) {
+      bool ok = true;
       const auto start = std::chrono::steady_clock::now();
-      absl::StatusOr<std::string> out = CallModuleOp(*op, scalar, json, list ? &*list : nullptr);
+      for (int b = 0; b < batch; ++b) ok &= CallModuleOp(*op, scalar, json, l).ok();
       const auto end = std::chrono::steady_clock::now();
-      if (!out.ok()) return {};
+      if (!ok) return {};
       ns.push_back(static_cast<double>(
-          std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count()));
+                       std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count()) /
+                   std::max(batch, 1));
     }
     return ns;
   };

@@ -2,6 +2,7 @@
 #include "harness/review.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -141,6 +142,14 @@ SpeedEstimate EstimateSpeed(const std::vector<double>& before_ns,
     e.verdict = "no difference at this precision";
   }
   return e;
+}
+
+int TimedBatch(double before_call_ns, double after_call_ns, int sample_us) {
+  const double fastest = std::min(before_call_ns, after_call_ns);
+  if (sample_us <= 0 || !(fastest >= 0)) return 1;
+  const double want = static_cast<double>(sample_us) * 1000.0;
+  if (fastest * kMaxTimedBatch <= want) return kMaxTimedBatch;
+  return std::max(1, static_cast<int>(std::ceil(want / fastest)));
 }
 
 }  // namespace serdiff::harness

@@ -72,4 +72,14 @@ struct SpeedEstimate {
 SpeedEstimate EstimateSpeed(const std::vector<double>& before_ns,
                             const std::vector<double>& after_ns, int resamples = 2000);
 
+// The most calls one timing may hold (the worker libraries' limit on a request's "batch").
+inline constexpr int kMaxTimedBatch = 1000000;
+
+// Calls per timing (Target::TimeCalls' batch) for two sides whose median call took
+// before_call_ns and after_call_ns: the fewest with which a timing of the faster side lasts at
+// least sample_us microseconds, so that the clock's own cost (some 20 ns in C++, 100 ns in Node)
+// is a small share of it; in 1..kMaxTimedBatch. 1 when sample_us <= 0 or a time is negative or
+// NaN. Both sides are timed with the same batch, so that they are measured alike.
+int TimedBatch(double before_call_ns, double after_call_ns, int sample_us);
+
 }  // namespace serdiff::harness

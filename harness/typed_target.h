@@ -122,12 +122,18 @@ class Target {
   // or a worker's own, -1 when a worker does not say). Errors (as the output): NotFound when the
   // target has no implementation named `impl`.
   virtual MeasuredOutput RunOne(std::string_view data, std::string_view impl) const = 0;
-  // Nanoseconds of each of `calls` calls of one implementation alone on that value (`serdiff
-  // review`'s speed; the value is decoded once, before): a compiled one timed with the steady
-  // clock around each call, a module or worker by its Impl::timed_run. Empty when the target has
-  // no such implementation or it was not timed (a worker that does not time, a rejection).
-  virtual std::vector<double> TimeCalls(std::string_view data, std::string_view impl,
-                                        int calls) const = 0;
+  // `calls` timings of one implementation alone on that value (`serdiff review`'s speed; the
+  // value is decoded once, before), each of `batch` calls in a row (batch >= 1; the clock is read
+  // once before and once after them, its own cost spread over the batch) and given in
+  // nanoseconds per call: a compiled one timed with the steady clock (the output freed inside
+  // the timing), a module or worker by its Impl::timed_run. Empty when the target has no such
+  // implementation or it was not timed (a worker that does not time, a rejection).
+  virtual std::vector<double> TimeCalls(std::string_view data, std::string_view impl, int calls,
+                                        int batch = 1) const = 0;
+  // Ends the process of implementation `impl` when it runs in one (a worker), so that its next
+  // call starts a fresh process, and returns true; false (nothing done) for an in-process
+  // implementation or an unknown name.
+  virtual bool FreshProcess(std::string_view impl) const = 0;
   // `serdiff repro --upstream` (docs/workers.md, "Upstream reproducers"): the request
   // (UpstreamRequestJson, harness/interchange.h) from which a worker writes a program calling
   // its library directly on the value `data` decodes to, with what the target's reference
@@ -386,23 +392,35 @@ class TypedTarget final : public Target {
     }
     return UpstreamRequestJson(def_.name, ic.op, *input, def_.domain.show(v), want, answer);
   }
-  std::vector<double> TimeCalls(std::string_view data, std::string_view impl,
-                                int calls) const override {
+  std::vector<double> TimeCalls(std::string_view data, std::string_view impl, int calls,
+                                int batch) const override {
     const Impl<T>* found = FindImpl(impl);
     if (found == nullptr) return {};
+    batch = std::max(batch, 1);
     const T v = DecodeBytes(data);
-    if (!found->run) return found->timed_run ? found->timed_run(v, calls) : std::vector<double>{};
+    if (!found->run) {
+      return found->timed_run ? found->timed_run(v, calls, batch) : std::vector<double>{};
+    }
     std::vector<double> ns;
     ns.reserve(static_cast<size_t>(calls > 0 ? calls : 0));
     for (int i = 0; i < calls; ++i) {
       const auto start = std::chrono::steady_clock::now();
-      Output out = found->run(v);
+      for (int b = 0; b < batch; ++b) {
+        Output out = found->run(v);
+        DoNotOptimize(out);
+      }
       const auto end = std::chrono::steady_clock::now();
-      DoNotOptimize(out);
       ns.push_back(static_cast<double>(
-          std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count()));
+                       std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count()) /
+                   batch);
     }
     return ns;
+  }
+  bool FreshProcess(std::string_view impl) const override {
+    const Impl<T>* found = FindImpl(impl);
+    if (found == nullptr || !found->fresh_process) return false;
+    found->fresh_process();
+    return true;
   }
   std::vector<LadderStep> LadderInputs() const override {
     std::vector<LadderStep> out;

@@ -249,6 +249,41 @@ TEST(Workers, TimedCallsAndTheirProtocolChecks) {
   }
 }
 
+// "batch": B asks for timings of B calls each; the answer's "ns" is divided by the batch it
+// echoes (none: the worker timed each call alone), and a "batch" that is not the one asked for
+// is a worker-protocol verdict (it would divide the timings by the wrong count).
+TEST(Workers, TimedBatchesAndTheirProtocolChecks) {
+  WorkerClient client(Manifest());
+  int64_t peak = 0;
+  std::vector<double> ns;
+  absl::StatusOr<ExternalAnswer> a =
+      client.Call("int64.to_decimal", "{\"value\":\"42\"}", &peak, 3, &ns, 8);
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_EQ(ns, (std::vector<double>{1042, 1042, 1042}));  // 8336 ns a timing / 8 calls
+  a = client.Call("int64.to_decimal", "{\"value\":\"42\"}", &peak, 2, &ns, 1);
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_EQ(ns, (std::vector<double>{1042, 1042}));  // batch 1: not sent, nothing to divide
+  // A worker that does not know "batch": its timings are of one call each.
+  a = client.Call("int64.to_decimal", "{\"value\":\"46\"}", &peak, 2, &ns, 8);
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_EQ(ns, (std::vector<double>{1046, 1046}));
+  for (const auto& [v, batch] : std::vector<std::pair<int, int>>{{43, 8}, {44, 8}, {45, 1}}) {
+    a = client.Call("int64.to_decimal", absl::StrCat("{\"value\":\"", v, "\"}"), &peak, 2, &ns,
+                    batch);
+    ASSERT_FALSE(a.ok()) << v;
+    EXPECT_EQ(WorkerFailureClass(a.status()), "worker-protocol") << v;
+    EXPECT_NE(a.status().message().find(absl::StrCat(
+                  "\"batch\" is not the ", batch > 1 ? absl::StrCat(batch) : "none", " asked for")),
+              std::string::npos)
+        << v << ": " << a.status();
+    EXPECT_TRUE(ns.empty()) << v;
+  }
+  // 45 with a batch asked for: its "batch": 2 is right when 2 was asked.
+  a = client.Call("int64.to_decimal", "{\"value\":\"45\"}", &peak, 1, &ns, 2);
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_EQ(ns, (std::vector<double>{1045}));
+}
+
 // The manifest's "env" and the run configuration's worker_env reach the worker's environment,
 // the latter over the former; a manifest whose "env" is not an object of strings is refused.
 TEST(Workers, ManifestEnvironment) {

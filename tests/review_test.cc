@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -178,6 +179,23 @@ TEST(ReviewSpeed, TheSameSamplesGiveTheSameInterval) {
   const SpeedEstimate x = EstimateSpeed(b, a), y = EstimateSpeed(b, a);
   EXPECT_EQ(x.low, y.low);
   EXPECT_EQ(x.high, y.high);
+}
+
+// The batch: the fewest calls with which the faster side's timing lasts the sample, the same for
+// both sides, within 1..kMaxTimedBatch.
+TEST(ReviewSpeed, TheBatchMakesTheFasterSidesTimingLastTheSample) {
+  EXPECT_EQ(TimedBatch(100, 50, 20), 400);     // 20,000 ns / 50 ns
+  EXPECT_EQ(TimedBatch(50, 100, 20), 400);     // either side may be the faster
+  EXPECT_EQ(TimedBatch(30, 1000, 20), 667);    // 666.7 rounded up: at least the sample
+  EXPECT_EQ(TimedBatch(20000, 30000, 20), 1);  // one call already lasts the sample
+  EXPECT_EQ(TimedBatch(19999, 30000, 20), 2);
+  EXPECT_EQ(TimedBatch(5e6, 6e6, 20), 1);
+  EXPECT_EQ(TimedBatch(100, 50, 0), 1);  // --sample-us 0: one call a timing
+  EXPECT_EQ(TimedBatch(0, 50, 20), kMaxTimedBatch);
+  EXPECT_EQ(TimedBatch(0.02, 50, 20), kMaxTimedBatch);  // 1e6 calls: the cap, not 1e6 + 1
+  EXPECT_EQ(TimedBatch(0.0201, 50, 20), 995025);
+  EXPECT_EQ(TimedBatch(-1, 50, 20), 1);
+  EXPECT_EQ(TimedBatch(std::nan(""), 50, 20), 1);
 }
 
 // ---- the command
@@ -364,11 +382,11 @@ TEST(ReviewCommand, WorkerVariantsThroughTheEnvironment) {
   const auto [rc3, out3] =
       RunCli(absl::StrCat("review --before ", kExampleWorker, " --after ", kExampleWorker,
                           " --filter cql_typed_encode --cases 30 "
-                          "--time-rounds 3 --time-calls 5 --out ",
+                          "--time-rounds 3 --time-calls 5 --warmup-ms 5 --out ",
                           dir));
   EXPECT_EQ(rc3, 0) << out3;
   EXPECT_TRUE(absl::StrContains(out3, "speed: speedup ")) << out3;
-  EXPECT_TRUE(absl::StrContains(out3, "3 rounds of 5 calls")) << out3;
+  EXPECT_TRUE(absl::StrContains(out3, "3 rounds of 5 timings of ")) << out3;
   std::filesystem::remove_all(dir);
 }
 

@@ -105,30 +105,83 @@ absl::Status Resolve(Side& side, bool selftest) {
   return absl::OkStatus();
 }
 
-// Interleaved timing rounds of both sides on one input: per round, `time_calls` calls of each
-// side (the order alternating between rounds, so that a drift favours neither), and the round's
-// median per side. Empty when a side is not timed here (a worker or a module).
+using review_internal::kMaxWarmupCalls;
+using review_internal::kMaxWarmupRun;
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Warms both sides up on `input`: runs of 1, 2, 4, ... calls of each in turn until each has
+// spent o.warmup_ms in its calls (or made kMaxWarmupCalls). False when a side is not timed.
+// *b_call, *a_call: each side's median call in the last run (ns).
+bool WarmUp(const Target& tb, const Target& ta, const std::string& before_impl,
+            const std::string& after_impl, const std::string& input, const ReviewOptions& o,
+            double* b_call, double* a_call) {
+  const double budget_ns = static_cast<double>(std::max(o.warmup_ms, 0)) * 1e6;
+  double spent_b = 0, spent_a = 0;
+  int64_t made = 0;
+  std::vector<double> last_b, last_a;
+  for (int run = 1;; run = std::min(run * 2, kMaxWarmupRun)) {
+    last_b = tb.TimeCalls(input, before_impl, run);
+    last_a = ta.TimeCalls(input, after_impl, run);
+    if (last_b.empty() || last_a.empty()) return false;
+    for (double x : last_b) spent_b += x;
+    for (double x : last_a) spent_a += x;
+    made += run;
+    if (std::min(spent_b, spent_a) >= budget_ns || made >= kMaxWarmupCalls) break;
+  }
+  *b_call = Median(last_b);
+  *a_call = Median(last_a);
+  return true;
+}
+
+// Interleaved timing rounds of both sides on one input (docs/review.md, "Speed"). The rounds are
+// shared out over o.forks fresh processes of each worker side (Target::FreshProcess; a side in
+// serdiff's process has none, and when neither side has one there is a single fork): a JIT's
+// type feedback and an allocator's state differ from one process to the next and move a
+// figure by 10 % or more, which the median over the forks' rounds rides out. In each fork
+// first a warm-up (WarmUp: a JIT compiler's optimized code, warm caches and a grown heap are
+// then in place on both sides alike); after the first fork's, the batch (TimedBatch: from the
+// faster side's median call, the same for both sides and all forks, so that each timing lasts
+// about o.sample_us and the clock's own cost is spread over the batch). Then per round
+// `time_calls` timings of each side (the order alternating between rounds, so that a drift
+// favours neither), and the round's median per side, in ns per call. Empty when a side is not
+// timed here. *batch: the batch used.
 void TimeRounds(const Target& tb, const Target& ta, const std::string& before_impl,
                 const std::string& after_impl, const std::string& input, const ReviewOptions& o,
-                std::vector<double>* bs, std::vector<double>* as) {
-  for (int round = 0; round < o.time_rounds; ++round) {
-    std::vector<double> b_ns, a_ns;
-    if (round % 2 == 0) {
-      b_ns = tb.TimeCalls(input, before_impl, o.time_calls);
-      a_ns = ta.TimeCalls(input, after_impl, o.time_calls);
-    } else {
-      a_ns = ta.TimeCalls(input, after_impl, o.time_calls);
-      b_ns = tb.TimeCalls(input, before_impl, o.time_calls);
-    }
-    if (b_ns.empty() || a_ns.empty()) {
+                std::vector<double>* bs, std::vector<double>* as, int* batch) {
+  int forks = std::max(1, std::min(o.forks, o.time_rounds));
+  int round = 0;
+  for (int fork = 0; fork < forks; ++fork) {
+    const bool b_fresh = tb.FreshProcess(before_impl);
+    const bool a_fresh = ta.FreshProcess(after_impl);
+    if (fork == 0 && !b_fresh && !a_fresh) forks = 1;
+    double b_call = 0, a_call = 0;
+    if (!WarmUp(tb, ta, before_impl, after_impl, input, o, &b_call, &a_call)) {
       bs->clear();
       as->clear();
       return;
     }
-    std::sort(b_ns.begin(), b_ns.end());
-    std::sort(a_ns.begin(), a_ns.end());
-    bs->push_back(b_ns[b_ns.size() / 2]);
-    as->push_back(a_ns[a_ns.size() / 2]);
+    if (fork == 0) *batch = harness::TimedBatch(b_call, a_call, o.sample_us);
+    for (const int end = o.time_rounds * (fork + 1) / forks; round < end; ++round) {
+      std::vector<double> b_ns, a_ns;
+      if (round % 2 == 0) {
+        b_ns = tb.TimeCalls(input, before_impl, o.time_calls, *batch);
+        a_ns = ta.TimeCalls(input, after_impl, o.time_calls, *batch);
+      } else {
+        a_ns = ta.TimeCalls(input, after_impl, o.time_calls, *batch);
+        b_ns = tb.TimeCalls(input, before_impl, o.time_calls, *batch);
+      }
+      if (b_ns.empty() || a_ns.empty()) {
+        bs->clear();
+        as->clear();
+        return;
+      }
+      bs->push_back(Median(std::move(b_ns)));
+      as->push_back(Median(std::move(a_ns)));
+    }
   }
 }
 
@@ -343,7 +396,8 @@ int Review(const ReviewOptions& o) {
       g.after_peak = a.peak_bytes;
       if (o.time_rounds > 0 && SameBytes(b, a)) {
         std::vector<double> bs, as;
-        TimeRounds(*tb, *ta, before.impl, after.impl, step.bytes, o, &bs, &as);
+        int batch = 1;
+        TimeRounds(*tb, *ta, before.impl, after.impl, step.bytes, o, &bs, &as, &batch);
         if (!bs.empty()) {
           std::sort(bs.begin(), bs.end());
           std::sort(as.begin(), as.end());
@@ -359,7 +413,7 @@ int Review(const ReviewOptions& o) {
         row.speed_note = "not timed: no input both sides accept with the same bytes";
       } else {
         std::vector<double> bs, as;
-        TimeRounds(*tb, *ta, before.impl, after.impl, timed_input, o, &bs, &as);
+        TimeRounds(*tb, *ta, before.impl, after.impl, timed_input, o, &bs, &as, &row.speed_batch);
         if (bs.empty()) {
           row.speed_note =
               "not timed: a side does not time its calls (a worker not built on serdiff's worker "

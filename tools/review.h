@@ -27,7 +27,10 @@ struct ReviewOptions {
   std::string corpus_dir;  // corpus/<target>/ (regressions/ included)
   harness::HeapTolerance heap;
   int time_rounds = 0;         // speed: interleaved rounds per target (0: not measured)
-  int time_calls = 20;         // calls per round and side
+  int time_calls = 20;         // timings per round and side
+  int warmup_ms = 50;          // per timed input, each side's warm-up calls last this long
+  int sample_us = 20;          // each timing holds enough calls to last this long (0: one call)
+  int forks = 3;               // fresh processes of each worker side per timed input
   double max_slowdown = -1;    // percent; < 0: a slowdown never fails the review
   int64_t shrink_runs = 2000;  // candidates judged per shrink
   std::string markdown_path;   // "" none

@@ -65,9 +65,15 @@ struct TargetRow {
   std::string worst_heap_input_value;
   bool timed = false;
   harness::SpeedEstimate speed;
+  int speed_batch = 1;  // calls per timing (TimedBatch)
   std::string timed_value;
   std::string speed_note;
 };
+
+// The speed's timings (docs/review.md, "Speed"). Warm-up runs double from 1 call up to
+// kMaxWarmupRun calls a request, and stop at kMaxWarmupCalls calls of each side in all.
+inline constexpr int kMaxWarmupRun = 100000;
+inline constexpr int64_t kMaxWarmupCalls = 1000000;
 
 // An environment value as the worker needs it: the worker runs in its manifest's folder, so each
 // ':'-separated part holding a '/' that names an existing file or folder relative to where serdiff

@@ -373,8 +373,26 @@ int main(int argc, char** argv) {
                    "measure speed in this many interleaved rounds per target (0: not measured)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  reviewcmd->add_option("--time-calls", ro.time_calls, "calls per round and side")
-      ->check(CLI::PositiveNumber)
+  reviewcmd->add_option("--time-calls", ro.time_calls, "timings per round and side")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  reviewcmd
+      ->add_option("--warmup-ms", ro.warmup_ms,
+                   "before an input's rounds, each side runs untimed until its calls have taken "
+                   "this long (a JIT's optimized code, warm caches; 0: a single call)")
+      ->check(CLI::Range(0, 600000))
+      ->capture_default_str();
+  reviewcmd
+      ->add_option("--forks", ro.forks,
+                   "share each timed input's rounds out over this many fresh processes of each "
+                   "worker side (a JIT's and an allocator's state differ between processes)")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  reviewcmd
+      ->add_option("--sample-us", ro.sample_us,
+                   "each timing holds as many calls as last this long, so that the clock's own "
+                   "cost is spread over them (0: one call a timing)")
+      ->check(CLI::Range(0, 10000000))
       ->capture_default_str();
   reviewcmd->add_option("--max-slowdown", ro.max_slowdown,
                         "fail when the after side is slower by more than this percent with 95 % "

@@ -21,6 +21,10 @@ misbehaviour, so that one test process can see each failure and then a normal an
   values 34 to 37, asked to time its calls ("time": N): "ns" not a list (34), a list of N - 1
              (35), holding a negative number (36) or a fraction (37); any other value answers
              N timings of 1000 + the value ns (a worker without "time" support would send none)
+  values 43 to 46 and "batch": B (timings of B calls each): any other value answers N timings
+             of (1000 + the value) x B ns and echoes "batch": B; 43 echoes B + 1, 44 echoes B as
+             text, 45 answers "batch": 2 whether asked or not, 46 ignores "batch" (N timings of
+             1046 ns and no "batch": a worker that times each call alone)
   value -1   it rejects the input at offset 1; -2 at offset 2; -3 without an offset; -4 it
              accepts "-4" (the tests' target rejects every negative value at offset 1)
 With --declined it says in its hello that its package is missing.
@@ -127,8 +131,12 @@ def main():
         answer = {'id': rid, 'ok': True, 'hex': str(v).encode().hex(), 'peak': peak}
         n = req.get('time')
         if type(n) is int and n > 0:
+            b = req.get('batch')
+            b = b if type(b) is int and b > 1 and v != 46 else 1
             answer['ns'] = {34: 'fast', 35: [1] * (n - 1), 36: [5] * (n - 1) + [-5],
-                            37: [1.5] * n}.get(v, [1000 + abs(v)] * n)
+                            37: [1.5] * n}.get(v, [(1000 + abs(v)) * b] * n)
+            if b > 1 or v == 45:
+                answer['batch'] = {43: b + 1, 44: str(b), 45: 2}.get(v, b)
         write(answer)
 
 
