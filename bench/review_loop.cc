@@ -2,13 +2,16 @@
 // against plain loops"): the call the review times on varint_leb128_zigzag_encode's size ladder
 // (serdiff::varint::EncodeZigZagBatch, LEB128, into a new string: the optimized side; and the
 // reference's serdiff::ref::varint::EncodeZigZagBatch), on the same values (the first `count`
-// outputs of std::mt19937_64(42), as TargetDef::ladder draws them), measured the same way (15
-// rounds of 20 calls, the median call of each round, the median round; the two sides' rounds
-// interleaved, as the review interleaves them) but with nothing of serdiff's harness around it.
+// outputs of std::mt19937_64(42), as TargetDef::ladder draws them), timed as a plain loop is: a
+// warm-up of 0.2 s of calls of each side, then timings of as many calls in a row as last 20 us
+// (the same count for both sides, from the faster one), 15 rounds of 20 timings, the median
+// timing of each round, the median round, per call; the two sides' rounds interleaved. Nothing
+// of serdiff's harness is around it.
 // Prints "count reference-ns optimized-ns speedup" lines (speedup: reference / optimized, the
 // figure `serdiff review --before reference --after optimized` reports).
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <random>
@@ -21,19 +24,37 @@
 namespace {
 
 // The median of 20 timed calls of `encode` on v, in nanoseconds.
+// Nanoseconds of `batch` calls in a row.
 template <typename Encode>
-double MedianOfCalls(const std::vector<int64_t>& v, Encode encode) {
-  std::vector<double> calls;
-  for (int c = 0; c < 20; ++c) {
-    const auto start = std::chrono::steady_clock::now();
+double TimeBatch(const std::vector<int64_t>& v, Encode encode, int batch) {
+  const auto start = std::chrono::steady_clock::now();
+  for (int b = 0; b < batch; ++b) {
     std::string out = encode(serdiff::varint::Format::kLeb128, v);
-    const auto end = std::chrono::steady_clock::now();
     asm volatile("" : : "r"(out.data()) : "memory");
-    calls.push_back(static_cast<double>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count()));
   }
+  const auto end = std::chrono::steady_clock::now();
+  return static_cast<double>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count());
+}
+
+// The median of 20 timings of `batch` calls, per call.
+template <typename Encode>
+double MedianOfCalls(const std::vector<int64_t>& v, Encode encode, int batch) {
+  std::vector<double> calls;
+  for (int c = 0; c < 20; ++c) calls.push_back(TimeBatch(v, encode, batch) / batch);
   std::sort(calls.begin(), calls.end());
   return calls[calls.size() / 2];
+}
+
+// Warms `encode` up for 0.2 s; returns its last call's time (ns).
+template <typename Encode>
+double WarmUp(const std::vector<int64_t>& v, Encode encode) {
+  double spent = 0, last = 0;
+  while (spent < 2e8) {
+    last = TimeBatch(v, encode, 1);
+    spent += last;
+  }
+  return last;
 }
 
 double Median(std::vector<double> v) {
@@ -49,14 +70,16 @@ void Rounds(const std::vector<int64_t>& v, double* ref_ns, double* opt_ns) {
   auto opt = [](serdiff::varint::Format f, const std::vector<int64_t>& x) {
     return serdiff::varint::EncodeZigZagBatch(f, x);
   };
+  const double fastest = std::min(WarmUp(v, ref), WarmUp(v, opt));
+  const int batch = std::max(1, static_cast<int>(std::ceil(20000 / std::max(fastest, 1.0))));
   std::vector<double> r, o;
   for (int round = 0; round < 15; ++round) {
     if (round % 2 == 0) {
-      r.push_back(MedianOfCalls(v, ref));
-      o.push_back(MedianOfCalls(v, opt));
+      r.push_back(MedianOfCalls(v, ref, batch));
+      o.push_back(MedianOfCalls(v, opt, batch));
     } else {
-      o.push_back(MedianOfCalls(v, opt));
-      r.push_back(MedianOfCalls(v, ref));
+      o.push_back(MedianOfCalls(v, opt, batch));
+      r.push_back(MedianOfCalls(v, ref, batch));
     }
   }
   *ref_ns = Median(r);

@@ -1,14 +1,18 @@
 'use strict';
 // A plain timing loop outside `serdiff review` (docs/benchmarks.md, "serdiff review's timing
 // against plain loops"): the call the js_bson worker's bson.array_keys op makes,
-// BSON.serialize({a: new Array(n).fill(null)}), on bson_array_keys' size ladder, measured as the
-// review measures (15 rounds of 20 calls timed with process.hrtime.bigint, the median call of
-// each round, the median round) after a warm-up of the same call. The package is js-bson from
-// the folder given (one holding node_modules/bson: oracles/node, or oracles/node_review for the
-// older release). Prints one JSON line: the version and [count, ns] pairs.
+// BSON.serialize({a: new Array(n).fill(null)}), on bson_array_keys' size ladder. Each size in
+// a fresh node process (V8's type feedback from other sizes moves a figure by 10 %): a warm-up
+// of the same call (3,000,000 / (n + 100) calls, at least 50), then as many calls per timing as
+// last 20 us (at least one), 15 rounds of 20 timings with process.hrtime.bigint: the median
+// timing of each round, the median round, per call. The package is js-bson from the folder given
+// (one holding node_modules/bson: oracles/node, or oracles/node_review for the older release).
+// Prints one JSON line: the version and [count, ns] pairs.
 //
-// Usage: node bench/node/review_loop.js oracles/node
-//        node bench/node/review_loop.js oracles/node_review
+// Usage: node bench/node/review_loop.js oracles/node [COUNT ...]
+//        node bench/node/review_loop.js oracles/node_review [COUNT ...]
+// (with no COUNT: the ladder, 0 to 200,000, each count run as `... DIR COUNT` in a process of
+// its own)
 const path = require('path');
 
 const dir = path.resolve(process.argv[2] || path.join(__dirname, '..', '..', 'oracles', 'node'));
@@ -18,19 +22,35 @@ const { version } = require(path.join(dir, 'node_modules', 'bson', 'package.json
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 const call = (n) => BSON.serialize({ a: new Array(n).fill(null) });
 
+const counts = process.argv.slice(3).map(Number);
+if (counts.length === 0) {
+  const { execFileSync } = require('child_process');
+  const out = [];
+  for (const n of [0, 1, 10, 100, 1000, 10000, 100000, 200000]) {
+    const text = execFileSync(process.execPath, [__filename, dir, String(n)], { encoding: 'utf8' });
+    out.push(...JSON.parse(text).ns);
+  }
+  console.log(JSON.stringify({ version, ns: out }));
+  process.exit(0);
+}
+
 const out = [];
-for (const n of [0, 1, 10, 100, 1000, 10000, 100000, 200000]) {
+for (const n of counts) {
   for (let k = 0; k < Math.max(50, 3000000 / (n + 100)); k++) call(n);
+  let t0 = process.hrtime.bigint();
+  call(n);
+  const one = Number(process.hrtime.bigint() - t0);
+  const batch = Math.max(1, Math.ceil(20000 / Math.max(one, 1)));
   const rounds = [];
   for (let r = 0; r < 15; r++) {
     const ns = [];
     for (let c = 0; c < 20; c++) {
-      const t0 = process.hrtime.bigint();
-      call(n);
-      ns.push(Number(process.hrtime.bigint() - t0));
+      t0 = process.hrtime.bigint();
+      for (let b = 0; b < batch; b++) call(n);
+      ns.push(Number(process.hrtime.bigint() - t0) / batch);
     }
     rounds.push(median(ns));
   }
-  out.push([n, median(rounds)]);
+  out.push([n, Math.round(median(rounds))]);
 }
 console.log(JSON.stringify({ version, ns: out }));
