@@ -185,6 +185,16 @@ void TimeRounds(const Target& tb, const Target& ta, const std::string& before_im
   }
 }
 
+// An input to time once every input has been judged: rows[row]'s ladder step `growth`, or with
+// growth -1 the row's speed input.
+struct Timing {
+  size_t row;
+  int growth;
+  const Target* tb;
+  const Target* ta;
+  std::string input;
+};
+
 bool SameBytes(const MeasuredOutput& b, const MeasuredOutput& a) {
   return b.output.ok() && a.output.ok() && *b.output == *a.output;
 }
@@ -299,6 +309,7 @@ int Review(const ReviewOptions& o) {
             << o.seed << "); heap allowance before + " << heap.percent << " % + "
             << heap.slack_bytes << " B" << NoiseNote(o, heap) << "\n";
   std::vector<TargetRow> rows;
+  std::vector<Timing> timings;
   std::vector<Finding> findings;
   bool failed = false;
   for (const auto& pair : pairs) {
@@ -395,15 +406,7 @@ int Review(const ReviewOptions& o) {
       g.before_peak = b.peak_bytes;
       g.after_peak = a.peak_bytes;
       if (o.time_rounds > 0 && SameBytes(b, a)) {
-        std::vector<double> bs, as;
-        int batch = 1;
-        TimeRounds(*tb, *ta, before.impl, after.impl, step.bytes, o, &bs, &as, &batch);
-        if (!bs.empty()) {
-          std::sort(bs.begin(), bs.end());
-          std::sort(as.begin(), as.end());
-          g.before_ns = bs[bs.size() / 2];
-          g.after_ns = as[as.size() / 2];
-        }
+        timings.push_back({rows.size(), static_cast<int>(row.growth.size()), tb, ta, step.bytes});
       }
       row.growth.push_back(g);
     }
@@ -412,21 +415,7 @@ int Review(const ReviewOptions& o) {
       if (timed_input.empty()) {
         row.speed_note = "not timed: no input both sides accept with the same bytes";
       } else {
-        std::vector<double> bs, as;
-        TimeRounds(*tb, *ta, before.impl, after.impl, timed_input, o, &bs, &as, &row.speed_batch);
-        if (bs.empty()) {
-          row.speed_note =
-              "not timed: a side does not time its calls (a worker not built on serdiff's worker "
-              "libraries, docs/workers.md)";
-        } else {
-          row.timed = true;
-          row.speed = harness::EstimateSpeed(bs, as);
-          row.timed_value = tb->ShowBytes(timed_input);
-          if (o.max_slowdown >= 0 && row.speed.high < 1.0 / (1.0 + o.max_slowdown / 100.0)) {
-            failed = true;
-            row.speed_note = absl::StrCat("slower by more than ", o.max_slowdown, " %");
-          }
-        }
+        timings.push_back({rows.size(), -1, tb, ta, timed_input});
       }
     }
     rows.push_back(std::move(row));
@@ -465,6 +454,35 @@ int Review(const ReviewOptions& o) {
     f.after_text = absl::StrCat(Cap(Describe(a.output)), "; peak ", PeakText(a.peak_bytes));
     absl::StatusOr<std::string> w = harness::WriteCorpusFile(o.out_dir + "/" + f.target, kept);
     if (w.ok()) f.written = *w;
+  }
+  // The timings last: each renews the worker processes (TimeRounds), which no judged input above
+  // is to meet.
+  for (const Timing& t : timings) {
+    TargetRow& row = rows[t.row];
+    std::vector<double> bs, as;
+    int batch = 1;
+    TimeRounds(*t.tb, *t.ta, before.impl, after.impl, t.input, o, &bs, &as, &batch);
+    if (t.growth >= 0) {
+      if (!bs.empty()) {
+        row.growth[static_cast<size_t>(t.growth)].before_ns = Median(bs);
+        row.growth[static_cast<size_t>(t.growth)].after_ns = Median(as);
+      }
+      continue;
+    }
+    if (bs.empty()) {
+      row.speed_note =
+          "not timed: a side does not time its calls (a worker not built on serdiff's worker "
+          "libraries, docs/workers.md)";
+      continue;
+    }
+    row.timed = true;
+    row.speed_batch = batch;
+    row.speed = harness::EstimateSpeed(bs, as);
+    row.timed_value = t.tb->ShowBytes(t.input);
+    if (o.max_slowdown >= 0 && row.speed.high < 1.0 / (1.0 + o.max_slowdown / 100.0)) {
+      failed = true;
+      row.speed_note = absl::StrCat("slower by more than ", o.max_slowdown, " %");
+    }
   }
   review_internal::PrintSummary(std::cout, o, rows, findings);
   // A report to a file (or, with stdout_dash, "-": stdout); false when the file could not be
