@@ -23,7 +23,6 @@
 
 namespace {
 
-// The median of 20 timed calls of `encode` on v, in nanoseconds.
 // Nanoseconds of `batch` calls in a row.
 template <typename Encode>
 double TimeBatch(const std::vector<int64_t>& v, Encode encode, int batch) {

@@ -145,8 +145,8 @@ SpeedEstimate EstimateSpeed(const std::vector<double>& before_ns,
 }
 
 int TimedBatch(double before_call_ns, double after_call_ns, int sample_us) {
+  if (sample_us <= 0 || !(before_call_ns >= 0) || !(after_call_ns >= 0)) return 1;  // NaN too
   const double fastest = std::min(before_call_ns, after_call_ns);
-  if (sample_us <= 0 || !(fastest >= 0)) return 1;
   const double want = static_cast<double>(sample_us) * 1000.0;
   if (fastest * kMaxTimedBatch <= want) return kMaxTimedBatch;
   return std::max(1, static_cast<int>(std::ceil(want / fastest)));

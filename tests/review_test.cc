@@ -196,6 +196,8 @@ TEST(ReviewSpeed, TheBatchMakesTheFasterSidesTimingLastTheSample) {
   EXPECT_EQ(TimedBatch(0.0201, 50, 20), 995025);
   EXPECT_EQ(TimedBatch(-1, 50, 20), 1);
   EXPECT_EQ(TimedBatch(std::nan(""), 50, 20), 1);
+  EXPECT_EQ(TimedBatch(50, std::nan(""), 20), 1);
+  EXPECT_EQ(TimedBatch(50, -1, 20), 1);
 }
 
 // ---- the command

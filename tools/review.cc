@@ -107,6 +107,7 @@ absl::Status Resolve(Side& side, bool selftest) {
 
 using review_internal::kMaxWarmupCalls;
 using review_internal::kMaxWarmupRun;
+using review_internal::kMaxWarmupRunNs;
 
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -123,14 +124,19 @@ bool WarmUp(const Target& tb, const Target& ta, const std::string& before_impl,
   double spent_b = 0, spent_a = 0;
   int64_t made = 0;
   std::vector<double> last_b, last_a;
-  for (int run = 1;; run = std::min(run * 2, kMaxWarmupRun)) {
+  for (int run = 1;;) {
     last_b = tb.TimeCalls(input, before_impl, run);
     last_a = ta.TimeCalls(input, after_impl, run);
     if (last_b.empty() || last_a.empty()) return false;
-    for (double x : last_b) spent_b += x;
-    for (double x : last_a) spent_a += x;
+    double run_b = 0, run_a = 0;
+    for (double x : last_b) run_b += x;
+    for (double x : last_a) run_a += x;
+    spent_b += run_b;
+    spent_a += run_a;
     made += run;
     if (std::min(spent_b, spent_a) >= budget_ns || made >= kMaxWarmupCalls) break;
+    // A run grows while it is short, so that one request stays well within a worker's deadline.
+    if (std::max(run_b, run_a) < kMaxWarmupRunNs) run = std::min(run * 2, kMaxWarmupRun);
   }
   *b_call = Median(last_b);
   *a_call = Median(last_a);

@@ -74,6 +74,9 @@ struct TargetRow {
 // kMaxWarmupRun calls a request, and stop at kMaxWarmupCalls calls of each side in all.
 inline constexpr int kMaxWarmupRun = 100000;
 inline constexpr int64_t kMaxWarmupCalls = 1000000;
+// A warm-up run stops doubling once a side's run took this long (ns): a request of a worker
+// stays far below its deadline (10 s by default).
+inline constexpr double kMaxWarmupRunNs = 5e8;
 
 // An environment value as the worker needs it: the worker runs in its manifest's folder, so each
 // ':'-separated part holding a '/' that names an existing file or folder relative to where serdiff

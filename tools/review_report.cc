@@ -27,14 +27,14 @@ std::string PeakVsOutput(int64_t peak, int64_t output) {
 }
 
 // A call under this many ns is marked: a compiled or module side's calls go through serdiff's
-// dispatch (a std::function and the StatusOr around the output, some 5-15 ns a call), which is
-// then a large share of the call and moves the ratio (docs/benchmarks.md, "The review's speedup
-// against the same ratio from plain loops": 0.45 in a plain C++ loop, 0.56 in the review on 0
-// values). Workers' calls are timed inside the worker in batches and need no mark.
+// dispatch (a std::function and the StatusOr around the output, a few ns a call), which is then
+// a large share of the call and moves the ratio (docs/benchmarks.md, "`serdiff review`'s timing
+// against plain loops": on 0 values, calls of 4-14 ns, 0.48 in a plain C++ loop and 0.64 in the
+// review). Workers' calls are timed inside the worker in batches and need no mark.
 constexpr double kShortCallNs = 100;
 constexpr const char* kShortCallNote =
-    "* under 100 ns a call: serdiff's own dispatch of an in-process call (some 5-15 ns) is a "
-    "large share of it, so the ratio of such a step can be off by 10-25 % (docs/benchmarks.md)";
+    "* under 100 ns a call: serdiff's own dispatch of an in-process call (a few ns) can be a "
+    "large share of it, and the ratio of such a step off by up to a third (docs/benchmarks.md)";
 
 bool AnyShortCall(const std::vector<GrowthRow>& growth) {
   for (const GrowthRow& g : growth) {

@@ -380,7 +380,7 @@ int main(int argc, char** argv) {
       ->add_option("--warmup-ms", ro.warmup_ms,
                    "before an input's rounds, each side runs untimed until its calls have taken "
                    "this long (a JIT's optimized code, warm caches; 0: a single call)")
-      ->check(CLI::Range(0, 600000))
+      ->check(CLI::Range(0, 60000))
       ->capture_default_str();
   reviewcmd
       ->add_option("--forks", ro.forks,
@@ -392,7 +392,7 @@ int main(int argc, char** argv) {
       ->add_option("--sample-us", ro.sample_us,
                    "each timing holds as many calls as last this long, so that the clock's own "
                    "cost is spread over them (0: one call a timing)")
-      ->check(CLI::Range(0, 10000000))
+      ->check(CLI::Range(0, 100000))
       ->capture_default_str();
   reviewcmd->add_option("--max-slowdown", ro.max_slowdown,
                         "fail when the after side is slower by more than this percent with 95 % "
