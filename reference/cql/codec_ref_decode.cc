@@ -253,9 +253,9 @@ class Reader {
         if (t.kind == Kind::kTuple && options_.reject_short_tuples) {
           return DecodeShort(at, "tuple component missing");
         }
-        // UDT: v4 spec section 7; tuple: Cassandra's TupleSerializer. Missing items are null.
-        items.push_back(Value::Null());
-        continue;
+        // UDT: v4 spec section 7; tuple: Cassandra's TupleSerializer. Missing items read as
+        // null; the value holds only the items present (codec.h, "Decoded values").
+        break;
       }
       absl::StatusOr<Value> item = ReadItem(ft, &at, to, false);
       if (!item.ok()) return item.status();

@@ -107,23 +107,17 @@ absl::Status CheckSize(const EncodeInput& in, const std::string& bytes) {
 
 constexpr int64_t kEncodeSlack = 64 * 1024;
 
-size_t WidestComponents(const Type& t) {
-  size_t w = (t.kind == Kind::kTuple || t.kind == Kind::kUdt) ? t.params.size() : 1;
-  for (const Type& p : t.params) w = std::max(w, WidestComponents(p));
-  return w;
-}
-
 // The decode targets run the decoder and print the value: the decoder's bound plus the text
 // (which grows by doubling: up to 3 x its final size while it is being reallocated).
-int64_t DecodeHeapBound(const Type& t, size_t input_bytes, size_t output_bytes) {
-  return DecodePeakBound(t, input_bytes) + 3 * static_cast<int64_t>(output_bytes) + kEncodeSlack;
+int64_t DecodeHeapBound(size_t input_bytes, size_t output_bytes) {
+  return DecodePeakBound(input_bytes) + 3 * static_cast<int64_t>(output_bytes) + kEncodeSlack;
 }
 
 }  // namespace
 
-int64_t DecodePeakBound(const Type& t, size_t input_bytes) {
-  const int64_t factor = static_cast<int64_t>(sizeof(Value) * WidestComponents(t) / 4) + 2;
-  return factor * static_cast<int64_t>(input_bytes) + 4096;
+int64_t DecodePeakBound(size_t input_bytes) {
+  constexpr int64_t kFactor = static_cast<int64_t>(sizeof(Value) / 4) + 2;
+  return kFactor * static_cast<int64_t>(input_bytes) + 4096;
 }
 
 namespace {
@@ -156,12 +150,12 @@ void AddDecodeTarget(harness::Registry& registry, std::string name, std::string 
                           return AsText(c.type,
                                         RefDecode(c.type, c.bytes, c.version, c.framed, c.options));
                         }});
-  def.heap_bound = harness::HeapBound<In>::Custom(
-      "DecodePeakBound(type, input) + 3 x output + 64 KiB",
-      [call](const In& in, const harness::Output& out) {
-        const DecodeCall c = call(in);
-        return DecodeHeapBound(c.type, c.bytes.size(), out.ok() ? out->size() : 0);
-      });
+  def.heap_bound = harness::HeapBound<In>::Custom("DecodePeakBound(input) + 3 x output + 64 KiB",
+                                                  [call](const In& in, const harness::Output& out) {
+                                                    const DecodeCall c = call(in);
+                                                    return DecodeHeapBound(
+                                                        c.bytes.size(), out.ok() ? out->size() : 0);
+                                                  });
   // Both decoders report where the first invalid field starts (docs/architecture.md,
   // "Error offsets"); a missing or different offset fails the case.
   def.offsets = harness::OffsetPolicy::kRequired;
@@ -298,14 +292,14 @@ void RegisterTargets(harness::Registry& registry) {
            return absl::InternalError(absl::StrCat("round trip gave ", out, ", expected ", want));
          }});
     def.heap_bound = harness::HeapBound<EncodeInput>::Custom(
-        "encoded + DecodePeakBound(type, encoded) + 3 x output + 64 KiB",
+        "encoded + DecodePeakBound(encoded) + 3 x output + 64 KiB",
         [](const EncodeInput& in, const harness::Output& out) {
           absl::StatusOr<size_t> n = in.framed
                                          ? opt::SerializedValueSize(in.type, in.value, in.version)
                                          : opt::SerializedSize(in.type, in.value, in.version);
           const size_t encoded = n.ok() ? *n : 0;
           return static_cast<int64_t>(encoded) +
-                 DecodeHeapBound(in.type, encoded, out.ok() ? out->size() : 0);
+                 DecodeHeapBound(encoded, out.ok() ? out->size() : 0);
         });
     def.show_output = [](const std::string& out) { return out; };
     registry.Add(std::move(def));

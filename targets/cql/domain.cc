@@ -28,13 +28,38 @@ Value ExpectedDecode(const Type& t, const Value& v) {
             (t.kind == Kind::kList || t.kind == Kind::kSet) ? t.params[0] : t.params[i];
         items.push_back(ExpectedDecode(it, v.items()[i]));
       }
-      if (fields) items.resize(t.params.size());
       return Value::Items(std::move(items));
     }
     case Shape::kPairs: {
       std::vector<Value> items;
       for (size_t i = 0; i < v.items().size(); ++i) {
         items.push_back(ExpectedDecode(t.params[i % 2], v.items()[i]));
+      }
+      return Value::Pairs(std::move(items));
+    }
+    default:
+      return v;
+  }
+}
+
+Value ReadAsCassandra(const Type& t, const Value& v) {
+  switch (v.shape()) {
+    case Shape::kItems: {
+      const bool fields = t.kind == Kind::kUdt || t.kind == Kind::kTuple;
+      std::vector<Value> items;
+      for (size_t i = 0; i < v.items().size(); ++i) {
+        const bool in_type = fields ? i < t.params.size() : !t.params.empty();
+        items.push_back(in_type ? ReadAsCassandra(fields ? t.params[i] : t.params[0], v.items()[i])
+                                : v.items()[i]);
+      }
+      if (fields && items.size() < t.params.size()) items.resize(t.params.size());
+      return Value::Items(std::move(items));
+    }
+    case Shape::kPairs: {
+      std::vector<Value> items;
+      for (size_t i = 0; i < v.items().size(); ++i) {
+        items.push_back(t.params.size() == 2 ? ReadAsCassandra(t.params[i % 2], v.items()[i])
+                                             : v.items()[i]);
       }
       return Value::Pairs(std::move(items));
     }

@@ -174,16 +174,23 @@ harness::Domain<TypedInput> TypedDomain();
 harness::Domain<TypedDecodeInput> TypedDecodeDomain();
 
 // What decoding the encoding of a valid `v` gives back: zero-length payloads read as Empty
-// (a UDT value with no items, an empty text), a UDT with fewer items than fields gets Null
-// for the missing trailing fields; everything else is unchanged.
+// (a UDT value with no items, an empty text); everything else is unchanged (a UDT or tuple with
+// fewer items than its type keeps exactly those items).
 Value ExpectedDecode(const Type& t, const Value& v);
 
-// Bound (bytes) on the optimized decoder's peak heap for `input_bytes` of input read as `t`,
-// whether it accepts or rejects: every item needs at least 4 input bytes and costs one Value
-// (sizeof(Value) = 48 bytes) plus a copy of its own bytes; a UDT item expands to one Value per
-// field (missing fields read as null), so the factor grows with the widest tuple/UDT in `t`:
-// 14 x input for types without tuples/UDTs. Nothing depends on a count or length field.
-int64_t DecodePeakBound(const Type& t, size_t input_bytes);
+// `v` (a decoded value of type `t`) as Cassandra and the drivers read it: every tuple or UDT
+// value that stops before its type's last item gets Null for each missing trailing item, at every
+// depth (v4 spec section 7; the decoders keep only the items present). For comparisons with a
+// driver's decoded values.
+Value ReadAsCassandra(const Type& t, const Value& v);
+
+// Bound (bytes) on the decoders' peak heap for `input_bytes` of input, whatever the type and
+// whether they accept or reject: every item needs at least 4 input bytes and costs one Value
+// (sizeof(Value) = 48 bytes) plus a copy of its own bytes, so 14 x input + 4 KiB. A tuple or UDT
+// item keeps only the fields present (a missing trailing field costs nothing), so the bound
+// does not grow with the widest tuple/UDT of the type. Nothing depends on a count or length
+// field.
+int64_t DecodePeakBound(size_t input_bytes);
 
 // "v4 payload list<int> = [1, 2]".
 std::string ShowEncodeInput(const EncodeInput& in);

@@ -66,10 +66,12 @@
 //                    vints (reject_duration_trailing_bytes), a non-minimal varint / vint
 //                    (require_minimal_varint).
 // Decoded values: a zero-length payload is Empty for every type; a negative item length is
-// null; a tuple or UDT with fewer items than its type gets Null for the missing trailing
-// items; boolean is true for any non-zero byte. Peak heap while decoding is at most about
-// (sizeof(Value) / 4 + 1) x input bytes plus the widest tuple/UDT padding: nothing is
-// reserved before the count has been checked against the remaining bytes.
+// null; a tuple or UDT value that stops before its type's last item has only the items present
+// (the missing trailing ones read as null, v4 spec section 7, but are not stored: the value
+// re-encodes to the same bytes, and FormatValue tells a missing field from a null one); boolean
+// is true for any non-zero byte. Peak heap while decoding is at most about (sizeof(Value) / 4 +
+// 1) x input bytes, whatever the type: nothing is reserved before the count has been checked
+// against the remaining bytes.
 #pragma once
 
 #include <cstddef>

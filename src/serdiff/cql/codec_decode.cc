@@ -348,7 +348,9 @@ class Decoder {
       return Invalid(pos, absl::StrCat(end - pos, " bytes left after the last ",
                                        tuple ? "component" : "field"));
     }
-    items.resize(t.params.size());  // missing trailing fields / components read as null
+    // Missing trailing fields / components read as null (Cassandra's rule); the value keeps only
+    // the items present, so that a short item costs no Value per field it lacks (docs/cql.md,
+    // "Decoder heap"): FormatValue shows the difference and Serialize writes the same bytes back.
     *out = Value::Items(std::move(items));
     return absl::OkStatus();
   }
