@@ -122,6 +122,40 @@ TEST(CqlMemory, AShortItemOfAWideTypeCostsNoValuePerMissingField) {
   }
 }
 
+// Nested levels each reserving for what their own span could hold counted the same bytes once
+// per level (found by a hostile review, 2026-12-06; both inputs are also cql_decode
+// regressions): four levels of lists whose first element claims the rest of the bytes (old peak
+// 192,805 bytes for 4,028 input bytes), and a list of 40-byte items of four nested 6-component
+// tuples with one component present at each level (old peak 265,954 for 8,124). Each vector is
+// now reserved for the items its loop starts (one per length prefix in the input at most).
+TEST(CqlMemory, NestedLevelsDoNotReserveTheSameBytesTwice) {
+  std::string lists = Unhex("000003ee 00000fb4 000003ec 00000fac 000003ea 00000fa4 000003e8");
+  for (int i = 0; i < 1000; ++i) lists += Unhex("ffffffff");
+  std::string tuples = Unhex("000000cb");
+  for (int i = 0; i < 203; ++i) {
+    tuples += Unhex("00000024 00000020 0000001c 00000018 00000014") + std::string(20, '\0');
+  }
+  const std::string tuple_type =
+      "list<tuple<tuple<tuple<tuple<blob, int, int, int, int, int>, int, int, int, int, int>, int, "
+      "int, int, int, int>, int, int, int, int, int>>";
+  struct Case {
+    std::string type;
+    const std::string& input;
+    bool accepted;
+  };
+  for (const Case& k :
+       {Case{"list<list<list<list<int>>>>", lists, false}, Case{tuple_type, tuples, true}}) {
+    ASSERT_EQ(k.input.size(), k.accepted ? 8124u : 4028u);
+    harness::PeakHeapScope scope;
+    absl::StatusOr<Value> got = Deserialize(T(k.type), k.input, 4);
+    const int64_t peak = scope.PeakBytes();
+    EXPECT_EQ(got.ok(), k.accepted) << k.type << " " << got.status();
+    EXPECT_LE(peak, 14 * static_cast<int64_t>(k.input.size()) + 4096) << k.type;
+    std::printf("%s: %zu input bytes, optimized peak %lld\n", k.type.c_str(), k.input.size(),
+                static_cast<long long>(peak));
+  }
+}
+
 // ---- the model and its text form ----------------------------------------------------------------
 
 TEST(CqlModel, TypeTextRoundTrips) {

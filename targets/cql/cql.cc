@@ -271,7 +271,7 @@ void RegisterTargets(harness::Registry& registry) {
     def.name = "cql_round_trip";
     def.description =
         "decode(encode(v)) with the optimized codec vs with the reference codec (canonical "
-        "text), checked to give back v (UDT fields padded with null, zero length as empty)";
+        "text), checked to give back v (zero length as empty; a short tuple or UDT keeps only its items)";
     def.domain = EncodeDomain(true);
     def.optimized = {
         "optimized", [](const EncodeInput& in) -> Output {

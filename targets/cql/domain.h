@@ -184,12 +184,14 @@ Value ExpectedDecode(const Type& t, const Value& v);
 // driver's decoded values.
 Value ReadAsCassandra(const Type& t, const Value& v);
 
-// Bound (bytes) on the decoders' peak heap for `input_bytes` of input, whatever the type and
-// whether they accept or reject: every item needs at least 4 input bytes and costs one Value
-// (sizeof(Value) = 48 bytes) plus a copy of its own bytes, so 14 x input + 4 KiB. A tuple or UDT
-// item keeps only the fields present (a missing trailing field costs nothing), so the bound
-// does not grow with the widest tuple/UDT of the type. Nothing depends on a count or length
-// field.
+// Bound (bytes) on the optimized decoder's peak heap for `input_bytes` of input, whatever the
+// type and whether it accepts or rejects: every item needs at least its 4-byte length prefix
+// and costs one Value (sizeof(Value) = 48 bytes) plus a copy of its own bytes, and each vector is
+// reserved for exactly the items its loop starts, so 14 x input + 4 KiB. A tuple or UDT item
+// keeps only the fields present (a missing trailing field costs nothing), so the bound does not
+// grow with the widest tuple/UDT of the type. Nothing depends on a count or length field. (The
+// reference decoder grows its vectors by doubling: up to 3 x 48 / 4 = 36 bytes per input byte
+// while one reallocates; within issue 36's 64, not within this bound.)
 int64_t DecodePeakBound(size_t input_bytes);
 
 // "v4 payload list<int> = [1, 2]".

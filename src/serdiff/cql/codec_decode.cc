@@ -46,9 +46,8 @@ class Decoder {
     }
     switch (t.kind) {
       case Kind::kBoolean:
-        // v4 spec 6.4: any non-zero byte is true. With every strict flag on, this and short UDTs
-        // are the only values that do not re-encode to the bytes they came from (docs/cql.md,
-        // "Decoders").
+        // v4 spec 6.4: any non-zero byte is true. With every strict flag on, this is the only
+        // value that does not re-encode to the bytes it came from (docs/cql.md, "Decoders").
         *out = Value::Bool(p[0] != 0);
         return absl::OkStatus();
       case Kind::kTinyint:
@@ -239,6 +238,32 @@ class Decoder {
     return absl::OkStatus();
   }
 
+  // How many items a loop over [pos, end) starts, so that its vector is reserved exactly once:
+  // up to `max` items, each a length prefix of `prefix` bytes (a negative [int] length: no body)
+  // and its body; the first item whose prefix or body does not fit is counted too (the loop
+  // starts it, then fails). stop_at_end: the loop starts no item where the bytes end (a tuple or
+  // UDT value that stops early). The walk steps over the bodies, so a length prefix inside an
+  // item is counted only by that item's own loop: however deeply collections, tuples and UDTs
+  // nest, the items reserved at all levels together are at most one per length prefix in the
+  // input (not one per 4 bytes of each level's span, which nested levels would count again), and
+  // none for a field a short tuple or UDT value does not have.
+  size_t ItemsStarted(size_t pos, size_t end, size_t max, size_t prefix, bool stop_at_end) const {
+    size_t n = 0;
+    while (n < max) {
+      if (stop_at_end && pos == end) break;
+      ++n;
+      if (end - pos < prefix) break;
+      const int64_t len = prefix == 2
+                              ? static_cast<int64_t>(Load16(data_ + pos))
+                              : static_cast<int64_t>(static_cast<int32_t>(Load32(data_ + pos)));
+      pos += prefix;
+      if (len <= 0) continue;
+      if (static_cast<uint64_t>(len) > end - pos) break;
+      pos += static_cast<size_t>(len);
+    }
+    return n;
+  }
+
   // One [bytes] / [short bytes] item at *pos (< end), decoded as `t` into `out`.
   // [bytes] (v4 spec section 3): an [int] length n, then n bytes; n < 0 is null. [short bytes]
   // (v1/v2 top-level collections): a [short] length, which is unsigned, so it has no null form (the
@@ -304,7 +329,7 @@ class Decoder {
     }
     const size_t n_items = static_cast<size_t>(count) * (map ? 2 : 1);
     std::vector<Value> items;
-    items.reserve(n_items);
+    items.reserve(ItemsStarted(begin + header, end, n_items, short_form ? 2 : 4, false));
     size_t pos = begin + header;
     for (size_t i = 0; i < n_items; ++i) {
       const Type& et = map ? t.params[i % 2] : t.params[0];
@@ -327,9 +352,8 @@ class Decoder {
   absl::Status ReadComponents(const Type& t, size_t begin, size_t end, Value* out) {
     const bool tuple = t.kind == Kind::kTuple;
     std::vector<Value> items;
-    // Each present component takes at least its 4-byte length: reserve no more than the input
-    // can hold, whatever the (caller-supplied) type declares.
-    items.reserve(std::min(t.params.size(), (end - begin) / 4));
+    // The components present, whatever the (caller-supplied) type declares.
+    items.reserve(ItemsStarted(begin, end, t.params.size(), 4, true));
     size_t pos = begin;
     for (size_t i = 0; i < t.params.size(); ++i) {
       if (pos == end) {

@@ -30,8 +30,10 @@
 //   varint    varint (arbitrary precision)
 //   decimal   decimal: unscaled varint x 10^-scale; (1, 10) and (0, 1) are different values
 //   duration  duration: months, days, nanoseconds; all >= 0 or all <= 0
-//   items     list, set (in writer order; duplicates are not checked), tuple (one item per
-//             component), UDT (at most one item per field: trailing fields may be omitted)
+//   items     list, set (in writer order; duplicates are not checked), tuple (at most one
+//             item per component), UDT (at most one item per field): a tuple or UDT value may
+//             omit trailing items, which read as null (a decoded short value keeps only the
+//             items present)
 //   pairs     map: key, value, key, value, ... (in writer order)
 // Items of collections, tuples and UDTs may be Null or Empty, never Unset.
 #pragma once
