@@ -73,16 +73,18 @@ void ExpectAll(const Mutation& m, const std::string& want, const std::string& wh
   EXPECT_EQ(CompactHex(*spec), CompactHex(want)) << where << " spec";
   EXPECT_EQ(*SerializedSize(m), want.size()) << where;
   const Schema schema = SchemaOf(m);
-  absl::StatusOr<Mutation> back = Deserialize(
+  absl::StatusOr<DecodedMutation> back = Deserialize(
       absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(want.data()), want.size()),
       m.version, schema);
   ASSERT_TRUE(back.ok()) << where << ": " << back.status();
-  EXPECT_TRUE(*back == m) << where << "\n"
-                          << targets::mutation::Dump(*back) << "\nvs\n"
-                          << targets::mutation::Dump(m);
-  absl::StatusOr<Mutation> ref_back = ref::mutation::RefDeserialize(want, m.version, schema);
+  EXPECT_TRUE(back->ToMutation() == m) << where << "\n"
+                                       << targets::mutation::Dump(*back) << "\nvs\n"
+                                       << targets::mutation::Dump(m);
+  absl::StatusOr<DecodedMutation> ref_back = ref::mutation::RefDeserialize(want, m.version, schema);
   ASSERT_TRUE(ref_back.ok()) << where << ": " << ref_back.status();
-  EXPECT_TRUE(*ref_back == m) << where;
+  EXPECT_EQ(targets::mutation::Dump(*back), targets::mutation::Dump(m));
+  EXPECT_EQ(targets::mutation::Dump(*ref_back), targets::mutation::Dump(m));
+  EXPECT_TRUE(ref_back->ToMutation() == m) << where;
 }
 
 // Bytes of a 4.0 mutation with one update of table kTable, key "k", default stats, no static

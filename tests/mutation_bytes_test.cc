@@ -49,15 +49,17 @@ void ExpectBytes(const Mutation& m, const std::string& hex) {
   ASSERT_TRUE(size.ok());
   EXPECT_EQ(*size, want.size());
   const Schema schema = SchemaOf(m);
-  absl::StatusOr<Mutation> back = Deserialize(
+  absl::StatusOr<DecodedMutation> back = Deserialize(
       absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(want.data()), want.size()),
       m.version, schema);
   ASSERT_TRUE(back.ok()) << back.status();
-  EXPECT_TRUE(*back == m) << targets::mutation::Dump(*back) << "\nvs\n"
-                          << targets::mutation::Dump(m);
-  absl::StatusOr<Mutation> ref_back = ref::mutation::RefDeserialize(want, m.version, schema);
+  EXPECT_TRUE(back->ToMutation() == m) << targets::mutation::Dump(*back) << "\nvs\n"
+                                       << targets::mutation::Dump(m);
+  absl::StatusOr<DecodedMutation> ref_back = ref::mutation::RefDeserialize(want, m.version, schema);
   ASSERT_TRUE(ref_back.ok()) << ref_back.status();
-  EXPECT_TRUE(*ref_back == m);
+  EXPECT_EQ(targets::mutation::Dump(*back), targets::mutation::Dump(m));
+  EXPECT_EQ(targets::mutation::Dump(*ref_back), targets::mutation::Dump(m));
+  EXPECT_TRUE(ref_back->ToMutation() == m);
 }
 
 TEST(MutationBytes, WorkedExample44Bytes) {

@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "serdiff/common/error_offset.h"
+#include "serdiff/mutation/decoded.h"
 #include "serdiff/mutation/model.h"
 
 namespace serdiff::ref::mutation {
@@ -115,16 +116,30 @@ class Cursor {
     return s;
   }
 
-  std::string Sized(const char* what) {
-    const size_t start = i_;
-    const uint64_t n = Count(1, what);
-    return Take(static_cast<size_t>(n), start, what);
+  // Like Take, but where the bytes lie (DecodedMutation::bytes is the input's copy).
+  ByteRange TakeRange(size_t n, size_t err_at, const char* what) {
+    if (failed()) return {};
+    if (left() < n) {
+      Short(err_at, what);
+      return {};
+    }
+    const ByteRange r{static_cast<uint32_t>(i_), static_cast<uint32_t>(n)};
+    i_ += n;
+    return r;
   }
 
-  std::string TypedValue(int32_t width, const char* what) {
-    if (width > 0) return Take(static_cast<size_t>(width), i_, what);
+  ByteRange Sized(const char* what) {
+    const size_t start = i_;
+    const uint64_t n = Count(1, what);
+    return TakeRange(static_cast<size_t>(n), start, what);
+  }
+
+  ByteRange TypedValue(int32_t width, const char* what) {
+    if (width > 0) return TakeRange(static_cast<size_t>(width), i_, what);
     return Sized(what);
   }
+
+  std::string_view Text(ByteRange r) const { return b_.substr(r.offset, r.size); }
 
  private:
   std::string_view b_;
@@ -145,8 +160,8 @@ DeletionTime ReadDeletion(Cursor& c, const EncodingStats& st) {
   return d;
 }
 
-std::vector<Component> ReadPrefix(Cursor& c, const std::vector<int32_t>& widths, size_t size) {
-  std::vector<Component> out;
+// Appends `size` clustering components to out.components.
+void ReadPrefix(Cursor& c, const std::vector<int32_t>& widths, size_t size, DecodedMutation& out) {
   size_t done = 0;
   while (done < size && !c.failed()) {
     const size_t in_block = size - done < 32 ? size - done : 32;
@@ -167,20 +182,21 @@ std::vector<Component> ReadPrefix(Cursor& c, const std::vector<int32_t>& widths,
       const bool is_null = ((header >> (2 * j + 1)) & 1) != 0;
       const bool is_empty = ((header >> (2 * j)) & 1) != 0;
       if (is_null) {
-        out.push_back(std::nullopt);
+        out.components.push_back(ByteRange{0, ByteRange::kNullSize});
       } else if (is_empty) {
-        out.push_back(std::string());
+        out.components.push_back(ByteRange{});
       } else {
-        out.push_back(c.TypedValue(widths[done + j], "clustering value"));
+        out.components.push_back(c.TypedValue(widths[done + j], "clustering value"));
       }
     }
     done += in_block;
   }
-  return out;
 }
 
-Cell ReadCell(Cursor& c, const EncodingStats& st, const Column& col, const Liveness& row) {
-  Cell cell;
+DecodedCell ReadCell(Cursor& c, const EncodingStats& st, const Column& col, uint32_t index,
+                     const Liveness& row) {
+  DecodedCell cell;
+  cell.column = index;
   const size_t at = c.at();
   const unsigned f = c.U8("cell flags");
   if (c.failed()) return cell;
@@ -210,7 +226,7 @@ Cell ReadCell(Cursor& c, const EncodingStats& st, const Column& col, const Liven
   if (!no_value) {
     const size_t value_at = c.at();
     cell.value = c.TypedValue(col.fixed_width, "cell value");
-    if (!c.failed() && cell.value.empty()) c.Invalid(value_at, "cell value empty");
+    if (!c.failed() && cell.value.size == 0) c.Invalid(value_at, "cell value empty");
   }
   return cell;
 }
@@ -263,156 +279,193 @@ std::vector<uint32_t> ReadPresentColumns(Cursor& c, unsigned flags, size_t n) {
   return present;
 }
 
-Row ReadRow(Cursor& c, const PartitionUpdate& u, unsigned flags, size_t flags_at, bool is_static) {
-  Row row;
+// Appends a row record, then its clustering, cells and complex columns.
+void ReadRow(Cursor& c, DecodedMutation& out, const DecodedUpdate& u, unsigned flags,
+             size_t flags_at, bool is_static) {
   unsigned ext = 0;
   if (flags & 0x80) {
     const size_t ext_at = c.at();
     ext = c.U8("row extended flags");
     if (!c.failed() && (ext == 0 || ext > 0x03)) c.Invalid(ext_at, "row extended flags");
   }
-  if (c.failed()) return row;
+  if (c.failed()) return;
   if (((ext & 0x01) != 0) != is_static) c.Invalid(flags_at, "static flag");
   if ((ext & 0x02) && !(flags & 0x10)) c.Invalid(flags_at, "shadowable without deletion");
   if ((flags & 0x08) && !(flags & 0x04)) c.Invalid(flags_at, "ttl without timestamp");
+  out.unfiltereds.push_back(DecodedUnfiltered{});
+  DecodedUnfiltered& row = out.unfiltereds.back();
+  row.first_component = static_cast<uint32_t>(out.components.size());
+  row.first_cell = static_cast<uint32_t>(out.cells.size());
+  row.first_complex = static_cast<uint32_t>(out.complexes.size());
   row.shadowable = (ext & 0x02) != 0;
   const EncodingStats& st = u.stats;
-  if (!is_static) row.clustering = ReadPrefix(c, u.clustering_widths, u.clustering_widths.size());
-  if (flags & 0x04) row.liveness.timestamp = AddTs(st.min_timestamp, c.UVInt("row timestamp"));
+  const TableDef& table = out.schema[u.table];
+  if (!is_static) ReadPrefix(c, table.clustering_widths, table.clustering_widths.size(), out);
+  Liveness live;
+  if (flags & 0x04) live.timestamp = AddTs(st.min_timestamp, c.UVInt("row timestamp"));
   if (flags & 0x08) {
     const size_t ttl_at = c.at();
-    row.liveness.ttl = static_cast<int32_t>(static_cast<uint32_t>(st.min_ttl) +
-                                            static_cast<uint32_t>(c.UVInt32("row ttl")));
-    if (!c.failed() && row.liveness.ttl == kNoTtl) c.Invalid(ttl_at, "row ttl 0");
-    row.liveness.local_expiration_time =
+    live.ttl = static_cast<int32_t>(static_cast<uint32_t>(st.min_ttl) +
+                                    static_cast<uint32_t>(c.UVInt32("row ttl")));
+    if (!c.failed() && live.ttl == kNoTtl) c.Invalid(ttl_at, "row ttl 0");
+    live.local_expiration_time =
         st.min_local_deletion_time + static_cast<uint32_t>(c.UVInt32("row expiration"));
   }
+  row.liveness_timestamp = live.timestamp;
+  row.liveness_ttl = live.ttl;
+  row.liveness_ldt = live.local_expiration_time;
   if (flags & 0x10) {
     const size_t del_at = c.at();
-    row.deletion = ReadDeletion(c, st);
-    if (!c.failed() && row.deletion.IsLive()) c.Invalid(del_at, "row deletion live");
+    const DeletionTime del = ReadDeletion(c, st);
+    if (!c.failed() && del.IsLive()) c.Invalid(del_at, "row deletion live");
+    row.deletion_at = del.marked_for_delete_at;
+    row.deletion_ldt = del.local_deletion_time;
   }
-  if (c.failed()) return row;
-  const std::vector<Column>& header = is_static ? u.static_columns : u.regular_columns;
-  const std::vector<uint32_t> present = ReadPresentColumns(c, flags, header.size());
+  if (c.failed()) return;
+  const uint32_t n = is_static ? u.static_column_count : u.regular_column_count;
+  const uint32_t first = u.first_header_column + (is_static ? 0 : u.static_column_count);
+  const std::vector<Column>& columns = is_static ? table.static_columns : table.regular_columns;
+  const std::vector<uint32_t> present = ReadPresentColumns(c, flags, n);
   for (uint32_t idx : present) {
     if (c.failed()) break;
-    const Column& col = header[idx];
-    ColumnData cd;
-    cd.column = idx;
+    const Column& col = columns[out.header_columns[first + idx]];
     if (!col.complex) {
-      cd.cells.push_back(ReadCell(c, st, col, row.liveness));
+      out.cells.push_back(ReadCell(c, st, col, idx, live));
     } else {
-      if (flags & 0x40) cd.complex_deletion = ReadDeletion(c, st);
-      const uint64_t n = c.Count(2, "complex cell count");
-      for (uint64_t k = 0; k < n && !c.failed(); ++k)
-        cd.cells.push_back(ReadCell(c, st, col, row.liveness));
+      DecodedComplex cx;
+      cx.column = idx;
+      if (flags & 0x40) {
+        const DeletionTime del = ReadDeletion(c, st);
+        cx.deletion_at = del.marked_for_delete_at;
+        cx.deletion_ldt = del.local_deletion_time;
+      }
+      out.complexes.push_back(cx);
+      const uint64_t k_cells = c.Count(2, "complex cell count");
+      for (uint64_t k = 0; k < k_cells && !c.failed(); ++k)
+        out.cells.push_back(ReadCell(c, st, col, idx, live));
     }
-    row.columns.push_back(cd);
   }
-  return row;
 }
 
-Marker ReadMarker(Cursor& c, const PartitionUpdate& u, unsigned flags, size_t flags_at) {
-  Marker mk;
+void ReadMarker(Cursor& c, DecodedMutation& out, const DecodedUpdate& u, unsigned flags,
+                size_t flags_at) {
   if (flags != 0x02) {
     c.Invalid(flags_at, "marker flags");
-    return mk;
+    return;
   }
   const size_t kind_at = c.at();
   const uint8_t kind = c.U8("marker kind");
-  if (c.failed()) return mk;
+  if (c.failed()) return;
   if (!IsValidBoundKind(kind)) {
     c.Invalid(kind_at, "marker kind");
-    return mk;
+    return;
   }
+  DecodedUnfiltered mk;
+  mk.is_marker = true;
   mk.kind = static_cast<BoundKind>(kind);
+  mk.first_component = static_cast<uint32_t>(out.components.size());
+  mk.first_cell = static_cast<uint32_t>(out.cells.size());
+  mk.first_complex = static_cast<uint32_t>(out.complexes.size());
   const size_t size_at = c.at();
   const std::string size_bytes = c.Take(2, size_at, "marker bound size");
-  if (c.failed()) return mk;
+  if (c.failed()) return;
   const size_t size = (static_cast<size_t>(static_cast<uint8_t>(size_bytes[0])) << 8) |
                       static_cast<uint8_t>(size_bytes[1]);
-  if (size > u.clustering_widths.size()) {
+  const std::vector<int32_t>& widths = out.schema[u.table].clustering_widths;
+  if (size > widths.size()) {
     c.Invalid(size_at, "marker bound size");
-    return mk;
+    return;
   }
-  mk.bound = ReadPrefix(c, u.clustering_widths, size);
-  mk.deletion = ReadDeletion(c, u.stats);
-  if (IsBoundary(mk.kind)) mk.start_deletion = ReadDeletion(c, u.stats);
-  return mk;
+  ReadPrefix(c, widths, size, out);
+  const DeletionTime del = ReadDeletion(c, u.stats);
+  mk.deletion_at = del.marked_for_delete_at;
+  mk.deletion_ldt = del.local_deletion_time;
+  if (IsBoundary(mk.kind)) {
+    const DeletionTime start = ReadDeletion(c, u.stats);
+    mk.start_deletion_at = start.marked_for_delete_at;
+    mk.start_deletion_ldt = start.local_deletion_time;
+  }
+  out.unfiltereds.push_back(mk);
 }
 
-std::vector<Column> ReadColumns(Cursor& c, const std::vector<Column>& table) {
-  std::vector<Column> out;
+// Appends the header's columns, as indexes into `table`, to out.header_columns; returns how
+// many there are.
+uint32_t ReadColumns(Cursor& c, const std::vector<Column>& table, DecodedMutation& out) {
   const uint64_t n = c.Count(1, "column count");
   for (uint64_t k = 0; k < n && !c.failed(); ++k) {
     const size_t at = c.at();
-    const std::string name = c.Sized("column name");
+    const ByteRange name = c.Sized("column name");
     if (c.failed()) break;
     bool found = false;
-    for (const Column& col : table) {
-      if (col.name == name) {
-        out.push_back(col);
+    for (size_t t = 0; t < table.size(); ++t) {
+      if (table[t].name == c.Text(name)) {
+        out.header_columns.push_back(static_cast<uint32_t>(t));
         found = true;
         break;
       }
     }
     if (!found) c.Invalid(at, "unknown column");
   }
-  return out;
+  return static_cast<uint32_t>(n);
 }
 
-PartitionUpdate ReadUpdate(Cursor& c, Version v, const Schema& schema) {
-  PartitionUpdate u;
+void ReadUpdate(Cursor& c, Version v, DecodedMutation& out) {
+  out.updates.push_back(DecodedUpdate{});
+  DecodedUpdate& u = out.updates.back();
+  u.first_header_column = static_cast<uint32_t>(out.header_columns.size());
+  u.first_unfiltered = static_cast<uint32_t>(out.unfiltereds.size());
+  u.unfiltered_end = u.first_unfiltered;
   const size_t id_at = c.at();
   const std::string id = c.Take(16, id_at, "table id");
-  if (c.failed()) return u;
-  for (size_t k = 0; k < 16; ++k) u.table_id[k] = static_cast<uint8_t>(id[k]);
+  if (c.failed()) return;
+  TableId table_id{};
+  for (size_t k = 0; k < 16; ++k) table_id[k] = static_cast<uint8_t>(id[k]);
   const TableDef* table = nullptr;
-  for (const TableDef& t : schema) {
-    if (t.id == u.table_id) {
-      table = &t;
+  for (size_t t = 0; t < out.schema.size(); ++t) {
+    if (out.schema[t].id == table_id) {
+      table = &out.schema[t];
+      u.table = static_cast<uint32_t>(t);
       break;
     }
   }
   if (table == nullptr) {
     c.Invalid(id_at, "unknown table");
-    return u;
+    return;
   }
-  u.clustering_widths = table->clustering_widths;
   if (v == Version::kV51) u.epoch = c.UVInt("epoch");
   u.key = c.Sized("partition key");
   const size_t flags_at = c.at();
   const unsigned flags = c.U8("partition flags");
-  if (c.failed() || flags == 0x01) return u;
+  if (c.failed() || flags == 0x01) return;
   if ((flags & 0xe3) != 0 || !(flags & 0x10)) {
     c.Invalid(flags_at, "partition flags");
-    return u;
+    return;
   }
   u.stats.min_timestamp = AddTs(kTimestampEpoch, c.UVInt("stats timestamp"));
   u.stats.min_local_deletion_time = static_cast<uint32_t>(kDeletionTimeEpoch) +
                                     static_cast<uint32_t>(c.UVInt32("stats deletion time"));
   u.stats.min_ttl = c.UVInt32("stats ttl");
-  if (c.failed()) return u;
-  if (flags & 0x08) u.static_columns = ReadColumns(c, table->static_columns);
-  if (c.failed()) return u;
-  u.regular_columns = ReadColumns(c, table->regular_columns);
-  if (c.failed()) return u;
+  if (c.failed()) return;
+  u.has_static = (flags & 0x08) != 0;
+  if (u.has_static) u.static_column_count = ReadColumns(c, table->static_columns, out);
+  if (c.failed()) return;
+  u.regular_column_count = ReadColumns(c, table->regular_columns, out);
+  if (c.failed()) return;
   if (flags & 0x04) {
     const size_t del_at = c.at();
     u.partition_deletion = ReadDeletion(c, u.stats);
     if (!c.failed() && u.partition_deletion.IsLive()) c.Invalid(del_at, "partition deletion live");
   }
-  if (c.failed()) return u;
-  if (flags & 0x08) {
+  if (c.failed()) return;
+  if (u.has_static) {
     const size_t at = c.at();
     const unsigned rf = c.U8("static row flags");
-    if (c.failed()) return u;
+    if (c.failed()) return;
     if (rf & 0x03) {
       c.Invalid(at, "static row flags");
-      return u;
+      return;
     }
-    u.static_row = ReadRow(c, u, rf, at, true);
+    ReadRow(c, out, u, rf, at, true);
   }
   const size_t est_at = c.at();
   u.row_estimate = c.UVInt32("row estimate");
@@ -425,28 +478,29 @@ PartitionUpdate ReadUpdate(Cursor& c, Version v, const Schema& schema) {
       c.Invalid(at, "end of partition with other flags");
       break;
     }
-    Unfiltered un;
     if (rf & 0x02) {
-      un.is_marker = true;
-      un.marker = ReadMarker(c, u, rf, at);
+      ReadMarker(c, out, u, rf, at);
     } else {
-      un.row = ReadRow(c, u, rf, at, false);
+      ReadRow(c, out, u, rf, at, false);
     }
-    u.unfiltereds.push_back(std::move(un));
   }
-  if (!c.failed() && u.unfiltereds.empty() && !u.static_row && u.partition_deletion.IsLive())
+  u.unfiltered_end = static_cast<uint32_t>(out.unfiltereds.size());
+  if (!c.failed() && u.unfiltered_end == u.first_unfiltered && u.partition_deletion.IsLive())
     c.Invalid(flags_at, "non-empty form of an empty update");
-  return u;
 }
 
 }  // namespace
 
 namespace {
-absl::StatusOr<Mutation> Decode(std::string_view bytes, Version version, const Schema& schema,
-                                std::vector<uint32_t>* marks) {
+absl::StatusOr<DecodedMutation> Decode(std::string_view bytes, Version version,
+                                       const Schema& schema, std::vector<uint32_t>* marks) {
+  if (bytes.size() >= ByteRange::kNullSize)
+    return InvalidAt(0, "mutation of 2^32 - 1 bytes or more");
   Cursor c(bytes, marks);
-  Mutation m;
+  DecodedMutation m;
   m.version = version;
+  m.schema = schema;
+  m.bytes = std::string(bytes);
   if (version == Version::kV51) {
     const unsigned f = c.U8("mutation flags");
     if (!c.failed() && f > 1) c.Invalid(0, "mutation flags");
@@ -455,16 +509,16 @@ absl::StatusOr<Mutation> Decode(std::string_view bytes, Version version, const S
   const size_t count_at = c.at();
   const uint64_t n = c.Count(version == Version::kV51 ? 19 : 18, "partition update count");
   if (!c.failed() && n == 0) c.Invalid(count_at, "no partition updates");
-  for (uint64_t k = 0; k < n && !c.failed(); ++k)
-    m.updates.push_back(ReadUpdate(c, version, schema));
+  m.updates.reserve(static_cast<size_t>(n));
+  for (uint64_t k = 0; k < n && !c.failed(); ++k) ReadUpdate(c, version, m);
   if (!c.failed() && c.left() != 0) c.Invalid(c.at(), "trailing bytes");
   if (c.failed()) return c.status();
   return m;
 }
 }  // namespace
 
-absl::StatusOr<Mutation> RefDeserialize(std::string_view bytes, Version version,
-                                        const Schema& schema) {
+absl::StatusOr<DecodedMutation> RefDeserialize(std::string_view bytes, Version version,
+                                               const Schema& schema) {
   return Decode(bytes, version, schema, nullptr);
 }
 

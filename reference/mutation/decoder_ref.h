@@ -9,13 +9,16 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "serdiff/mutation/decoded.h"
 #include "serdiff/mutation/model.h"
 
 namespace serdiff::ref::mutation {
 
-absl::StatusOr<serdiff::mutation::Mutation> RefDeserialize(std::string_view bytes,
-                                                           serdiff::mutation::Version version,
-                                                           const serdiff::mutation::Schema& schema);
+// Into the same flat form (serdiff/mutation/decoded.h), appending each record as it is read;
+// same heap budget (at most 64 bytes per input byte plus a constant).
+absl::StatusOr<serdiff::mutation::DecodedMutation> RefDeserialize(
+    std::string_view bytes, serdiff::mutation::Version version,
+    const serdiff::mutation::Schema& schema);
 
 // The byte offsets, in reading order, of the fields of `bytes` whose bits the decoder rules
 // constrain one by one: every one-byte field (the mutation, partition, row, extended row,

@@ -14,10 +14,13 @@
 
 #include "harness/mutated.h"
 #include "harness/target.h"
+#include "serdiff/mutation/decoded.h"
 #include "serdiff/mutation/model.h"
+#include "serdiff/mutation/mutation.h"
 
 namespace serdiff::targets::mutation {
 
+using serdiff::mutation::DecodedMutation;
 using serdiff::mutation::Mutation;
 
 // What BuildMutation makes: `updates` partition updates (1..8) of messaging version `version`
@@ -97,8 +100,10 @@ using MutatedInput = harness::Mutated<MutationInput>;
 // bytes (the benchmark's shape).
 Mutation SingleValueMutation(size_t bytes);
 
-// A readable, complete dump of a decoded mutation (the decode targets' canonical output).
+// A readable, complete dump of a mutation (the decode targets' canonical output). The two give
+// the same text for a decoded mutation and its tree: Dump(d) == Dump(d.ToMutation()).
 std::string Dump(const Mutation& m);
+std::string Dump(const DecodedMutation& d);
 
 rc::Gen<MutationSpec> GenSpec();
 harness::Domain<MutationInput> SpecDomain();
@@ -124,12 +129,8 @@ absl::Status ParseSpecAt(harness::TextCursor& c, MutationSpec& s);
 absl::StatusOr<MutationSpec> ParseSpec(std::string_view text);
 
 // The decode targets' heap bound per input byte (mutation_decode, mutation_decode_mutated:
-// this x input + 4 x output + 64 KiB). The worst shape is a run of empty rows, one input byte
-// each: an Unfiltered (160 bytes) per byte, and while the rows' vector doubles, the old array
-// and the new at once: 479 bytes per input byte measured; 512 holds it with 6 % to spare
-// (tests/mutation_test.cc, MutationHeap.DecodersStayWithinTheirPerInputByteBound; the
-// measured shapes are in docs/mutation.md, "Decoder heap").
-inline constexpr int64_t kDecodeHeapPerInputByte = 512;
+// this x input + 4 x output + 64 KiB): the decoders' own budget (serdiff/mutation/mutation.h).
+inline constexpr int64_t kDecodeHeapPerInputByte = serdiff::mutation::kDecodeHeapPerInputByte;
 
 absl::StatusOr<DecodeInput> ParseDecodeText(std::string_view text);
 

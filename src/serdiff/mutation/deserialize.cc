@@ -1,9 +1,11 @@
 // Optimized mutation deserializer. Rules and error offsets: mutation.h and docs/mutation.md
 // ("Decoder rules"); the reference decoder (reference/mutation/decoder_ref.cc) transcribes the
 // same rules independently and must report the same error class at the same offset.
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -64,32 +66,31 @@ class Reader {
     *out = static_cast<uint64_t>(v);
     return absl::OkStatus();
   }
-  absl::Status Raw(size_t n, std::string* out, size_t err_at, const char* what) {
+  // The next `n` bytes as a range of the input (DecodedMutation::bytes is its copy).
+  absl::Status Range(size_t n, ByteRange* out, size_t err_at, const char* what) {
     if (remaining() < n) return OutOfRangeAt(err_at, absl::StrCat(what, ": input ends"));
-    out->assign(reinterpret_cast<const char*>(in_.data() + pos_), n);
+    *out = {static_cast<uint32_t>(pos_), static_cast<uint32_t>(n)};
     pos_ += n;
     return absl::OkStatus();
   }
   // Length-prefixed bytes (writeWithVIntLength).
-  absl::Status LenBytes(std::string* out, const char* what) {
+  absl::Status LenBytes(ByteRange* out, const char* what) {
     const size_t start = pos_;
     uint64_t n = 0;
     SERDIFF_TRY(Count(&n, 1, what));
-    return Raw(n, out, start, what);
+    return Range(n, out, start, what);
   }
-  absl::Status Value(int32_t width, std::string* out, const char* what) {
+  absl::Status Value(int32_t width, ByteRange* out, const char* what) {
     if (width < 0) return LenBytes(out, what);
-    return Raw(static_cast<size_t>(width), out, pos_, what);
+    return Range(static_cast<size_t>(width), out, pos_, what);
+  }
+  std::string_view View(ByteRange r) const {
+    return std::string_view(reinterpret_cast<const char*>(in_.data()) + r.offset, r.size);
   }
 
  private:
   absl::Span<const uint8_t> in_;
   size_t pos_ = 0;
-};
-
-struct Ctx {
-  Reader* r;
-  const PartitionUpdate* u;
 };
 
 absl::Status ReadTs(Reader& r, int64_t base, int64_t* out, const char* what) {
@@ -110,14 +111,14 @@ absl::Status ReadTtl(Reader& r, int32_t base, int32_t* out, const char* what) {
   *out = static_cast<int32_t>(static_cast<uint32_t>(base) + static_cast<uint32_t>(d));
   return absl::OkStatus();
 }
-absl::Status ReadDeletion(Reader& r, const EncodingStats& st, DeletionTime* d) {
-  SERDIFF_TRY(ReadTs(r, st.min_timestamp, &d->marked_for_delete_at, "deletion timestamp"));
-  return ReadLdt(r, st.min_local_deletion_time, &d->local_deletion_time, "deletion time");
+absl::Status ReadDeletion(Reader& r, const EncodingStats& st, int64_t* at, uint32_t* ldt) {
+  SERDIFF_TRY(ReadTs(r, st.min_timestamp, at, "deletion timestamp"));
+  return ReadLdt(r, st.min_local_deletion_time, ldt, "deletion time");
 }
 
+// Appends `n` clustering components (a row's clustering or a marker's bound) to d->components.
 absl::Status ReadPrefix(Reader& r, const std::vector<int32_t>& widths, size_t n,
-                        std::vector<Component>* out) {
-  out->clear();
+                        DecodedMutation* d) {
   for (size_t off = 0; off < n; off += 32) {
     const size_t lim = std::min(n, off + 32);
     const size_t header_at = r.pos();
@@ -132,22 +133,20 @@ absl::Status ReadPrefix(Reader& r, const std::vector<int32_t>& widths, size_t n,
     }
     for (size_t i = 0; i < k; ++i) {
       const uint64_t bits = (header >> (2 * i)) & 3;
+      ByteRange v;
       if (bits == 2) {
-        out->emplace_back(std::nullopt);
-      } else if (bits == 1) {
-        out->emplace_back(std::string());
-      } else {
-        std::string v;
+        v.size = ByteRange::kNullSize;
+      } else if (bits == 0) {
         SERDIFF_TRY(r.Value(widths[off + i], &v, "clustering value"));
-        out->emplace_back(std::move(v));
       }
+      d->components.push_back(v);
     }
   }
   return absl::OkStatus();
 }
 
 absl::Status ReadCell(Reader& r, const EncodingStats& st, const Column& col, const Liveness& l,
-                      Cell* c) {
+                      DecodedCell* c) {
   const size_t at = r.pos();
   uint8_t f = 0;
   SERDIFF_TRY(r.Byte(&f, "cell flags"));
@@ -179,38 +178,42 @@ absl::Status ReadCell(Reader& r, const EncodingStats& st, const Column& col, con
       if (c->ttl == kNoTtl) return InvalidAt(ttl_at, "cell ttl: an expiring cell with TTL 0");
     }
   }
-  c->path.clear();
+  c->path = {};
   if (col.complex) SERDIFF_TRY(r.LenBytes(&c->path, "cell path"));
-  c->value.clear();
+  c->value = {};
   if ((f & 0x04) == 0) {
     const size_t value_at = r.pos();
     SERDIFF_TRY(r.Value(col.fixed_width, &c->value, "cell value"));
-    if (c->value.empty()) return InvalidAt(value_at, "cell value: empty without the empty flag");
+    if (c->value.size == 0) return InvalidAt(value_at, "cell value: empty without the empty flag");
   }
   return absl::OkStatus();
 }
 
-absl::Status ReadRowBody(Reader& r, const PartitionUpdate& u, uint8_t flags, bool is_static,
-                         Row* row) {
-  const std::vector<Column>& cols = is_static ? u.static_columns : u.regular_columns;
+// Reads the body of row d->unfiltereds[row_index] (its record already appended), appending its
+// clustering, cells and complex columns.
+absl::Status ReadRowBody(Reader& r, DecodedMutation* d, const DecodedUpdate& u, uint8_t flags,
+                         bool is_static, size_t row_index) {
+  const TableDef& table = d->Table(u);
+  const uint32_t n32 = is_static ? u.static_column_count : u.regular_column_count;
   const EncodingStats& st = u.stats;
+  DecodedUnfiltered& row = d->unfiltereds[row_index];
   if (!is_static)
-    SERDIFF_TRY(ReadPrefix(r, u.clustering_widths, u.clustering_widths.size(), &row->clustering));
+    SERDIFF_TRY(ReadPrefix(r, table.clustering_widths, table.clustering_widths.size(), d));
   if ((flags & 0x04) != 0)
-    SERDIFF_TRY(ReadTs(r, st.min_timestamp, &row->liveness.timestamp, "row timestamp"));
+    SERDIFF_TRY(ReadTs(r, st.min_timestamp, &row.liveness_timestamp, "row timestamp"));
   if ((flags & 0x08) != 0) {
     const size_t ttl_at = r.pos();
-    SERDIFF_TRY(ReadTtl(r, st.min_ttl, &row->liveness.ttl, "row ttl"));
-    if (row->liveness.ttl == kNoTtl) return InvalidAt(ttl_at, "row ttl: TTL 0 with the TTL flag");
-    SERDIFF_TRY(ReadLdt(r, st.min_local_deletion_time, &row->liveness.local_expiration_time,
-                        "row local expiration time"));
+    SERDIFF_TRY(ReadTtl(r, st.min_ttl, &row.liveness_ttl, "row ttl"));
+    if (row.liveness_ttl == kNoTtl) return InvalidAt(ttl_at, "row ttl: TTL 0 with the TTL flag");
+    SERDIFF_TRY(
+        ReadLdt(r, st.min_local_deletion_time, &row.liveness_ldt, "row local expiration time"));
   }
   if ((flags & 0x10) != 0) {
     const size_t del_at = r.pos();
-    SERDIFF_TRY(ReadDeletion(r, st, &row->deletion));
-    if (row->deletion.IsLive()) return InvalidAt(del_at, "row deletion: live with the flag");
+    SERDIFF_TRY(ReadDeletion(r, st, &row.deletion_at, &row.deletion_ldt));
+    if (row.deletion().IsLive()) return InvalidAt(del_at, "row deletion: live with the flag");
   }
-  const size_t n = cols.size();
+  const size_t n = n32;
   std::vector<uint32_t> present;
   if ((flags & 0x20) != 0) {
     for (size_t i = 0; i < n; ++i) present.push_back(static_cast<uint32_t>(i));
@@ -257,31 +260,35 @@ absl::Status ReadRowBody(Reader& r, const PartitionUpdate& u, uint8_t flags, boo
       }
     }
   }
-  row->columns.clear();
+  const Liveness liveness = row.liveness();
   for (uint32_t ci : present) {
-    const Column& col = cols[ci];
-    ColumnData cd;
-    cd.column = ci;
+    const Column& col = d->HeaderColumn(u, is_static, ci);
     if (!col.complex) {
-      cd.cells.emplace_back();
-      SERDIFF_TRY(ReadCell(r, st, col, row->liveness, &cd.cells.back()));
+      DecodedCell cell;
+      cell.column = ci;
+      SERDIFF_TRY(ReadCell(r, st, col, liveness, &cell));
+      d->cells.push_back(cell);
     } else {
-      if ((flags & 0x40) != 0) SERDIFF_TRY(ReadDeletion(r, st, &cd.complex_deletion));
+      DecodedComplex cx;
+      cx.column = ci;
+      if ((flags & 0x40) != 0) SERDIFF_TRY(ReadDeletion(r, st, &cx.deletion_at, &cx.deletion_ldt));
+      d->complexes.push_back(cx);
       uint64_t count = 0;
       SERDIFF_TRY(r.Count(&count, 2, "complex cell count"));
       for (uint64_t i = 0; i < count; ++i) {
-        cd.cells.emplace_back();
-        SERDIFF_TRY(ReadCell(r, st, col, row->liveness, &cd.cells.back()));
+        DecodedCell cell;
+        cell.column = ci;
+        SERDIFF_TRY(ReadCell(r, st, col, liveness, &cell));
+        d->cells.push_back(cell);
       }
     }
-    row->columns.push_back(std::move(cd));
   }
   return absl::OkStatus();
 }
 
-// Reads a row's flags (and extended flags) and its body.
-absl::Status ReadRow(Reader& r, const PartitionUpdate& u, uint8_t flags, size_t flags_at,
-                     bool is_static, Row* row) {
+// Appends a row record and reads the row's flags (and extended flags) and its body.
+absl::Status ReadRow(Reader& r, DecodedMutation* d, const DecodedUpdate& u, uint8_t flags,
+                     size_t flags_at, bool is_static) {
   uint8_t ext = 0;
   if ((flags & 0x80) != 0) {
     const size_t ext_at = r.pos();
@@ -291,123 +298,149 @@ absl::Status ReadRow(Reader& r, const PartitionUpdate& u, uint8_t flags, size_t 
   if (((ext & 0x01) != 0) != is_static)
     return InvalidAt(flags_at, is_static ? "static row without the static flag"
                                          : "static flag on a non-static row");
-  row->shadowable = (ext & 0x02) != 0;
-  if (row->shadowable && (flags & 0x10) == 0)
+  const bool shadowable = (ext & 0x02) != 0;
+  if (shadowable && (flags & 0x10) == 0)
     return InvalidAt(flags_at, "row flags: shadowable without a deletion");
   if ((flags & 0x08) != 0 && (flags & 0x04) == 0)
     return InvalidAt(flags_at, "row flags: TTL without a timestamp");
-  return ReadRowBody(r, u, flags, is_static, row);
+  DecodedUnfiltered row;
+  row.first_component = static_cast<uint32_t>(d->components.size());
+  row.first_cell = static_cast<uint32_t>(d->cells.size());
+  row.first_complex = static_cast<uint32_t>(d->complexes.size());
+  row.shadowable = shadowable;
+  d->unfiltereds.push_back(row);
+  return ReadRowBody(r, d, u, flags, is_static, d->unfiltereds.size() - 1);
 }
 
-absl::Status ReadMarker(Reader& r, const PartitionUpdate& u, size_t flags_at, uint8_t flags,
-                        Marker* mk) {
+absl::Status ReadMarker(Reader& r, DecodedMutation* d, const DecodedUpdate& u, size_t flags_at,
+                        uint8_t flags) {
   if (flags != 0x02) return InvalidAt(flags_at, "marker flags: bits besides 0x02");
   const size_t kind_at = r.pos();
   uint8_t kind = 0;
   SERDIFF_TRY(r.Byte(&kind, "marker kind"));
   if (!IsValidBoundKind(kind)) return InvalidAt(kind_at, "marker kind: not a bound or boundary");
-  mk->kind = static_cast<BoundKind>(kind);
+  DecodedUnfiltered mk;
+  mk.is_marker = true;
+  mk.kind = static_cast<BoundKind>(kind);
+  mk.first_component = static_cast<uint32_t>(d->components.size());
+  mk.first_cell = static_cast<uint32_t>(d->cells.size());
+  mk.first_complex = static_cast<uint32_t>(d->complexes.size());
   const size_t size_at = r.pos();
   uint8_t hi = 0, lo = 0;
   if (r.remaining() < 2) return OutOfRangeAt(size_at, "marker bound size: input ends");
   SERDIFF_TRY(r.Byte(&hi, "marker bound size"));
   SERDIFF_TRY(r.Byte(&lo, "marker bound size"));
   const size_t size = (size_t{hi} << 8) | lo;
-  if (size > u.clustering_widths.size())
+  const std::vector<int32_t>& widths = d->Table(u).clustering_widths;
+  if (size > widths.size())
     return InvalidAt(size_at, "marker bound size: more components than clustering columns");
-  SERDIFF_TRY(ReadPrefix(r, u.clustering_widths, size, &mk->bound));
-  SERDIFF_TRY(ReadDeletion(r, u.stats, &mk->deletion));
-  if (IsBoundary(mk->kind)) SERDIFF_TRY(ReadDeletion(r, u.stats, &mk->start_deletion));
+  SERDIFF_TRY(ReadPrefix(r, widths, size, d));
+  SERDIFF_TRY(ReadDeletion(r, u.stats, &mk.deletion_at, &mk.deletion_ldt));
+  if (IsBoundary(mk.kind))
+    SERDIFF_TRY(ReadDeletion(r, u.stats, &mk.start_deletion_at, &mk.start_deletion_ldt));
+  d->unfiltereds.push_back(mk);
   return absl::OkStatus();
 }
 
-absl::Status ReadColumns(Reader& r, const std::vector<Column>& table, std::vector<Column>* out) {
+// Appends the header's columns (indexes into `table`) to d->header_columns; returns how many.
+absl::Status ReadColumns(Reader& r, const std::vector<Column>& table, DecodedMutation* d,
+                         uint32_t* count) {
   uint64_t n = 0;
   SERDIFF_TRY(r.Count(&n, 1, "column count"));
   for (uint64_t i = 0; i < n; ++i) {
     const size_t at = r.pos();
-    std::string name;
+    ByteRange name;
     SERDIFF_TRY(r.LenBytes(&name, "column name"));
-    const Column* found = nullptr;
-    for (const Column& c : table)
-      if (c.name == name) found = &c;
-    if (found == nullptr) return InvalidAt(at, "column name: not in the table");
-    out->push_back(*found);
+    const std::string_view want = r.View(name);
+    size_t found = table.size();
+    for (size_t k = 0; k < table.size(); ++k)
+      if (table[k].name == want) found = k;
+    if (found == table.size()) return InvalidAt(at, "column name: not in the table");
+    d->header_columns.push_back(static_cast<uint32_t>(found));
   }
+  *count = static_cast<uint32_t>(n);
   return absl::OkStatus();
 }
 
-absl::Status ReadUpdate(Reader& r, Version v, const Schema& schema, PartitionUpdate* u) {
+absl::Status ReadUpdate(Reader& r, DecodedMutation* d) {
+  DecodedUpdate& u = d->updates.emplace_back();
+  u.first_header_column = static_cast<uint32_t>(d->header_columns.size());
+  u.first_unfiltered = static_cast<uint32_t>(d->unfiltereds.size());
+  u.unfiltered_end = u.first_unfiltered;
   const size_t id_at = r.pos();
-  std::string id;
-  SERDIFF_TRY(r.Raw(16, &id, id_at, "table id"));
-  std::copy(id.begin(), id.end(), u->table_id.begin());
-  const TableDef* table = FindTable(schema, u->table_id);
+  ByteRange id;
+  SERDIFF_TRY(r.Range(16, &id, id_at, "table id"));
+  const std::string_view id_bytes = r.View(id);
+  TableId table_id{};
+  std::copy(id_bytes.begin(), id_bytes.end(), table_id.begin());
+  const TableDef* table = FindTable(d->schema, table_id);
   if (table == nullptr) return InvalidAt(id_at, "table id: not in the schema");
-  u->clustering_widths = table->clustering_widths;
-  if (HasEpoch(v)) SERDIFF_TRY(r.VInt(&u->epoch, "epoch"));
-  SERDIFF_TRY(r.LenBytes(&u->key, "partition key"));
+  u.table = static_cast<uint32_t>(table - d->schema.data());
+  if (HasEpoch(d->version)) SERDIFF_TRY(r.VInt(&u.epoch, "epoch"));
+  SERDIFF_TRY(r.LenBytes(&u.key, "partition key"));
   const size_t flags_at = r.pos();
   uint8_t flags = 0;
   SERDIFF_TRY(r.Byte(&flags, "partition flags"));
   if (flags == 0x01) return absl::OkStatus();  // empty
   if ((flags & ~0x1c) != 0 || (flags & 0x10) == 0)
     return InvalidAt(flags_at, "partition flags: unknown bits, or no row estimate");
-  uint64_t d = 0;
-  SERDIFF_TRY(r.VInt(&d, "stats min timestamp"));
-  u->stats.min_timestamp = static_cast<int64_t>(static_cast<uint64_t>(kTimestampEpoch) + d);
+  uint64_t delta = 0;
+  SERDIFF_TRY(r.VInt(&delta, "stats min timestamp"));
+  u.stats.min_timestamp = static_cast<int64_t>(static_cast<uint64_t>(kTimestampEpoch) + delta);
   int32_t d32 = 0;
   SERDIFF_TRY(r.VInt32(&d32, "stats min local deletion time"));
-  u->stats.min_local_deletion_time =
+  u.stats.min_local_deletion_time =
       static_cast<uint32_t>(kDeletionTimeEpoch) + static_cast<uint32_t>(d32);
-  SERDIFF_TRY(r.VInt32(&u->stats.min_ttl, "stats min ttl"));
-  const bool has_static = (flags & 0x08) != 0;
-  if (has_static) SERDIFF_TRY(ReadColumns(r, table->static_columns, &u->static_columns));
-  SERDIFF_TRY(ReadColumns(r, table->regular_columns, &u->regular_columns));
+  SERDIFF_TRY(r.VInt32(&u.stats.min_ttl, "stats min ttl"));
+  u.has_static = (flags & 0x08) != 0;
+  if (u.has_static) SERDIFF_TRY(ReadColumns(r, table->static_columns, d, &u.static_column_count));
+  SERDIFF_TRY(ReadColumns(r, table->regular_columns, d, &u.regular_column_count));
   if ((flags & 0x04) != 0) {
     const size_t del_at = r.pos();
-    SERDIFF_TRY(ReadDeletion(r, u->stats, &u->partition_deletion));
-    if (u->partition_deletion.IsLive())
+    SERDIFF_TRY(ReadDeletion(r, u.stats, &u.partition_deletion.marked_for_delete_at,
+                             &u.partition_deletion.local_deletion_time));
+    if (u.partition_deletion.IsLive())
       return InvalidAt(del_at, "partition deletion: live with the flag");
   }
-  if (has_static) {
+  if (u.has_static) {
     const size_t at = r.pos();
     uint8_t rf = 0;
     SERDIFF_TRY(r.Byte(&rf, "static row flags"));
     if ((rf & 0x03) != 0) return InvalidAt(at, "static row flags: marker or end of partition");
-    u->static_row.emplace();
-    SERDIFF_TRY(ReadRow(r, *u, rf, at, true, &*u->static_row));
+    SERDIFF_TRY(ReadRow(r, d, u, rf, at, true));
   }
   const size_t est_at = r.pos();
-  SERDIFF_TRY(r.VInt32(&u->row_estimate, "row estimate"));
-  if (u->row_estimate < 0) return InvalidAt(est_at, "row estimate: negative");
+  SERDIFF_TRY(r.VInt32(&u.row_estimate, "row estimate"));
+  if (u.row_estimate < 0) return InvalidAt(est_at, "row estimate: negative");
   for (;;) {
     const size_t at = r.pos();
     uint8_t rf = 0;
     SERDIFF_TRY(r.Byte(&rf, "unfiltered flags"));
     if (rf == 0x01) break;
     if ((rf & 0x01) != 0) return InvalidAt(at, "unfiltered flags: end of partition with others");
-    u->unfiltereds.emplace_back();
-    Unfiltered& un = u->unfiltereds.back();
     if ((rf & 0x02) != 0) {
-      un.is_marker = true;
-      SERDIFF_TRY(ReadMarker(r, *u, at, rf, &un.marker));
+      SERDIFF_TRY(ReadMarker(r, d, u, at, rf));
     } else {
-      SERDIFF_TRY(ReadRow(r, *u, rf, at, false, &un.row));
+      SERDIFF_TRY(ReadRow(r, d, u, rf, at, false));
     }
   }
-  if (u->IsEmpty())
+  u.unfiltered_end = static_cast<uint32_t>(d->unfiltereds.size());
+  if (u.unfiltered_end == u.first_unfiltered && u.partition_deletion.IsLive())
     return InvalidAt(flags_at, "partition flags: non-empty form of an empty update");
   return absl::OkStatus();
 }
 
 }  // namespace
 
-absl::StatusOr<Mutation> Deserialize(absl::Span<const uint8_t> bytes, Version version,
-                                     const Schema& schema) {
+absl::StatusOr<DecodedMutation> Deserialize(absl::Span<const uint8_t> bytes, Version version,
+                                            const Schema& schema) {
+  if (bytes.size() >= ByteRange::kNullSize)
+    return InvalidAt(0, "mutation: 4 GiB or more of input (offsets are 32-bit)");
   Reader r(bytes);
-  Mutation m;
+  DecodedMutation m;
   m.version = version;
+  m.schema = schema;
+  m.bytes.assign(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   if (HasEpoch(version)) {
     uint8_t f = 0;
     SERDIFF_TRY(r.Byte(&f, "mutation flags"));
@@ -418,10 +451,8 @@ absl::StatusOr<Mutation> Deserialize(absl::Span<const uint8_t> bytes, Version ve
   uint64_t count = 0;
   SERDIFF_TRY(r.Count(&count, HasEpoch(version) ? 19 : 18, "partition update count"));
   if (count == 0) return InvalidAt(count_at, "partition update count: zero");
-  for (uint64_t i = 0; i < count; ++i) {
-    m.updates.emplace_back();
-    SERDIFF_TRY(ReadUpdate(r, version, schema, &m.updates.back()));
-  }
+  m.updates.reserve(count);
+  for (uint64_t i = 0; i < count; ++i) SERDIFF_TRY(ReadUpdate(r, &m));
   if (r.remaining() != 0) return InvalidAt(r.pos(), "trailing bytes after the last update");
   return m;
 }

@@ -30,6 +30,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "serdiff/mutation/decoded.h"
 #include "serdiff/mutation/model.h"
 
 namespace serdiff::mutation {
@@ -79,8 +80,10 @@ void ReserveSmallScratch(size_t bytes);
 absl::StatusOr<std::string> SerializeViaGrowableBuffer(const Mutation& m);
 
 // Reads one mutation of `version` from `bytes`, resolving tables and column names in
-// `schema`. Validates flags, lengths, counts and column indexes against the header and the
-// bytes that remain; every error carries its byte offset (serdiff/common/error_offset.h):
+// `schema`, into the flat DecodedMutation of decoded.h (the input and the schema are copied
+// into it; its ranges point into the copy). Validates flags, lengths, counts and column
+// indexes against the header and the bytes that remain; every error carries its byte offset
+// (serdiff/common/error_offset.h):
 //   OutOfRange: the input ends inside a field; a length or count announcing more than the
 //     bytes after it can hold (counts at 1 byte per element, 18 (19 in 5.1) per partition
 //     update, 2 per complex cell) — at the length's or count's own offset;
@@ -90,9 +93,18 @@ absl::StatusOr<std::string> SerializeViaGrowableBuffer(const Mutation& m);
 //     length, zero partition updates, a column index out of range or not increasing, a subset
 //     bitmap with bits past the header's column count, a clustering header with a component
 //     both null and empty or bits past its block, a bound kind or size out of range, trailing
-//     bytes after the last partition update.
-// Decode(Serialize(m)) == m for every valid m. Allocates in proportion to the bytes read only.
-absl::StatusOr<Mutation> Deserialize(absl::Span<const uint8_t> bytes, Version version,
-                                     const Schema& schema);
+//     bytes after the last partition update; at offset 0, an input of 2^32 - 1 bytes or more
+//     (the ranges are 32-bit).
+// Deserialize(Serialize(m))->ToMutation() == m for every valid m. Peak heap: at most
+// kDecodeHeapPerInputByte bytes per input byte plus a constant, accepted or rejected, whatever
+// the bytes say (decoded.h; measured per shape in docs/mutation.md, "Decoder heap").
+// The decoders' heap budget per input byte (this x input + a constant: the schema's copy and
+// one block per array). The cheapest records: a 1-byte empty row is a 56-byte record (about
+// 60 bytes with its deque block's slack and the input's copy), a 1-byte cell a 40-byte one
+// (tests/mutation_test.cc, MutationHeap.DecodersStayWithinTheirPerInputByteBound).
+inline constexpr int64_t kDecodeHeapPerInputByte = 64;
+
+absl::StatusOr<DecodedMutation> Deserialize(absl::Span<const uint8_t> bytes, Version version,
+                                            const Schema& schema);
 
 }  // namespace serdiff::mutation
