@@ -492,8 +492,27 @@ void ReadUpdate(Cursor& c, Version v, DecodedMutation& out) {
 }  // namespace
 
 namespace {
+// A width other than -1 or a positive number, or two static (or two regular) columns with one
+// name: the schema cannot be decoded against.
+bool SchemaUsable(const Schema& schema) {
+  auto width_ok = [](int32_t w) { return w == -1 || w > 0; };
+  for (const TableDef& t : schema) {
+    for (int32_t w : t.clustering_widths)
+      if (!width_ok(w)) return false;
+    for (const std::vector<Column>* cols : {&t.static_columns, &t.regular_columns}) {
+      for (size_t i = 0; i < cols->size(); ++i) {
+        if (!width_ok((*cols)[i].fixed_width)) return false;
+        for (size_t j = i + 1; j < cols->size(); ++j)
+          if ((*cols)[i].name == (*cols)[j].name) return false;
+      }
+    }
+  }
+  return true;
+}
+
 absl::StatusOr<DecodedMutation> Decode(std::string_view bytes, Version version,
                                        const Schema& schema, std::vector<uint32_t>* marks) {
+  if (!SchemaUsable(schema)) return InvalidAt(0, "unusable schema");
   if (bytes.size() >= ByteRange::kNullSize)
     return InvalidAt(0, "mutation of 2^32 - 1 bytes or more");
   Cursor c(bytes, marks);
@@ -509,7 +528,6 @@ absl::StatusOr<DecodedMutation> Decode(std::string_view bytes, Version version,
   const size_t count_at = c.at();
   const uint64_t n = c.Count(version == Version::kV51 ? 19 : 18, "partition update count");
   if (!c.failed() && n == 0) c.Invalid(count_at, "no partition updates");
-  m.updates.reserve(static_cast<size_t>(n));
   for (uint64_t k = 0; k < n && !c.failed(); ++k) ReadUpdate(c, version, m);
   if (!c.failed() && c.left() != 0) c.Invalid(c.at(), "trailing bytes");
   if (c.failed()) return c.status();

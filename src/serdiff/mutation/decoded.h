@@ -11,8 +11,9 @@
 //     copy of the input (1 byte per input byte);
 //   * rows, static rows and range-tombstone markers are 56-byte records, cells 40-byte records
 //     that carry their column, complex columns 16-byte records, clustering components 8 bytes;
-//   * the arrays are std::deque: they grow one block (512 bytes in libstdc++) at a time and
-//     never copy what they hold, so the peak is what is stored plus one block per array.
+//   * the arrays are std::deque (the updates' too: nothing is reserved from a count): they grow
+//     one block (512 bytes in libstdc++) at a time and never copy what they hold, so the peak
+//     is what is stored plus one block per array and the deques' maps of blocks.
 // The cheapest row is 1 input byte (flags 0x20 with no columns, Cassandra never writes it but
 // both decoders read it), the cheapest cell 1 (an empty value that reuses the row's
 // timestamp): every decoder stays within 64 bytes of heap per input byte plus a constant
@@ -114,7 +115,7 @@ struct DecodedMutation {
   bool allow_out_of_range = false;
   std::string bytes;  // the input, copied; every ByteRange points here
   Schema schema;      // the decoder's schema, copied (a constant: it does not grow with input)
-  std::vector<DecodedUpdate> updates;  // reserved for the count the input announces
+  std::deque<DecodedUpdate> updates;
   std::deque<uint32_t> header_columns;
   std::deque<DecodedUnfiltered> unfiltereds;
   std::deque<ByteRange> components;

@@ -430,10 +430,40 @@ absl::Status ReadUpdate(Reader& r, DecodedMutation* d) {
   return absl::OkStatus();
 }
 
+// Widths are -1 (variable) or > 0 (a width of 0 would make a component or value cost no input
+// byte), and no two static or two regular columns of a table share a name (the header names
+// columns).
+absl::Status CheckSchema(const Schema& schema) {
+  auto bad = [](size_t t, const std::string& what) {
+    return InvalidAt(0, absl::StrCat("schema: table ", t, ": ", what));
+  };
+  for (size_t t = 0; t < schema.size(); ++t) {
+    const TableDef& table = schema[t];
+    for (size_t k = 0; k < table.clustering_widths.size(); ++k) {
+      const int32_t w = table.clustering_widths[k];
+      if (w != -1 && w <= 0)
+        return bad(t, absl::StrCat("clustering column ", k, " has width ", w, ", not -1 or > 0"));
+    }
+    for (const std::vector<Column>* cols : {&table.static_columns, &table.regular_columns}) {
+      for (size_t k = 0; k < cols->size(); ++k) {
+        const Column& c = (*cols)[k];
+        if (c.fixed_width != -1 && c.fixed_width <= 0)
+          return bad(t, absl::StrCat("column '", c.name, "' has width ", c.fixed_width,
+                                     ", not -1 or > 0"));
+        for (size_t j = 0; j < k; ++j)
+          if ((*cols)[j].name == c.name)
+            return bad(t, absl::StrCat("two columns named '", c.name, "'"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<DecodedMutation> Deserialize(absl::Span<const uint8_t> bytes, Version version,
                                             const Schema& schema) {
+  SERDIFF_TRY(CheckSchema(schema));
   if (bytes.size() >= ByteRange::kNullSize)
     return InvalidAt(0, "mutation: 4 GiB or more of input (offsets are 32-bit)");
   Reader r(bytes);
@@ -451,7 +481,6 @@ absl::StatusOr<DecodedMutation> Deserialize(absl::Span<const uint8_t> bytes, Ver
   uint64_t count = 0;
   SERDIFF_TRY(r.Count(&count, HasEpoch(version) ? 19 : 18, "partition update count"));
   if (count == 0) return InvalidAt(count_at, "partition update count: zero");
-  m.updates.reserve(count);
   for (uint64_t i = 0; i < count; ++i) SERDIFF_TRY(ReadUpdate(r, &m));
   if (r.remaining() != 0) return InvalidAt(r.pos(), "trailing bytes after the last update");
   return m;

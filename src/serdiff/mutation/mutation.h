@@ -93,8 +93,10 @@ absl::StatusOr<std::string> SerializeViaGrowableBuffer(const Mutation& m);
 //     length, zero partition updates, a column index out of range or not increasing, a subset
 //     bitmap with bits past the header's column count, a clustering header with a component
 //     both null and empty or bits past its block, a bound kind or size out of range, trailing
-//     bytes after the last partition update; at offset 0, an input of 2^32 - 1 bytes or more
-//     (the ranges are 32-bit).
+//     bytes after the last partition update; at offset 0, whatever the bytes: an input of
+//     2^32 - 1 bytes or more (the ranges are 32-bit), or a schema with a clustering or column
+//     width other than -1 or > 0, or with two static (or two regular) columns of one table
+//     sharing a name.
 // Deserialize(Serialize(m))->ToMutation() == m for every valid m. Peak heap: at most
 // kDecodeHeapPerInputByte bytes per input byte plus a constant, accepted or rejected, whatever
 // the bytes say (decoded.h; measured per shape in docs/mutation.md, "Decoder heap").
