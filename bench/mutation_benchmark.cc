@@ -14,10 +14,22 @@
 //   spec        serdiff::ref::mutation::SpecSerialize (one string per field; for scale only)
 //   memcpy      a std::string copy of the output bytes (allocation + memcpy): the ceiling
 // Counters: bytes_per_second = output bytes per second; items_per_second = ops/s.
+//
+// Names: decode/<implementation>/shape:<n> (bytes_per_second = input bytes per second)
+//   shapes      shape:0, rows: the mutation of a full-budget spec (cells of every kind, markers,
+//               complex columns); shape:1, 65,536 one-byte empty rows (the decoders' worst
+//               input for heap, docs/mutation.md "Decoder heap")
+//   optimized   serdiff::mutation::Deserialize (the flat DecodedMutation)
+//   reference   serdiff::ref::mutation::RefDeserialize (the same form, written separately)
+//   tree        Deserialize, then ToMutation() (the model.h tree a caller may want)
+// The same source builds against a tree whose decoders returned the tree (before 2026-12-06):
+// there `tree` is skipped and `optimized` is the tree decoder, for an A/B of the two forms.
 #include <benchmark/benchmark.h>
 
 #include <string>
+#include <string_view>
 
+#include "reference/mutation/decoder_ref.h"
 #include "reference/mutation/spec_writer.h"
 #include "serdiff/mutation/mutation.h"
 #include "targets/mutation/domain.h"
@@ -82,6 +94,78 @@ void ThresholdSizes(benchmark::internal::Benchmark* b) {
 }
 BENCHMARK(BM_Optimized)->Name("threshold/optimized")->Apply(ThresholdSizes);
 BENCHMARK(BM_Small)->Name("threshold/small")->Apply(ThresholdSizes);
+
+// ---- decoding ----
+
+serdiff::mutation::Mutation DecodeShape(int64_t shape) {
+  using namespace serdiff::mutation;  // NOLINT: the model's types
+  if (shape == 0) {
+    return serdiff::targets::mutation::BuildMutation(
+        serdiff::targets::mutation::MutationSpec{7, 0, 8, 200, 12, 2, 64});
+  }
+  Mutation m;
+  PartitionUpdate u;
+  u.table_id[0] = 1;
+  u.key = "k";
+  u.row_estimate = 65536;
+  u.unfiltereds.resize(65536);
+  m.updates = {u};
+  return m;
+}
+
+template <typename F>
+void RunDecode(benchmark::State& state, F&& decode) {
+  const Mutation m = DecodeShape(state.range(0));
+  const std::string bytes = *serdiff::mutation::Serialize(m);
+  const serdiff::mutation::Schema schema = serdiff::mutation::SchemaOf(m);
+  for (auto _ : state) {
+    auto d = decode(bytes, schema, m.version);
+    if (!d.ok()) state.SkipWithError("decode failed");
+    benchmark::DoNotOptimize(d);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes.size()));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+}
+
+auto Optimized(const std::string& bytes, const serdiff::mutation::Schema& schema,
+               serdiff::mutation::Version v) {
+  return serdiff::mutation::Deserialize(
+      absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), v,
+      schema);
+}
+
+void BM_DecodeOptimized(benchmark::State& state) { RunDecode(state, Optimized); }
+void BM_DecodeReference(benchmark::State& state) {
+  RunDecode(state, [](const std::string& bytes, const serdiff::mutation::Schema& schema,
+                      serdiff::mutation::Version v) {
+    return serdiff::ref::mutation::RefDeserialize(bytes, v, schema);
+  });
+}
+// The tree of a decode result: ToMutation() where the decoder returns the flat form; the result
+// itself where it already is the tree (a decoder from before 2026-12-06).
+template <typename D>
+absl::StatusOr<Mutation> AsTree(D d) {
+  if constexpr (requires { d->ToMutation(); }) {
+    if (!d.ok()) return d.status();
+    return d->ToMutation();
+  } else {
+    return d;
+  }
+}
+
+void BM_DecodeTree(benchmark::State& state) {
+  RunDecode(state,
+            [](const std::string& bytes, const serdiff::mutation::Schema& schema,
+               serdiff::mutation::Version v) { return AsTree(Optimized(bytes, schema, v)); });
+}
+
+void Shapes(benchmark::internal::Benchmark* b) {
+  b->ArgName("shape");
+  b->Arg(0)->Arg(1);
+}
+BENCHMARK(BM_DecodeOptimized)->Name("decode/optimized")->Apply(Shapes);
+BENCHMARK(BM_DecodeReference)->Name("decode/reference")->Apply(Shapes);
+BENCHMARK(BM_DecodeTree)->Name("decode/tree")->Apply(Shapes);
 
 }  // namespace
 
