@@ -110,6 +110,9 @@ struct DecodedUpdate {
   uint32_t unfiltered_end = 0;
 };
 
+// What Deserialize and RefDeserialize return. The accessors below only read; each one's index
+// must be in range (i < unfiltereds.size(), a column below the update's count), as the
+// decoders' records guarantee for the indexes they hold.
 struct DecodedMutation {
   Version version = Version::kV40;
   bool allow_out_of_range = false;
@@ -122,15 +125,19 @@ struct DecodedMutation {
   std::deque<DecodedCell> cells;
   std::deque<DecodedComplex> complexes;
 
+  // The bytes of `r` (a view into `bytes`, valid while this object lives); empty for a null
+  // component.
   std::string_view Bytes(ByteRange r) const {
     return r.is_null() ? std::string_view() : std::string_view(bytes).substr(r.offset, r.size);
   }
+  // components[i] as model.h's Component: nullopt (null), "" (empty) or its bytes (a copy).
   Component ComponentAt(size_t i) const {
     const ByteRange r = components[i];
     if (r.is_null()) return std::nullopt;
     return std::string(Bytes(r));
   }
-  // Where the components, cells and complex columns of unfiltereds[i] end.
+  // Where the components, cells and complex columns of unfiltereds[i] end (one past the last;
+  // they begin at its first_component, first_cell, first_complex).
   size_t ComponentsEnd(size_t i) const {
     return i + 1 < unfiltereds.size() ? unfiltereds[i + 1].first_component : components.size();
   }
@@ -140,8 +147,10 @@ struct DecodedMutation {
   size_t ComplexesEnd(size_t i) const {
     return i + 1 < unfiltereds.size() ? unfiltereds[i + 1].first_complex : complexes.size();
   }
+  // The schema's table an update belongs to (its clustering widths and columns).
   const TableDef& Table(const DecodedUpdate& u) const { return schema[u.table]; }
-  // The header column `column` of an update's static (is_static) or regular columns.
+  // The header column `column` (0-based, below static_column_count or regular_column_count)
+  // of an update's static (is_static) or regular columns, as the schema defines it.
   const Column& HeaderColumn(const DecodedUpdate& u, bool is_static, uint32_t column) const {
     const TableDef& t = Table(u);
     return is_static ? t.static_columns[header_columns[u.first_header_column + column]]

@@ -79,6 +79,12 @@ void ReserveSmallScratch(size_t bytes);
 // exactly the written size. Peak heap: about 3 x the output.
 absl::StatusOr<std::string> SerializeViaGrowableBuffer(const Mutation& m);
 
+// The decoders' heap budget per input byte (this x input + a constant: the schema's copy and
+// one block per array). The cheapest records: a 1-byte empty row is a 56-byte record (about
+// 60 bytes with its deque block's slack and the input's copy), a 1-byte cell a 40-byte one
+// (tests/mutation_test.cc, MutationHeap.DecodersStayWithinTheirPerInputByteBound).
+inline constexpr int64_t kDecodeHeapPerInputByte = 64;
+
 // Reads one mutation of `version` from `bytes`, resolving tables and column names in
 // `schema`, into the flat DecodedMutation of decoded.h (the input and the schema are copied
 // into it; its ranges point into the copy). Validates flags, lengths, counts and column
@@ -100,12 +106,6 @@ absl::StatusOr<std::string> SerializeViaGrowableBuffer(const Mutation& m);
 // Deserialize(Serialize(m))->ToMutation() == m for every valid m. Peak heap: at most
 // kDecodeHeapPerInputByte bytes per input byte plus a constant, accepted or rejected, whatever
 // the bytes say (decoded.h; measured per shape in docs/mutation.md, "Decoder heap").
-// The decoders' heap budget per input byte (this x input + a constant: the schema's copy and
-// one block per array). The cheapest records: a 1-byte empty row is a 56-byte record (about
-// 60 bytes with its deque block's slack and the input's copy), a 1-byte cell a 40-byte one
-// (tests/mutation_test.cc, MutationHeap.DecodersStayWithinTheirPerInputByteBound).
-inline constexpr int64_t kDecodeHeapPerInputByte = 64;
-
 absl::StatusOr<DecodedMutation> Deserialize(absl::Span<const uint8_t> bytes, Version version,
                                             const Schema& schema);
 
