@@ -479,6 +479,15 @@ Mutation EmptyComplexColumns(size_t rows, size_t columns) {
 
 }  // namespace worst
 
+// The optimized decoder or the reference (`reference`) on a 4.0 mutation.
+absl::StatusOr<DecodedMutation> DecodeV40(bool reference, const std::string& bytes,
+                                          const Schema& schema) {
+  if (reference) return ref::mutation::RefDeserialize(bytes, Version::kV40, schema);
+  return Deserialize(
+      absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()),
+      Version::kV40, schema);
+}
+
 // Each worst shape, decoded by both decoders, accepted and cut one byte short (rejected at the
 // end, after every record was made): the peak heap (the records, their deques' blocks, the
 // input's copy) stays within kDecodeHeapPerInputByte (64) per input byte + 64 KiB
@@ -516,12 +525,7 @@ TEST(MutationHeap, DecodersStayWithinTheirPerInputByteBound) {
         int64_t peak = 0;
         {
           harness::PeakHeapScope scope;
-          const absl::StatusOr<DecodedMutation> back =
-              reference
-                  ? ref::mutation::RefDeserialize(input, Version::kV40, schema)
-                  : Deserialize(absl::Span<const uint8_t>(
-                                    reinterpret_cast<const uint8_t*>(input.data()), input.size()),
-                                Version::kV40, schema);
+          const absl::StatusOr<DecodedMutation> back = DecodeV40(reference, input, schema);
           peak = scope.PeakBytes();
           if (cut) {
             ASSERT_FALSE(back.ok()) << s.name;
@@ -564,11 +568,7 @@ TEST(MutationHeap, AClaimedUpdateCountDoesNotReserveTheRowsBytesAgain) {
   const Schema schema = SchemaOf(m);
   for (bool reference : {false, true}) {
     harness::PeakHeapScope scope;
-    const absl::StatusOr<DecodedMutation> back =
-        reference ? ref::mutation::RefDeserialize(bytes, Version::kV40, schema)
-                  : Deserialize(absl::Span<const uint8_t>(
-                                    reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()),
-                                Version::kV40, schema);
+    const absl::StatusOr<DecodedMutation> back = DecodeV40(reference, bytes, schema);
     const int64_t peak = scope.PeakBytes();
     ASSERT_FALSE(back.ok());
     EXPECT_EQ(back.status().code(), absl::StatusCode::kOutOfRange) << back.status();
@@ -594,11 +594,7 @@ TEST(MutationHeap, OneByteRowsCostExactlyTheirRecords) {
   const Schema schema = SchemaOf(m);
   for (bool reference : {false, true}) {
     harness::PeakHeapScope scope;
-    const absl::StatusOr<DecodedMutation> back =
-        reference ? ref::mutation::RefDeserialize(bytes, Version::kV40, schema)
-                  : Deserialize(absl::Span<const uint8_t>(
-                                    reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()),
-                                Version::kV40, schema);
+    const absl::StatusOr<DecodedMutation> back = DecodeV40(reference, bytes, schema);
     const int64_t peak = scope.PeakBytes();
     ASSERT_TRUE(back.ok()) << back.status();
     EXPECT_EQ(back->unfiltereds.size(), 65536u);
