@@ -8,6 +8,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <FuzzedDataProvider.h>
@@ -364,15 +365,25 @@ TEST(MutationDecoded, FlatFormDumpsAsItsTree) {
 
 namespace worst {
 
+// One update of kTable with key "k" and nothing else yet; the mutation of that one update.
+PartitionUpdate BareUpdate() {
+  PartitionUpdate u;
+  u.table_id = kTable;
+  u.key = "k";
+  return u;
+}
+Mutation OneUpdate(PartitionUpdate u) {
+  Mutation m;
+  m.updates = {std::move(u)};
+  return m;
+}
+
 // The shapes whose model costs the most per input byte: many rows of one 1-byte cell each (an
 // empty value using the row timestamp: flags 0x0c), rows of 64 such cells, range-tombstone
 // markers, and one complex column of many 2-byte cells. Each row has one clustering column
 // written empty (its header marks it so: no value bytes).
 Mutation Rows(size_t rows, size_t columns, bool clustered = true, bool live = true) {
-  Mutation m;
-  PartitionUpdate u;
-  u.table_id = kTable;
-  u.key = "k";
+  PartitionUpdate u = BareUpdate();
   u.stats.min_timestamp = 1700000000000000;
   if (clustered) u.clustering_widths = {4};
   for (size_t c = 0; c < columns; ++c)
@@ -392,15 +403,11 @@ Mutation Rows(size_t rows, size_t columns, bool clustered = true, bool live = tr
     }
     u.unfiltereds.push_back(un);
   }
-  m.updates = {u};
-  return m;
+  return OneUpdate(std::move(u));
 }
 
 Mutation Markers(size_t n) {
-  Mutation m;
-  PartitionUpdate u;
-  u.table_id = kTable;
-  u.key = "k";
+  PartitionUpdate u = BareUpdate();
   u.stats.min_timestamp = 1700000000000000;
   u.clustering_widths = {4};
   u.regular_columns = {Column{"v", 4, false}};
@@ -412,15 +419,11 @@ Mutation Markers(size_t n) {
     un.marker.deletion.local_deletion_time = static_cast<uint32_t>(kDeletionTimeEpoch);
     u.unfiltereds.push_back(un);
   }
-  m.updates = {u};
-  return m;
+  return OneUpdate(std::move(u));
 }
 
 Mutation ComplexCells(size_t n) {
-  Mutation m;
-  PartitionUpdate u;
-  u.table_id = kTable;
-  u.key = "k";
+  PartitionUpdate u = BareUpdate();
   u.stats.min_timestamp = 1700000000000000;
   u.regular_columns = {Column{"s", -1, true}};
   Unfiltered un;
@@ -433,17 +436,13 @@ Mutation ComplexCells(size_t n) {
   }
   un.row.columns = {cd};
   u.unfiltereds = {un};
-  m.updates = {u};
-  return m;
+  return OneUpdate(std::move(u));
 }
 
 // Rows with `k` null clustering components and nothing else: 2 input bytes per row for k <= 3
 // (flags, then a 1-byte clustering header), a 56-byte record and k 8-byte components.
 Mutation NullClustered(size_t rows, size_t k) {
-  Mutation m;
-  PartitionUpdate u;
-  u.table_id = kTable;
-  u.key = "k";
+  PartitionUpdate u = BareUpdate();
   u.clustering_widths = std::vector<int32_t>(k, 4);
   u.regular_columns = {Column{"v", 4, false}};
   for (size_t r = 0; r < rows; ++r) {
@@ -451,17 +450,13 @@ Mutation NullClustered(size_t rows, size_t k) {
     un.row.clustering = std::vector<Component>(k, std::nullopt);
     u.unfiltereds.push_back(un);
   }
-  m.updates = {u};
-  return m;
+  return OneUpdate(std::move(u));
 }
 
 // Rows of `columns` complex columns without cells: one count byte (0) per column, a 16-byte
 // record each.
 Mutation EmptyComplexColumns(size_t rows, size_t columns) {
-  Mutation m;
-  PartitionUpdate u;
-  u.table_id = kTable;
-  u.key = "k";
+  PartitionUpdate u = BareUpdate();
   for (size_t c = 0; c < columns; ++c)
     u.regular_columns.push_back(Column{"s" + std::to_string(c), -1, true});
   for (size_t r = 0; r < rows; ++r) {
@@ -473,8 +468,7 @@ Mutation EmptyComplexColumns(size_t rows, size_t columns) {
     }
     u.unfiltereds.push_back(un);
   }
-  m.updates = {u};
-  return m;
+  return OneUpdate(std::move(u));
 }
 
 }  // namespace worst
