@@ -266,6 +266,31 @@ void RegisterSelfTestTargets(harness::Registry& registry) {
                "rule 1: a second run is compared with its payloads (the error offset)");
   }
   {
+    // The fuzz binaries rerun the implementations other than the optimized one on a sample of
+    // the inputs only (RunConfig::rerun_one_in): this bug is seen only on inputs the sample
+    // picks, so a sample that picks none passes it. The reference knows a rerun by the
+    // optimized side not having run since its own last call (the harness runs the optimized
+    // side first on every input), not by counting its calls: outside the sample it runs once.
+    auto def = Int64Target("selftest_nondeterministic_reference",
+                           "the reference's second run on an odd value flips its bit 0 "
+                           "(deliberately wrong); the optimized side is right");
+    static thread_local bool optimized_ran = false;
+    def.optimized = {"optimized", Role::kOptimized, "targets/selftest",
+                     [](const int64_t& v) -> Output {
+                       optimized_ran = true;
+                       return Le64(v);
+                     }};
+    def.others.push_back({"reference", Role::kReference, "targets/selftest (a planted bug)",
+                          [](const int64_t& v) -> Output {
+                            const bool rerun = !optimized_ran;
+                            optimized_ran = false;
+                            return Le64(Odd(v) && rerun ? uint64_t(v) ^ 1 : uint64_t(v));
+                          }});
+    AddPlanted(registry, std::move(def), {Class("nondeterministic", "reference")},
+               "rule 1: the implementations other than the optimized one are rerun too (in a "
+               "fuzz binary, on the inputs its rerun sample picks)");
+  }
+  {
     auto def = Int64Target("selftest_offset_missing",
                            "offsets required; the optimized side rejects odd values without an "
                            "error offset, the reference at offset 0 (deliberately wrong)");
