@@ -55,4 +55,14 @@ uint32_t FuzzRerunOneInFromEnvironment() {
   return kFuzzRerunOneIn;
 }
 
+namespace {
+thread_local bool in_second_run = false;
+}  // namespace
+
+bool InSecondRun() { return in_second_run; }
+
+SecondRunScope::SecondRunScope() : outer_(in_second_run) { in_second_run = true; }
+
+SecondRunScope::~SecondRunScope() { in_second_run = outer_; }
+
 }  // namespace serdiff::harness

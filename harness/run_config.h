@@ -52,6 +52,23 @@ uint64_t RerunHash(std::string_view data);
 // True when the input with these bytes reruns every implementation under `config`.
 bool RerunsAll(std::string_view data, const RunConfig& config);
 
+// True on this thread while the harness runs an implementation a second time on an input (rule
+// 1's rerun, TypedTarget's RunImpl); false during every other run, RunOne's and TimeCalls'
+// included. Only the self-test targets' planted bugs read it (targets/selftest: a reference
+// that differs on its rerun alone); a real implementation must not behave by it.
+bool InSecondRun();
+// Marks the second run of an implementation for InSecondRun, from construction to destruction.
+class SecondRunScope {
+ public:
+  SecondRunScope();
+  ~SecondRunScope();
+  SecondRunScope(const SecondRunScope&) = delete;
+  SecondRunScope& operator=(const SecondRunScope&) = delete;
+
+ private:
+  bool outer_;
+};
+
 // The environment's configuration: SERDIFF_WORKERS, SERDIFF_MODULES (':'-separated),
 // SERDIFF_DEFAULT_WORKERS (1/0; when unset, `default_workers` is the caller's choice).
 ExternalConfig ExternalConfigFromEnvironment(bool default_workers);

@@ -603,7 +603,10 @@ class TypedTarget final : public Target {
       run.peak_heap_bytes = scope.PeakBytes();
     }
     run.rerun = rerun;
-    if (rerun) run.second = impl.measured_run ? impl.measured_run(v).output : impl.run(v);
+    if (rerun) {
+      SecondRunScope second;
+      run.second = impl.measured_run ? impl.measured_run(v).output : impl.run(v);
+    }
     return run;
   }
 

@@ -16,6 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/domains.h"
+#include "harness/run_config.h"
 #include "serdiff/common/error_offset.h"
 #include "targets/families.h"
 #include "targets/selftest/planted.h"
@@ -268,22 +269,16 @@ void RegisterSelfTestTargets(harness::Registry& registry) {
   {
     // The fuzz binaries rerun the implementations other than the optimized one on a sample of
     // the inputs only (RunConfig::rerun_one_in): this bug is seen only on inputs the sample
-    // picks, so a sample that picks none passes it. The reference knows a rerun by the
-    // optimized side not having run since its own last call (the harness runs the optimized
-    // side first on every input), not by counting its calls: outside the sample it runs once.
+    // picks, so a sample that picks none passes it. The reference cannot count its calls, as
+    // the optimized planted bugs do (outside the sample it runs once, and `serdiff review` runs
+    // it alone): it asks the harness whether this run is a rerun (harness::InSecondRun).
     auto def = Int64Target("selftest_nondeterministic_reference",
                            "the reference's second run on an odd value flips its bit 0 "
                            "(deliberately wrong); the optimized side is right");
-    static thread_local bool optimized_ran = false;
-    def.optimized = {"optimized", Role::kOptimized, "targets/selftest",
-                     [](const int64_t& v) -> Output {
-                       optimized_ran = true;
-                       return Le64(v);
-                     }};
+    def.optimized = Correct("optimized", Role::kOptimized);
     def.others.push_back({"reference", Role::kReference, "targets/selftest (a planted bug)",
                           [](const int64_t& v) -> Output {
-                            const bool rerun = !optimized_ran;
-                            optimized_ran = false;
+                            const bool rerun = harness::InSecondRun();
                             return Le64(Odd(v) && rerun ? uint64_t(v) ^ 1 : uint64_t(v));
                           }});
     AddPlanted(registry, std::move(def), {Class("nondeterministic", "reference")},

@@ -423,7 +423,12 @@ serve({ name: 'peak_probe', ops: {
   keep: () => { kept = Array.from({ length: 1 << 19 }, (_, i) => ({ i, s: 'x' + i })); return { hex: '' }; },
   'drop.then.collect': () => { kept = null; const out = Buffer.alloc(1 << 20, 1); global.gc(); return { hex: out.subarray(0, 1) }; },
   plain: () => ({ hex: Buffer.alloc(1 << 20, 1).subarray(0, 1) }),
+  // Results that share memory with the op's state: a second run would change them.
+  'scratch.then.collect': () => { kept = null; scratch[0] += 1; Buffer.alloc(1 << 20, 1); global.gc(); return { hex: scratch }; },
+  'value.then.collect': () => { kept = null; shared.runs += 1; Buffer.alloc(1 << 20, 1); global.gc(); return { value: shared }; },
 } });
+const scratch = Buffer.alloc(1);
+const shared = { runs: 0 };
 `);
   const w = new Worker(dir);
   try {
@@ -434,6 +439,11 @@ serve({ name: 'peak_probe', ops: {
     const a = await w.call('drop.then.collect', '{}');
     assert.strictEqual(a.hex, '01');
     assert.ok(a.peak >= 1 << 20 && a.peak < 2 << 20, `the call that freed 32 MiB of earlier garbage: peak ${a.peak}, not about 1 MiB`);
+    // Measured again, the answer is still the first run's.
+    await w.call('keep', '{}');
+    assert.strictEqual((await w.call('scratch.then.collect', '{}')).hex, '01');
+    await w.call('keep', '{}');
+    assert.deepStrictEqual((await w.call('value.then.collect', '{}')).value, { runs: 1 });
   } finally {
     await w.close();
     fs.rmSync(dir, { recursive: true, force: true });
