@@ -21,8 +21,9 @@
 // The worker reports what the package does; it does not correct any of it.
 const path = require('path');
 const {
-  serve, Rejected, DeclinedOp, loadPackage, UPSTREAM_OP, upstreamProgram, sourceBetween,
+  serve, Rejected, DeclinedOp, loadPackage,
 } = require('../../workers/node/serdiff_worker.js');
+const { UPSTREAM_OP, upstreamProgram, sourceBetween } = require('../../workers/node/upstream.js');
 
 const NAME = 'fury';
 const oraclesNode = path.join(__dirname, '..', 'node');

@@ -19,8 +19,9 @@
 // ill-formed UTF-8 (js-bson reads those as U+FFFD without complaint).
 const path = require('path');
 const {
-  serve, Rejected, DeclinedOp, loadPackage, UPSTREAM_OP, upstreamProgram, sourceBetween,
+  serve, Rejected, DeclinedOp, loadPackage,
 } = require('../../workers/node/serdiff_worker.js');
+const { UPSTREAM_OP, upstreamProgram, sourceBetween } = require('../../workers/node/upstream.js');
 
 const NAME = 'js_bson';
 const pkg = loadPackage('bson', path.join(__dirname, '..', 'node'));

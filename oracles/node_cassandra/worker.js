@@ -21,8 +21,9 @@
 // their type.
 const path = require('path');
 const {
-  serve, Rejected, DeclinedOp, loadPackage, UPSTREAM_OP, upstreamProgram, sourceBetween,
+  serve, Rejected, DeclinedOp, loadPackage,
 } = require('../../workers/node/serdiff_worker.js');
+const { UPSTREAM_OP, upstreamProgram, sourceBetween } = require('../../workers/node/upstream.js');
 
 const NAME = 'node_cassandra';
 const pkg = loadPackage('cassandra-driver', path.join(__dirname, '..', 'node'));
