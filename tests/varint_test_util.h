@@ -64,11 +64,12 @@ inline std::string Hex(const std::string& s) {
   return Hex(absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(s.data()), s.size()));
 }
 
-// Every batch tier this machine runs (varint.h, BatchTier), to be forced one by one.
+// Every batch tier this machine runs (varint.h, BatchTier), to be forced one by one: the
+// avx512 tier's kernel too, on any CPU, through its SIMDe emulation (kAvx512Emulated).
 inline std::vector<BatchTier> SupportedTiers() {
   std::vector<BatchTier> tiers;
-  for (const BatchTier t :
-       {BatchTier::kPortable, BatchTier::kSse2, BatchTier::kBmi2, BatchTier::kAvx512}) {
+  for (const BatchTier t : {BatchTier::kPortable, BatchTier::kSse2, BatchTier::kBmi2,
+                            BatchTier::kAvx512, BatchTier::kAvx512Emulated}) {
     if (BatchTierSupported(t)) tiers.push_back(t);
   }
   return tiers;

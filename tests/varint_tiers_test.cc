@@ -265,7 +265,13 @@ TEST(VarintTiers, AutoRunsASupportedTierAndUnsupportedOnesAreRefused) {
   EXPECT_EQ(BatchTierName(BatchTier::kSse2), "sse2");
   EXPECT_EQ(BatchTierName(BatchTier::kBmi2), "bmi2");
   EXPECT_EQ(BatchTierName(BatchTier::kAvx512), "avx512");
+  EXPECT_EQ(BatchTierName(BatchTier::kAvx512Emulated), "avx512_emulated");
   const BatchTier auto_tier = AutoBatchTier();
+  EXPECT_NE(auto_tier, BatchTier::kAvx512Emulated) << "the emulation is for tests only";
+#if SERDIFF_EXPECT_AVX512_EMULATION
+  // Built with SIMDe (CMake's SERDIFF_AVX512_EMULATION): the avx512 kernel runs on every CPU.
+  EXPECT_TRUE(BatchTierSupported(BatchTier::kAvx512Emulated));
+#endif
   EXPECT_NE(auto_tier, BatchTier::kAuto);
   EXPECT_TRUE(BatchTierSupported(auto_tier));
   EXPECT_TRUE(BatchTierSupported(BatchTier::kPortable));
@@ -280,8 +286,8 @@ TEST(VarintTiers, AutoRunsASupportedTierAndUnsupportedOnesAreRefused) {
     EXPECT_EQ(auto_tier, BatchTier::kSse2) << "only a slow PDEP keeps kAuto below avx512";
   }
   const std::vector<uint64_t> one = {300};
-  for (const BatchTier t :
-       {BatchTier::kPortable, BatchTier::kSse2, BatchTier::kBmi2, BatchTier::kAvx512}) {
+  for (const BatchTier t : {BatchTier::kPortable, BatchTier::kSse2, BatchTier::kBmi2,
+                            BatchTier::kAvx512, BatchTier::kAvx512Emulated}) {
     SCOPED_TRACE(BatchTierName(t));
     Bytes out(16);
     std::vector<uint64_t> back(1);

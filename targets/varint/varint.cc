@@ -163,15 +163,31 @@ std::vector<sv::BatchTier> EncodeTiers() {
 std::vector<sv::BatchTier> DecodeTiers(Format f) {
   std::vector<sv::BatchTier> tiers = {sv::BatchTier::kPortable, sv::BatchTier::kBmi2};
   if (f != Format::kVInt) tiers.insert(tiers.begin() + 1, sv::BatchTier::kSse2);
-  if (f == Format::kLeb128) tiers.push_back(sv::BatchTier::kAvx512);
+  if (f == Format::kLeb128) {
+    tiers.push_back(sv::BatchTier::kAvx512);
+    tiers.push_back(sv::BatchTier::kAvx512Emulated);
+  }
   return tiers;
 }
 
-const absl::Status& TierUnsupported() {
+// Whether the targets run `tier` here: the CPU has it, and for the avx512 kernel's SIMDe
+// emulation (avx512_emulated, LEB128 decode only) also that the CPU lacks the native avx512 tier:
+// where it has it, that tier runs the same kernel source at full speed, and the emulation (tens of
+// times slower) would only cost fuzz throughput.
+bool TierRuns(sv::BatchTier tier) {
+  if (tier == sv::BatchTier::kAvx512Emulated && sv::BatchTierSupported(sv::BatchTier::kAvx512)) {
+    return false;
+  }
+  return sv::BatchTierSupported(tier);
+}
+
+const absl::Status& TierUnsupported(sv::BatchTier tier = sv::BatchTier::kAuto) {
   // Built once: copying an absl::Status shares its payload (no allocation per input).
   static const absl::Status* const kUnsupported =
       new absl::Status(harness::Declined("this CPU cannot run the tier"));
-  return *kUnsupported;
+  static const absl::Status* const kNative = new absl::Status(
+      harness::Declined("this CPU runs the native avx512 tier (or the build lacks SIMDe)"));
+  return tier == sv::BatchTier::kAvx512Emulated ? *kNative : *kUnsupported;
 }
 
 // A tier covers every input, so its only decline edge is the CPU: `sample` is declined exactly
@@ -182,8 +198,11 @@ std::function<std::vector<harness::DeclineEdge<T>>()> TierDeclineEdges(sv::Batch
   return [tier, sample] {
     return std::vector<harness::DeclineEdge<T>>{
         {absl::StrCat("any input (the ", std::string(sv::BatchTierName(tier)),
-                      " tier covers them all; declined only where the CPU lacks it)"),
-         sample, !sv::BatchTierSupported(tier)}};
+                      tier == sv::BatchTier::kAvx512Emulated
+                          ? " tier covers them all; declined where the CPU runs the native "
+                            "avx512 tier, or the build lacks SIMDe)"
+                          : " tier covers them all; declined only where the CPU lacks it)"),
+         sample, !TierRuns(tier)}};
   };
 }
 
@@ -392,7 +411,7 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
     if (tier == sv::BatchTier::kPortable) continue;
     def.others.push_back({std::string(sv::BatchTierName(tier)), harness::Role::kOptimizedTier,
                           [f, tier](const DecodeInput& in) -> Output {
-                            if (!sv::BatchTierSupported(tier)) return TierUnsupported();
+                            if (!TierRuns(tier)) return TierUnsupported(tier);
                             return DecodeWith(in, [f, tier](auto bytes, auto out) {
                               return sv::DecodeBatch(f, bytes, out, tier);
                             });

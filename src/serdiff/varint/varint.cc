@@ -202,6 +202,7 @@ absl::StatusOr<size_t> EncodeBatchTier(BatchTier tier, absl::Span<const T> value
       return EncodeBatchBmi2<F, kZigZag>(values, out);
 #endif
     case BatchTier::kPortable:
+    case BatchTier::kAvx512Emulated:  // no AVX-512 encoder loop to emulate: the portable one
       return EncodeBatchImpl<F, kZigZag, PortableOps>(values, out);
     default:
       // kSse2: encoders use no SSE2 instruction, so its loop is the portable one.

@@ -35,9 +35,9 @@
 // Tiers. The batch functions run a word-at-a-time tier (8-byte loads/stores, 64-byte stop
 // masks for LEB128/Fory decode; see varint.cc) while enough input/output remains, then the
 // portable scalar tier: byte at a time, bounds-checked per value. The word and block tiers
-// come in CPU variants (BatchTier below), chosen at run time and each callable by name. Read and WriteToArray ARE
-// that scalar tier, so a property can compare the batch (fast) tier, a loop of single-value
-// calls (portable tier) and serdiff::ref::varint (the spec transcription).
+// come in CPU variants (BatchTier below), chosen at run time and each callable by name. Read and
+// WriteToArray ARE that scalar tier, so a property can compare the batch (fast) tier, a loop of
+// single-value calls (portable tier) and serdiff::ref::varint (the spec transcription).
 //
 // Thread safety: all functions are pure (no shared state). None allocates except the
 // string-returning encoders (one allocation of exactly the result) and the error paths
@@ -156,14 +156,20 @@ absl::StatusOr<size_t> DecodeZigZagBatch(Format f, absl::Span<const uint8_t> in,
 //              VBMI and VBMI2, which Intel has since Ice Lake and AMD since Zen 4, after the
 //              Skylake-era frequency drops on wide instructions). Other formats and all encoders
 //              run the kBmi2 loops in this tier.
-enum class BatchTier : uint8_t { kAuto, kPortable, kSse2, kBmi2, kAvx512 };
+//   kAvx512Emulated  kAvx512's LEB128 window kernel, the same source, compiled against SIMDe's
+//              portable emulation of the AVX-512 intrinsics (varint_avx512_emulated.cc), around
+//              the kPortable loops: runs on any CPU, many times slower than any other tier, so
+//              that tests, fuzz targets and mutants check the kernel's logic on machines without
+//              AVX-512. Never chosen by kAuto. Exists only in builds that found SIMDe (Debian:
+//              libsimde-dev); other formats and all encoders run the kPortable loops in it.
+enum class BatchTier : uint8_t { kAuto, kPortable, kSse2, kBmi2, kAvx512, kAvx512Emulated };
 
-// "auto", "portable", "sse2", "bmi2", "avx512".
+// "auto", "portable", "sse2", "bmi2", "avx512", "avx512_emulated".
 std::string_view BatchTierName(BatchTier tier);
 
 // Whether this build and CPU can run `tier`: kAuto and kPortable always; kSse2 on x86-64;
 // kBmi2 on x86-64 CPUs that report BMI2; kAvx512 on those that also report AVX-512 F, BW, VL,
-// VBMI and VBMI2.
+// VBMI and VBMI2; kAvx512Emulated on any CPU, in builds that found SIMDe.
 bool BatchTierSupported(BatchTier tier);
 
 // The tier kAuto runs on this machine (never kAuto). Decided once per process.

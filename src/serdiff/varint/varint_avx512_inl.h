@@ -16,9 +16,18 @@
 //      dst that later values overwrite: the caller guarantees 64 slots of room).
 // Every invalid window (a value longer than 10 bytes, a 10th byte above 0x01) is left undecoded,
 // with pos and i where they were, to the scalar tiers, which report the error with its offset.
+//
+// The same source is also compiled against SIMDe's portable emulation of these intrinsics
+// (varint_avx512_emulated.cc, BatchTier::kAvx512Emulated): that file defines
+// SERDIFF_VARINT_AVX512_EMULATED before including this one, which then neither includes
+// <immintrin.h> nor asks the compiler for AVX-512 code, and puts the kernel in the inline
+// namespace `emulated` instead of `native` (two definitions of one inline function would break
+// the one-definition rule).
 #pragma once
 
+#if !defined(SERDIFF_VARINT_AVX512_EMULATED)
 #include <immintrin.h>
+#endif
 
 // GCC 12 reports its own AVX-512 intrinsics (the maskz_ forms' unused "undefined" operand) as
 // maybe-uninitialized once inlined here; the warning is about the header, not this code.
@@ -31,8 +40,10 @@
 
 #include "serdiff/varint/varint_internal.h"
 
-namespace serdiff::varint::varint_internal {
-
+#if defined(SERDIFF_VARINT_AVX512_EMULATED)
+#define SERDIFF_VARINT_AVX512_TARGET
+#define SERDIFF_VARINT_AVX512_NS emulated
+#else
 // On the avx512 tier's entry function (as SERDIFF_VARINT_BMI2_ENTRY, plus the AVX-512 subsets).
 #define SERDIFF_VARINT_AVX512_TARGET                                       \
   __attribute__((                                                          \
@@ -40,6 +51,11 @@ namespace serdiff::varint::varint_internal {
              "avx512vbmi2")))
 #define SERDIFF_VARINT_AVX512_ENTRY \
   __attribute__((flatten)) SERDIFF_VARINT_AVX512_TARGET ABSL_ATTRIBUTE_NOINLINE
+#define SERDIFF_VARINT_AVX512_NS native
+#endif
+
+namespace serdiff::varint::varint_internal {
+inline namespace SERDIFF_VARINT_AVX512_NS {
 
 // Decodes from data[*pos_io, size) into dst[*i_io, n) over consecutive 64-byte windows, from
 // *pos_io, while 80 bytes remain past the window start and 64 values remain to be decoded. Stops
@@ -138,4 +154,5 @@ SERDIFF_VARINT_AVX512_TARGET inline void DecodeLeb128WindowsAvx512(const uint8_t
   *i_io = i;
 }
 
+}  // namespace SERDIFF_VARINT_AVX512_NS
 }  // namespace serdiff::varint::varint_internal

@@ -6,6 +6,7 @@
 
 #include <bit>
 #include <cstring>
+#include <type_traits>
 // The portable stop mask is always compiled: DecodeBatchPortable uses it on every machine, so the
 // harness compares it with the SSE2 mask on x86-64 too.
 #if defined(__SSE2__)
@@ -380,9 +381,14 @@ inline void DecodeForyWindows(const uint8_t* data, size_t size, size_t* pos_io, 
   *i_io = i;
 }
 
-// kVectorWindows: LEB128 windows decoded 8 values at a time first (the avx512 tier,
-// varint_avx512_inl.h); the scalar windows continue where it stops.
-template <Format F, bool kZigZag, typename Ops, bool kVectorWindows = false, typename T>
+// The vector window kernel run before the scalar windows, LEB128 only (varint_avx512_inl.h):
+// none, the native avx512 one, or the same source over SIMDe's emulation (kAvx512Emulated).
+enum class VectorWindows : uint8_t { kNone, kNative, kEmulated };
+
+// LEB128 windows decoded 8 values at a time first where `kVectorWindows` says so; the scalar
+// windows continue where it stops.
+template <Format F, bool kZigZag, typename Ops, VectorWindows kVectorWindows = VectorWindows::kNone,
+          typename T>
 absl::StatusOr<size_t> DecodeBatchImpl(absl::Span<const uint8_t> in, absl::Span<T> out) {
   constexpr size_t M = kMax<F>;
   const uint8_t* const data = in.data();
@@ -394,7 +400,15 @@ absl::StatusOr<size_t> DecodeBatchImpl(absl::Span<const uint8_t> in, absl::Span<
   uint8_t last = 0;
   if constexpr (F == Format::kLeb128) {
 #if SERDIFF_VARINT_HAVE_AVX512_TIER
-    if constexpr (kVectorWindows) DecodeLeb128WindowsAvx512<kZigZag>(data, size, &pos, dst, n, &i);
+    if constexpr (kVectorWindows == VectorWindows::kNative) {
+      DecodeLeb128WindowsAvx512<kZigZag>(data, size, &pos, dst, n, &i);
+    }
+#endif
+#if SERDIFF_VARINT_HAVE_AVX512_EMULATION
+    if constexpr (kVectorWindows == VectorWindows::kEmulated) {
+      static_assert(kZigZag == std::is_signed_v<T>, "the emulated kernel picks zigzag by T");
+      DecodeLeb128WindowsAvx512Emulated(data, size, &pos, dst, n, &i);
+    }
 #endif
     DecodeLeb128Windows<kZigZag, Ops>(data, size, &pos, dst, n, &i);
   } else if constexpr (F == Format::kFory) {
@@ -437,7 +451,7 @@ SERDIFF_VARINT_BMI2_ENTRY absl::StatusOr<size_t> DecodeBatchBmi2(absl::Span<cons
 template <Format F, bool kZigZag, typename T>
 SERDIFF_VARINT_AVX512_ENTRY absl::StatusOr<size_t> DecodeBatchAvx512(absl::Span<const uint8_t> in,
                                                                      absl::Span<T> out) {
-  return DecodeBatchImpl<F, kZigZag, Bmi2Ops, true>(in, out);
+  return DecodeBatchImpl<F, kZigZag, Bmi2Ops, VectorWindows::kNative>(in, out);
 }
 #endif
 
@@ -453,6 +467,10 @@ absl::StatusOr<size_t> DecodeBatchTier(BatchTier tier, absl::Span<const uint8_t>
 #if SERDIFF_VARINT_HAVE_AVX512_TIER
     case BatchTier::kAvx512:
       return DecodeBatchAvx512<F, kZigZag>(in, out);
+#endif
+#if SERDIFF_VARINT_HAVE_AVX512_EMULATION
+    case BatchTier::kAvx512Emulated:
+      return DecodeBatchImpl<F, kZigZag, PortableOps, VectorWindows::kEmulated>(in, out);
 #endif
 #if SERDIFF_VARINT_SSE2
     case BatchTier::kSse2:

@@ -133,6 +133,20 @@ struct Bmi2Ops {
 #define SERDIFF_VARINT_HAVE_AVX512_TIER 0
 #endif
 
+// The avx512 tier's LEB128 window kernel over SIMDe's emulation (varint_avx512_emulated.cc,
+// BatchTier::kAvx512Emulated): DecodeLeb128WindowsAvx512 of varint_avx512_inl.h, plain LEB128
+// into uint64_t, zigzag into int64_t. SERDIFF_VARINT_HAVE_AVX512_EMULATION is set by the build
+// (CMake, where SIMDe's headers are found), 0 otherwise.
+#if !defined(SERDIFF_VARINT_HAVE_AVX512_EMULATION)
+#define SERDIFF_VARINT_HAVE_AVX512_EMULATION 0
+#endif
+#if SERDIFF_VARINT_HAVE_AVX512_EMULATION
+void DecodeLeb128WindowsAvx512Emulated(const uint8_t* data, size_t size, size_t* pos_io,
+                                       uint64_t* dst, size_t n, size_t* i_io);
+void DecodeLeb128WindowsAvx512Emulated(const uint8_t* data, size_t size, size_t* pos_io,
+                                       int64_t* dst, size_t n, size_t* i_io);
+#endif
+
 // ---- sizes and per-length constants ------------------------------------------------------
 //
 // Everything that depends on a value's length is looked up by its top bit index

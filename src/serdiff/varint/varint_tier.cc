@@ -57,6 +57,8 @@ std::string_view BatchTierName(BatchTier tier) {
       return "bmi2";
     case BatchTier::kAvx512:
       return "avx512";
+    case BatchTier::kAvx512Emulated:
+      return "avx512_emulated";
   }
   return "unknown";
 }
@@ -86,6 +88,8 @@ bool BatchTierSupported(BatchTier tier) {
 #else
       return false;
 #endif
+    case BatchTier::kAvx512Emulated:
+      return SERDIFF_VARINT_HAVE_AVX512_EMULATION != 0;
   }
   return false;
 }
