@@ -305,8 +305,9 @@ TEST(CqlTypedMemory, EncodeIsOneAllocationDecodeIsTheColumn) {
 
 // ---- CPU tiers -----------------------------------------------------------------------------
 
+// kAvx512Emulated: the avx512 kernel's source over SIMDe, run on every CPU (typed.h).
 constexpr TypedTier kForcedTiers[] = {TypedTier::kPortable, TypedTier::kSsse3, TypedTier::kAvx2,
-                                      TypedTier::kAvx512};
+                                      TypedTier::kAvx512, TypedTier::kAvx512Emulated};
 
 // The bytes the Value path writes for `v` with nulls at the set bits of `nulls` (kind int,
 // date or float), v4.
@@ -331,6 +332,12 @@ TEST(CqlTypedTiers, TheMachineRunsThePortableTierAndAutoPicksASupportedOne) {
   EXPECT_NE(AutoTypedTier(), TypedTier::kAuto);
   EXPECT_TRUE(TypedTierSupported(AutoTypedTier()));
   EXPECT_EQ(TypedTierName(TypedTier::kAvx512), "avx512");
+  EXPECT_EQ(TypedTierName(TypedTier::kAvx512Emulated), "avx512_emulated");
+  EXPECT_NE(AutoTypedTier(), TypedTier::kAvx512Emulated) << "the emulation is for tests only";
+#if SERDIFF_EXPECT_AVX512_EMULATION
+  // Built with SIMDe (CMake's SERDIFF_AVX512_EMULATION): the avx512 kernel runs on every CPU.
+  EXPECT_TRUE(TypedTierSupported(TypedTier::kAvx512Emulated));
+#endif
   // A tier the CPU lacks is an error, not a crash (every tier this machine has is run below).
   for (TypedTier t : kForcedTiers) {
     const std::vector<int32_t> v = {1};
@@ -437,7 +444,8 @@ TEST(CqlTypedTiers, EveryTierMatchesTheValuePathOnEveryNullBlockShape) {
 TEST(CqlTypedTiers, IntoABufferTooShortWritesNothing) {
   const std::vector<int32_t> v = {1, 2};
   std::vector<uint8_t> buf(19, 0xAB);  // the payload is 20 bytes
-  absl::StatusOr<size_t> wrote = SerializeFixedListInto<int32_t>(Kind::kInt, {v, {}}, 4, absl::MakeSpan(buf));
+  absl::StatusOr<size_t> wrote =
+      SerializeFixedListInto<int32_t>(Kind::kInt, {v, {}}, 4, absl::MakeSpan(buf));
   EXPECT_EQ(wrote.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(buf, std::vector<uint8_t>(19, 0xAB));
   buf.assign(20, 0);

@@ -183,6 +183,16 @@ absl::StatusOr<std::string> TypedEncode(const TypedInput& in) {
 
 namespace {
 
+// Whether the target runs `tier` here: the CPU has it, and for the avx512 kernel's SIMDe
+// emulation also that the CPU lacks the native avx512 tier (which then runs the same kernel
+// source at full speed: the emulation would only cost fuzz throughput).
+bool TierRuns(opt::TypedTier tier) {
+  if (tier == opt::TypedTier::kAvx512Emulated && opt::TypedTierSupported(opt::TypedTier::kAvx512)) {
+    return false;
+  }
+  return opt::TypedTierSupported(tier);
+}
+
 // Tier `tier` of the typed list encoder (typed_tiers.h): forced, so that every input is
 // written by each CPU tier this machine has and compared with the others, the Value tree and
 // the reference. Declined where no tier applies (maps, v1/v2, kinds other than int, date and
@@ -198,10 +208,12 @@ Output TypedEncodeTier(const TypedInput& in, opt::TypedTier tier) {
       (k != Kind::kInt && k != Kind::kDate && k != Kind::kFloat)) {
     return *kNoTier;
   }
-  if (!opt::TypedTierSupported(tier)) {
+  if (!TierRuns(tier)) {
     static const absl::Status* const kUnsupported =
         new absl::Status(harness::Declined("this CPU cannot run the tier"));
-    return *kUnsupported;
+    static const absl::Status* const kNative = new absl::Status(
+        harness::Declined("this CPU runs the native avx512 tier (or the build lacks SIMDe)"));
+    return tier == opt::TypedTier::kAvx512Emulated ? *kNative : *kUnsupported;
   }
   return WithElementType(k, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -213,7 +225,7 @@ Output TypedEncodeTier(const TypedInput& in, opt::TypedTier tier) {
 // container (a set has them, a map not) and the kind (int, date and float next to smallint,
 // bigint and double). An input a tier covers is declined only where this CPU cannot run it.
 std::vector<harness::DeclineEdge<TypedInput>> TierDeclineEdges(opt::TypedTier tier) {
-  const bool cpu = opt::TypedTierSupported(tier);
+  const bool cpu = TierRuns(tier);
   const auto input = [](uint8_t container, uint8_t key, uint8_t version) {
     TypedSpec spec;
     spec.container = container;
@@ -498,7 +510,8 @@ harness::TargetDef<TypedInput> TypedEncodeTarget() {
   def.description =
       "list/set/map of fixed-width kinds from spans + null bitmap (0/1/33/99/100% nulls, "
       "counts 0, 1, 65535, 65536, v1..v5): typed SerializeFixedList/Map (auto tier) vs each "
-      "CPU tier forced (portable, ssse3, avx2, avx512) vs the Value-tree encoder vs the "
+      "CPU tier forced (portable, ssse3, avx2, avx512; avx512_emulated where the CPU lacks "
+      "avx512) vs the Value-tree encoder vs the "
       "reference, byte for byte";
   def.domain = TypedDomain();
   // `serdiff review`'s size ladder: list<int> (kTypedKinds[3]), v4.
@@ -516,8 +529,9 @@ harness::TargetDef<TypedInput> TypedEncodeTarget() {
   def.optimized = {"optimized", [](const TypedInput& in) -> Output { return TypedEncode(in); }};
   def.others.push_back({"value_tree", harness::Role::kOptimizedTier,
                         [](const TypedInput& in) { return OptEncode(in.built->tree); }});
-  for (opt::TypedTier tier : {opt::TypedTier::kPortable, opt::TypedTier::kSsse3,
-                              opt::TypedTier::kAvx2, opt::TypedTier::kAvx512}) {
+  for (opt::TypedTier tier :
+       {opt::TypedTier::kPortable, opt::TypedTier::kSsse3, opt::TypedTier::kAvx2,
+        opt::TypedTier::kAvx512, opt::TypedTier::kAvx512Emulated}) {
     def.others.push_back({std::string(opt::TypedTierName(tier)), harness::Role::kOptimizedTier,
                           [tier](const TypedInput& in) { return TypedEncodeTier(in, tier); }});
     def.others.back().decline_edges = [tier] { return TierDeclineEdges(tier); };

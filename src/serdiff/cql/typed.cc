@@ -213,6 +213,8 @@ typed_internal::Tier TierOf(TypedTier t) {
       return typed_internal::Tier::kAvx2;
     case TypedTier::kAvx512:
       return typed_internal::Tier::kAvx512;
+    case TypedTier::kAvx512Emulated:
+      return typed_internal::Tier::kAvx512Emulated;
     case TypedTier::kAuto:
       break;
   }
@@ -364,6 +366,7 @@ TypedTier AutoTypedTier() {
     case typed_internal::Tier::kAvx512:
       return TypedTier::kAvx512;
     case typed_internal::Tier::kPortable:
+    case typed_internal::Tier::kAvx512Emulated:  // never BestTier's
       break;
   }
   return TypedTier::kPortable;

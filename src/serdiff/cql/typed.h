@@ -90,14 +90,18 @@ absl::StatusOr<std::string> SerializeFixedList(Kind elem, ColumnView<T> col, int
 // and sets (typed_tiers.h; docs/cql.md, "Typed fast path"): the same bytes from each. kAuto
 // runs the fastest this CPU supports (avx512 > avx2 > ssse3 > portable); the others force one,
 // so that tests and the harness compare every tier the machine has. Other kinds, v1/v2 and
-// maps have one loop, whatever the tier.
-enum class TypedTier : uint8_t { kAuto, kPortable, kSsse3, kAvx2, kAvx512 };
+// maps have one loop, whatever the tier. kAvx512Emulated runs the avx512 kernel's source over
+// SIMDe's portable emulation of AVX-512 (typed_tiers.h): on any CPU, many times slower, never
+// chosen by kAuto, so that the kernel is checked on machines without AVX-512 too; it exists in
+// builds that found SIMDe (Debian: libsimde-dev).
+enum class TypedTier : uint8_t { kAuto, kPortable, kSsse3, kAvx2, kAvx512, kAvx512Emulated };
 
-// "auto", "portable", "ssse3", "avx2", "avx512".
+// "auto", "portable", "ssse3", "avx2", "avx512", "avx512_emulated".
 std::string_view TypedTierName(TypedTier tier);
 
 // Whether this CPU and build can run `tier` (kAuto and kPortable: always; the x86 tiers only
-// on x86-64 CPUs that report SSSE3, AVX2, AVX-512F + AVX-512BW).
+// on x86-64 CPUs that report SSSE3, AVX2, AVX-512F + AVX-512BW; kAvx512Emulated on any CPU in
+// builds that found SIMDe).
 bool TypedTierSupported(TypedTier tier);
 
 // The tier kAuto runs on this machine (never kAuto).

@@ -20,12 +20,7 @@ inline void Block(const uint8_t* v, uint32_t flip, uint8_t* out) {
 
 #if defined(__x86_64__)
 
-// Byte shuffle for one 16-byte lane holding two elements zero-extended to 64 bits (AVX2,
-// AVX-512: lane = v0 0 0 0 0 v1 0 0 0 0 as 4+4 bytes): each 8-byte group becomes
-// 00 00 00 00 b3 b2 b1 b0 (0x80 selects a zero byte); OR-ing kLength adds the 04.
-#define SERDIFF_SHUF_ZEXT -128, -128, -128, -128, 3, 2, 1, 0, -128, -128, -128, -128, 11, 10, 9, 8
-// The length word 00 00 00 04 at bytes 0..3 and 8..11 of every 16-byte lane.
-#define SERDIFF_LENGTH_LANE 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0
+#include "serdiff/cql/typed_tiers_lanes.h"
 
 #if defined(__clang__)
 #pragma clang attribute push(__attribute__((target("ssse3"))), apply_to = function)
@@ -93,16 +88,7 @@ inline void Block(const uint8_t* v, uint32_t flip, uint8_t* out) {
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 namespace avx512 {
-inline constexpr size_t kBlock = 8;
-inline void Block(const uint8_t* v, uint32_t flip, uint8_t* out) {
-  // 8 values, zero-extended to 8 x 64 bits, shuffled in each 128-bit lane: one 64-byte store.
-  const __m256i x = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(v)),
-                                     _mm256_set1_epi32(static_cast<int>(flip)));
-  const __m512i wide = _mm512_cvtepu32_epi64(x);
-  const __m512i shuf = _mm512_broadcast_i32x4(_mm_setr_epi8(SERDIFF_SHUF_ZEXT));
-  const __m512i len = _mm512_broadcast_i32x4(_mm_setr_epi8(SERDIFF_LENGTH_LANE));
-  _mm512_storeu_si512(out, _mm512_or_si512(_mm512_shuffle_epi8(wide, shuf), len));
-}
+#include "serdiff/cql/typed_tiers_avx512.inc"
 #include "serdiff/cql/typed_tiers_loop.inc"
 }  // namespace avx512
 #if defined(__clang__)
@@ -111,9 +97,6 @@ inline void Block(const uint8_t* v, uint32_t flip, uint8_t* out) {
 #pragma GCC diagnostic pop
 #pragma GCC pop_options
 #endif
-
-#undef SERDIFF_SHUF_ZEXT
-#undef SERDIFF_LENGTH_LANE
 
 #endif  // __x86_64__
 
@@ -127,11 +110,14 @@ std::string_view TierName(Tier t) {
       return "avx2";
     case Tier::kAvx512:
       return "avx512";
+    case Tier::kAvx512Emulated:
+      return "avx512_emulated";
   }
   return "?";
 }
 
 bool TierSupported(Tier t) {
+  if (t == Tier::kAvx512Emulated) return SERDIFF_CQL_HAVE_AVX512_EMULATION != 0;
 #if defined(__x86_64__)
   switch (t) {
     case Tier::kPortable:
@@ -142,6 +128,8 @@ bool TierSupported(Tier t) {
       return __builtin_cpu_supports("avx2");
     case Tier::kAvx512:
       return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+    case Tier::kAvx512Emulated:
+      break;  // above
   }
   return false;
 #else
@@ -170,6 +158,10 @@ uint8_t* Write4ByteElements(Tier t, const void* values, size_t n, const uint8_t*
       return avx2::Loop(v, n, nulls, flip, out);
     case Tier::kAvx512:
       return avx512::Loop(v, n, nulls, flip, out);
+#endif
+#if SERDIFF_CQL_HAVE_AVX512_EMULATION
+    case Tier::kAvx512Emulated:
+      return Write4ByteElementsAvx512Emulated(v, n, nulls, flip, out);
 #endif
     default:
       return portable::Loop(v, n, nulls, flip, out);

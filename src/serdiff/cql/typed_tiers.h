@@ -13,6 +13,10 @@
 //   ssse3     PSHUFB: 4 values -> 32 output bytes, two 16-byte stores
 //   avx2      VPMOVZXDQ + VPSHUFB: 4 values -> one 32-byte store
 //   avx512    VPMOVZXDQ + VPSHUFB (AVX-512BW): 8 values -> one 64-byte store
+//   avx512_emulated  the avx512 kernel's source (typed_tiers_avx512.inc) over SIMDe's portable
+//             emulation of its intrinsics (typed_tiers_avx512_emulated.cc): any CPU, slow, for
+//             tests, the harness and mutants on machines without AVX-512; never chosen by
+//             BestTier; only in builds that found SIMDe (SERDIFF_CQL_HAVE_AVX512_EMULATION)
 // The x86 kernels are compiled for their instruction set with target attributes, whatever the
 // build's -march, and are chosen at run time (BestTier) from what the CPU reports.
 #pragma once
@@ -23,13 +27,13 @@
 
 namespace serdiff::cql::typed_internal {
 
-enum class Tier : uint8_t { kPortable, kSsse3, kAvx2, kAvx512 };
+enum class Tier : uint8_t { kPortable, kSsse3, kAvx2, kAvx512, kAvx512Emulated };
 
-// "portable", "ssse3", "avx2", "avx512".
+// "portable", "ssse3", "avx2", "avx512", "avx512_emulated".
 std::string_view TierName(Tier t);
 
 // Whether this CPU (and this build: the x86 tiers exist only on x86-64) can run tier t.
-// kPortable is always supported.
+// kPortable is always supported; kAvx512Emulated wherever the build found SIMDe.
 bool TierSupported(Tier t);
 
 // The fastest supported tier, decided once per process.
@@ -42,5 +46,15 @@ Tier BestTier();
 // 8 * (n - nulls) + 4 * nulls bytes at out and returns the end. Precondition: TierSupported(t).
 uint8_t* Write4ByteElements(Tier t, const void* values, size_t n, const uint8_t* nulls,
                             uint32_t flip, uint8_t* out);
+
+// Set by the build (CMake, where SIMDe's headers are found), 0 otherwise.
+#if !defined(SERDIFF_CQL_HAVE_AVX512_EMULATION)
+#define SERDIFF_CQL_HAVE_AVX512_EMULATION 0
+#endif
+#if SERDIFF_CQL_HAVE_AVX512_EMULATION
+// Write4ByteElements(Tier::kAvx512Emulated, ...) (typed_tiers_avx512_emulated.cc).
+uint8_t* Write4ByteElementsAvx512Emulated(const void* values, size_t n, const uint8_t* nulls,
+                                          uint32_t flip, uint8_t* out);
+#endif
 
 }  // namespace serdiff::cql::typed_internal
