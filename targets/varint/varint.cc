@@ -181,6 +181,19 @@ bool TierRuns(sv::BatchTier tier) {
   return sv::BatchTierSupported(tier);
 }
 
+// The avx512 kernel's emulation decodes inputs of at most this many bytes (three of its 64-byte
+// windows: it stops 80 bytes before the end): it is tens of times slower than the other tiers,
+// and uncapped it halved varint_leb128_decode's fuzz throughput on a CPU without AVX-512 (512
+// bytes still cost a fifth; docs/fuzzing.md, "The avx512 kernels' emulation"). Window
+// transitions, values carried across a window's end and the invalid-window fallback all fit.
+constexpr size_t kEmulatedMaxBytes = 256;
+
+const absl::Status& EmulatedTooLong() {
+  static const absl::Status* const kTooLong = new absl::Status(harness::Declined(
+      absl::StrCat("the avx512 emulation takes inputs of at most ", kEmulatedMaxBytes, " bytes")));
+  return *kTooLong;
+}
+
 const absl::Status& TierUnsupported(sv::BatchTier tier = sv::BatchTier::kAuto) {
   // Built once: copying an absl::Status shares its payload (no allocation per input).
   static const absl::Status* const kUnsupported =
@@ -412,12 +425,31 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
     def.others.push_back({std::string(sv::BatchTierName(tier)), harness::Role::kOptimizedTier,
                           [f, tier](const DecodeInput& in) -> Output {
                             if (!TierRuns(tier)) return TierUnsupported(tier);
+                            if (tier == sv::BatchTier::kAvx512Emulated &&
+                                in.bytes.size() > kEmulatedMaxBytes) {
+                              return EmulatedTooLong();
+                            }
                             return DecodeWith(in, [f, tier](auto bytes, auto out) {
                               return sv::DecodeBatch(f, bytes, out, tier);
                             });
                           }});
     def.others.back().decline_edges =
         TierDeclineEdges(tier, DecodeInput{1, std::string(1, '\x01')});
+    if (tier == sv::BatchTier::kAvx512Emulated) {
+      // The byte cap's edge: 64 one-byte values in the cap's last bytes, answered; one byte more,
+      // declined (where the tier runs at all).
+      def.others.back().decline_edges = [] {
+        const bool runs = TierRuns(sv::BatchTier::kAvx512Emulated);
+        return std::vector<harness::DeclineEdge<DecodeInput>>{
+            {"any input (declined where the CPU runs the native avx512 tier, or the build lacks "
+             "SIMDe)",
+             DecodeInput{1, std::string(1, '\x01')}, !runs},
+            {absl::StrCat(kEmulatedMaxBytes, " bytes, the most the emulation takes"),
+             DecodeInput{64, std::string(kEmulatedMaxBytes, '\x01')}, !runs},
+            {absl::StrCat(kEmulatedMaxBytes + 1, " bytes, one past the cap"),
+             DecodeInput{64, std::string(kEmulatedMaxBytes + 1, '\x01')}, true}};
+      };
+    }
   }
   def.others.push_back({"single", harness::Role::kOptimizedTier, [f](const DecodeInput& in) {
                           return DecodeWith(
