@@ -181,12 +181,13 @@ bool TierRuns(sv::BatchTier tier) {
   return sv::BatchTierSupported(tier);
 }
 
-// The avx512 kernel's emulation decodes inputs of at most this many bytes (three of its 64-byte
-// windows: it stops 80 bytes before the end): it is tens of times slower than the other tiers,
-// and uncapped it halved varint_leb128_decode's fuzz throughput on a CPU without AVX-512 (512
-// bytes still cost a fifth; docs/fuzzing.md, "The avx512 kernels' emulation"). Window
-// transitions, values carried across a window's end and the invalid-window fallback all fit.
-constexpr size_t kEmulatedMaxBytes = 256;
+// The avx512 kernel's emulation decodes inputs of at most this many bytes (two of its 64-byte
+// windows: it stops 80 bytes before the end): it is about 16 times slower than the portable tier,
+// and uncapped it halved varint_leb128_decode's fuzz throughput on a CPU without AVX-512 (256
+// bytes, three windows, still cost 13 %; docs/fuzzing.md, "The avx512 kernels' emulation"). A
+// window after another, values carried across a window's end and the invalid-window fallback all
+// occur within two windows.
+constexpr size_t kEmulatedMaxBytes = 160;
 
 const absl::Status& EmulatedTooLong() {
   static const absl::Status* const kTooLong = new absl::Status(harness::Declined(
@@ -436,7 +437,8 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
     def.others.back().decline_edges =
         TierDeclineEdges(tier, DecodeInput{1, std::string(1, '\x01')});
     if (tier == sv::BatchTier::kAvx512Emulated) {
-      // The byte cap's edge: 64 one-byte values in the cap's last bytes, answered; one byte more,
+      // The byte cap's edge: 64 one-byte values read from an input of exactly the cap, answered
+      // (one window of the kernel); one byte more,
       // declined (where the tier runs at all).
       def.others.back().decline_edges = [] {
         const bool runs = TierRuns(sv::BatchTier::kAvx512Emulated);

@@ -4,11 +4,15 @@
 // the mutant catalog check that kernel on machines without AVX-512 too. Built only where CMake
 // found SIMDe's headers (Debian: libsimde-dev), as src/serdiff/varint/varint_avx512_emulated.cc.
 //
-// SIMDe (https://github.com/simd-everywhere/simde) maps each _mm*_ call to a portable function
-// of the same semantics (SIMDE_ENABLE_NATIVE_ALIASES), its native paths off (SIMDE_NO_NATIVE).
-// SIMDe 0.7.4 lacks VPMOVZXDQ's 512-bit form, defined below from Intel's SDM.
+// SIMDe (https://github.com/simd-everywhere/simde) maps each _mm*_ call to a function of the
+// same semantics (SIMDE_ENABLE_NATIVE_ALIASES), with its native paths on, as
+// src/serdiff/varint/varint_avx512_emulated.cc explains. SIMDe 0.7.4 lacks VPMOVZXDQ's 512-bit
+// form, defined below from Intel's definition.
+//
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #define SIMDE_ENABLE_NATIVE_ALIASES
-#define SIMDE_NO_NATIVE
 #include <simde/x86/avx512.h>
 // SIMDe's alias takes 16 macro parameters; the kernel passes one macro that expands to 16.
 #undef _mm_setr_epi8

@@ -4,13 +4,20 @@
 // and the mutant catalog check that kernel's logic on machines without AVX-512 too. Built only
 // where CMake found SIMDe's headers (Debian: libsimde-dev); see varint_internal.h.
 //
-// SIMDe (https://github.com/simd-everywhere/simde) maps each _mm512_* call to a portable
-// function of the same semantics (SIMDE_ENABLE_NATIVE_ALIASES), with its native paths off
-// (SIMDE_NO_NATIVE): nothing here needs an instruction the baseline x86-64 lacks. SIMDe 0.7.4
-// lacks the few operations defined below (VPCOMPRESSB and four scalar BMI/LZCNT/POPCNT helpers);
-// each is written from the instruction's definition in Intel's SDM.
+// SIMDe (https://github.com/simd-everywhere/simde) maps each _mm512_* call to a function of the
+// same semantics (SIMDE_ENABLE_NATIVE_ALIASES), written with whatever the build's target has:
+// portable code over SSE2 in the presets' baseline x86-64 build, so nothing here needs an
+// instruction that build lacks. Its native paths stay on: with them off, SIMDe's own __m128i
+// clashes with the real one that Abseil's headers include when the build enables SSSE3
+// (SERDIFF_NATIVE); in a build for an AVX-512 CPU the "emulation" is then the real instructions,
+// which is still the same source. SIMDe 0.7.4 lacks seven of the operations the kernel calls:
+// VPCOMPRESSB, the two mask conversions, POPCNT, LZCNT and BZHI (defined below from the
+// instructions' definitions in Intel's SDM), and the mask type's __mmask8 name.
+//
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #define SIMDE_ENABLE_NATIVE_ALIASES
-#define SIMDE_NO_NATIVE
 #include <simde/x86/avx512.h>
 
 #include <bit>
@@ -27,7 +34,8 @@ inline namespace emulated {
 // The mask type SIMDe names simde__mmask8 only.
 using __mmask8 = simde__mmask8;  // NOLINT(bugprone-reserved-identifier): the intrinsics' name
 
-// Each is skipped where the SIMDe found defines it (a later release).
+// VPCOMPRESSB is skipped where the SIMDe found defines it (should a later release); the others
+// have no SIMDe alias macro to collide with, and inside this namespace they hide any global one.
 #if !defined(_mm512_maskz_compress_epi8)
 // VPCOMPRESSB with zero masking (AVX-512 VBMI2): the bytes of `a` whose bit in `k` is set, packed
 // to the low end in order, the rest zero.
