@@ -176,7 +176,8 @@ bool BatchTierSupported(BatchTier tier);
 BatchTier AutoBatchTier();
 
 // The batch functions with a forced tier: the same contracts as above, plus InvalidArgument
-// ("varint tier <name> is not supported by this CPU") when !BatchTierSupported(tier).
+// ("varint tier <name> is not supported by this CPU", or "... by this build (configured without
+// SIMDe)" for kAvx512Emulated) when !BatchTierSupported(tier).
 absl::StatusOr<size_t> EncodeBatch(Format f, absl::Span<const uint64_t> values,
                                    absl::Span<uint8_t> out, BatchTier tier);
 absl::StatusOr<size_t> EncodeZigZagBatch(Format f, absl::Span<const int64_t> values,

@@ -102,8 +102,11 @@ BatchTier AutoBatchTier() {
 namespace varint_internal {
 
 absl::Status UnsupportedTierError(BatchTier tier) {
-  return absl::InvalidArgumentError(absl::StrCat("varint tier ", std::string(BatchTierName(tier)),
-                                                 " is not supported by this CPU"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("varint tier ", std::string(BatchTierName(tier)),
+                   tier == BatchTier::kAvx512Emulated
+                       ? " is not supported by this build (configured without SIMDe)"
+                       : " is not supported by this CPU"));
 }
 
 }  // namespace varint_internal
