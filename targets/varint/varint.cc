@@ -212,10 +212,7 @@ std::function<std::vector<harness::DeclineEdge<T>>()> TierDeclineEdges(sv::Batch
   return [tier, sample] {
     return std::vector<harness::DeclineEdge<T>>{
         {absl::StrCat("any input (the ", std::string(sv::BatchTierName(tier)),
-                      tier == sv::BatchTier::kAvx512Emulated
-                          ? " tier covers them all; declined where the CPU runs the native "
-                            "avx512 tier, or the build lacks SIMDe)"
-                          : " tier covers them all; declined only where the CPU lacks it)"),
+                      " tier covers them all; declined only where the CPU lacks it)"),
          sample, !TierRuns(tier)}};
   };
 }
@@ -434,24 +431,25 @@ harness::TargetDef<DecodeInput> DecodeTarget(Format f) {
                               return sv::DecodeBatch(f, bytes, out, tier);
                             });
                           }});
-    def.others.back().decline_edges =
-        TierDeclineEdges(tier, DecodeInput{1, std::string(1, '\x01')});
-    if (tier == sv::BatchTier::kAvx512Emulated) {
-      // The byte cap's edge: 64 one-byte values read from an input of exactly the cap, answered
-      // (one window of the kernel); one byte more,
-      // declined (where the tier runs at all).
-      def.others.back().decline_edges = [] {
-        const bool runs = TierRuns(sv::BatchTier::kAvx512Emulated);
-        return std::vector<harness::DeclineEdge<DecodeInput>>{
-            {"any input (declined where the CPU runs the native avx512 tier, or the build lacks "
-             "SIMDe)",
-             DecodeInput{1, std::string(1, '\x01')}, !runs},
-            {absl::StrCat(kEmulatedMaxBytes, " bytes, the most the emulation takes"),
-             DecodeInput{64, std::string(kEmulatedMaxBytes, '\x01')}, !runs},
-            {absl::StrCat(kEmulatedMaxBytes + 1, " bytes, one past the cap"),
-             DecodeInput{64, std::string(kEmulatedMaxBytes + 1, '\x01')}, true}};
-      };
+    if (tier != sv::BatchTier::kAvx512Emulated) {
+      def.others.back().decline_edges =
+          TierDeclineEdges(tier, DecodeInput{1, std::string(1, '\x01')});
+      continue;
     }
+    // The emulation's edges: the CPU rule, then its byte cap: 64 one-byte values read from an
+    // input of exactly the cap, answered (one window of the kernel); one byte more, declined
+    // (where the tier runs at all).
+    def.others.back().decline_edges = [] {
+      const bool runs = TierRuns(sv::BatchTier::kAvx512Emulated);
+      return std::vector<harness::DeclineEdge<DecodeInput>>{
+          {"any input (declined where the CPU runs the native avx512 tier, or the build lacks "
+           "SIMDe)",
+           DecodeInput{1, std::string(1, '\x01')}, !runs},
+          {absl::StrCat(kEmulatedMaxBytes, " bytes, the most the emulation takes"),
+           DecodeInput{64, std::string(kEmulatedMaxBytes, '\x01')}, !runs},
+          {absl::StrCat(kEmulatedMaxBytes + 1, " bytes, one past the cap"),
+           DecodeInput{64, std::string(kEmulatedMaxBytes + 1, '\x01')}, true}};
+    };
   }
   def.others.push_back({"single", harness::Role::kOptimizedTier, [f](const DecodeInput& in) {
                           return DecodeWith(
