@@ -7,29 +7,41 @@
 // (the same count for both sides, from the faster one), 15 rounds of 20 timings, the median
 // timing of each round, the median round, per call; the two sides' rounds interleaved. Nothing
 // of serdiff's harness is around it.
-// Prints "count reference-ns optimized-ns speedup" lines (speedup: reference / optimized, the
+// Each call is timed in three forms, so that what serdiff's in-process interface adds to a call
+// of a few ns is measured, not guessed:
+//   library   the library function itself, its std::string destroyed;
+//   output    the implementation as targets/varint/varint.cc declares it, a lambda returning
+//             absl::StatusOr<std::string> (serdiff's Output), called inline;
+//   function  that lambda held in a std::function<Output(const std::vector<int64_t>&)>, as any
+//             registry of implementations holds it (serdiff's Impl::run is one).
+// Prints "count form reference-ns optimized-ns speedup" lines (speedup: reference / optimized, the
 // figure `serdiff review --before reference --after optimized` reports).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "reference/varint/varint_ref.h"
 #include "serdiff/varint/varint.h"
 
 namespace {
 
-// Nanoseconds of `batch` calls in a row.
-template <typename Encode>
-double TimeBatch(const std::vector<int64_t>& v, Encode encode, int batch) {
+using Output = absl::StatusOr<std::string>;
+using Batch = std::vector<int64_t>;
+
+// Nanoseconds of `batch` calls in a row of `call` (returning a std::string or an Output).
+template <typename Call>
+double TimeBatch(const Batch& v, const Call& call, int batch) {
   const auto start = std::chrono::steady_clock::now();
   for (int b = 0; b < batch; ++b) {
-    std::string out = encode(serdiff::varint::Format::kLeb128, v);
-    asm volatile("" : : "r"(out.data()) : "memory");
+    auto out = call(v);
+    asm volatile("" : : "r"(&out) : "memory");
   }
   const auto end = std::chrono::steady_clock::now();
   return static_cast<double>(
@@ -37,8 +49,8 @@ double TimeBatch(const std::vector<int64_t>& v, Encode encode, int batch) {
 }
 
 // The median of 20 timings of `batch` calls, per call.
-template <typename Encode>
-double MedianOfCalls(const std::vector<int64_t>& v, Encode encode, int batch) {
+template <typename Call>
+double MedianOfCalls(const Batch& v, const Call& encode, int batch) {
   std::vector<double> calls;
   for (int c = 0; c < 20; ++c) calls.push_back(TimeBatch(v, encode, batch) / batch);
   std::sort(calls.begin(), calls.end());
@@ -46,8 +58,8 @@ double MedianOfCalls(const std::vector<int64_t>& v, Encode encode, int batch) {
 }
 
 // Warms `encode` up for 0.2 s; returns its last call's time (ns).
-template <typename Encode>
-double WarmUp(const std::vector<int64_t>& v, Encode encode) {
+template <typename Call>
+double WarmUp(const Batch& v, const Call& encode) {
   double spent = 0, last = 0;
   while (spent < 2e8) {
     last = TimeBatch(v, encode, 1);
@@ -62,13 +74,8 @@ double Median(std::vector<double> v) {
 }
 
 // 15 rounds, the reference first in even rounds and the optimized side first in odd ones.
-void Rounds(const std::vector<int64_t>& v, double* ref_ns, double* opt_ns) {
-  auto ref = [](serdiff::varint::Format f, const std::vector<int64_t>& x) {
-    return serdiff::ref::varint::EncodeZigZagBatch(f, x);
-  };
-  auto opt = [](serdiff::varint::Format f, const std::vector<int64_t>& x) {
-    return serdiff::varint::EncodeZigZagBatch(f, x);
-  };
+template <typename Ref, typename Opt>
+void Rounds(const Batch& v, const Ref& ref, const Opt& opt, double* ref_ns, double* opt_ns) {
   const double fastest = std::min(WarmUp(v, ref), WarmUp(v, opt));
   const int batch = std::max(1, static_cast<int>(std::ceil(20000 / std::max(fastest, 1.0))));
   std::vector<double> r, o;
@@ -85,16 +92,36 @@ void Rounds(const std::vector<int64_t>& v, double* ref_ns, double* opt_ns) {
   *opt_ns = Median(o);
 }
 
+template <typename Ref, typename Opt>
+void Print(uint32_t count, const char* form, const Batch& v, const Ref& ref, const Opt& opt) {
+  double ref_ns = 0, opt_ns = 0;
+  Rounds(v, ref, opt, &ref_ns, &opt_ns);
+  std::printf("%u %s %.1f %.1f %.3f\n", count, form, ref_ns, opt_ns,
+              opt_ns > 0 ? ref_ns / opt_ns : 0.0);
+}
+
 }  // namespace
 
 int main() {
+  constexpr auto kLeb128 = serdiff::varint::Format::kLeb128;
+  const auto ref = [](const Batch& x) {
+    return serdiff::ref::varint::EncodeZigZagBatch(kLeb128, x);
+  };
+  const auto opt = [](const Batch& x) { return serdiff::varint::EncodeZigZagBatch(kLeb128, x); };
+  const auto ref_out = [](const Batch& x) -> Output {
+    return serdiff::ref::varint::EncodeZigZagBatch(kLeb128, x);
+  };
+  const auto opt_out = [](const Batch& x) -> Output {
+    return serdiff::varint::EncodeZigZagBatch(kLeb128, x);
+  };
+  const std::function<Output(const Batch&)> ref_fn = ref_out, opt_fn = opt_out;
   for (uint32_t count : {0u, 1u, 10u, 100u, 1000u, 10000u}) {
     std::mt19937_64 rng(42);
-    std::vector<int64_t> v(count);
+    Batch v(count);
     for (int64_t& x : v) x = static_cast<int64_t>(rng());
-    double ref_ns = 0, opt_ns = 0;
-    Rounds(v, &ref_ns, &opt_ns);
-    std::printf("%u %.0f %.0f %.3f\n", count, ref_ns, opt_ns, opt_ns > 0 ? ref_ns / opt_ns : 0.0);
+    Print(count, "library", v, ref, opt);
+    Print(count, "output", v, ref_out, opt_out);
+    Print(count, "function", v, ref_fn, opt_fn);
   }
   return 0;
 }

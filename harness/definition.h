@@ -8,6 +8,7 @@
 // harness/typed_target.h; how a family registers it: harness/registry.h.
 #pragma once
 
+#include <chrono>
 #include <concepts>
 #include <cstdint>
 #include <functional>
@@ -104,23 +105,52 @@ struct DeclineEdge {
   bool declined = false;
 };
 
+// `calls` timings of `batch` calls in a row of call() (batch >= 1), each in nanoseconds per call:
+// the steady clock read once before and once after each batch, its own cost spread over the
+// batch; each call's result destroyed inside the timing (Target::TimeCalls, `serdiff review`).
+template <typename Call>
+std::vector<double> TimeBatches(Call&& call, int calls, int batch) {
+  batch = batch < 1 ? 1 : batch;
+  std::vector<double> ns;
+  ns.reserve(static_cast<size_t>(calls > 0 ? calls : 0));
+  for (int i = 0; i < calls; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int b = 0; b < batch; ++b) {
+      auto out = call();
+      asm volatile("" : : "r"(&out) : "memory");  // the result is made and kept until here
+    }
+    const auto end = std::chrono::steady_clock::now();
+    ns.push_back(static_cast<double>(
+                     std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count()) /
+                 batch);
+  }
+  return ns;
+}
+
 template <typename T>
 struct Impl {
   Impl() = default;
-  // {"name", run} is a reference; {"name", Role::kOracle, run} states the role.
+  // {"name", run} is a reference; {"name", Role::kOracle, run} states the role. `run` returns an
+  // Output or the library's own result converted to one (a std::string; see timed_run).
   template <typename F>
   requires std::is_invocable_r_v<Output, F&, const T&> Impl(std::string n, F f)
-      : name(std::move(n)), run(std::move(f)) {}  // NOLINT: implicit on purpose
+      : name(std::move(n)), run(f) {  // NOLINT: implicit on purpose
+    timed_run = OwnTiming(std::move(f));
+  }
   template <typename F>
   requires std::is_invocable_r_v<Output, F&, const T&> Impl(std::string n, Role r, F f)
-      : name(std::move(n)), role(r), run(std::move(f)) {}  // NOLINT: implicit on purpose
+      : name(std::move(n)), role(r), run(f) {  // NOLINT: implicit on purpose
+    timed_run = OwnTiming(std::move(f));
+  }
 
   // {"name", Role::kOracle, origin, run}: an implementation from elsewhere says where it comes
   // from (its oracles/<name>/ header's kOrigin).
   template <typename F>
   requires std::is_invocable_r_v<Output, F&, const T&> Impl(std::string n, Role r,
                                                             std::string_view from, F f)
-      : name(std::move(n)), role(r), origin(from), run(std::move(f)) {}
+      : name(std::move(n)), role(r), origin(from), run(f) {
+    timed_run = OwnTiming(std::move(f));
+  }
 
   std::string name;  // "optimized", "reference", "protobuf", ...
   Role role = Role::kReference;
@@ -140,11 +170,16 @@ struct Impl {
   // worker's process reports it; a module's is the tracker's around the module call alone,
   // without serdiff's conversion of the input). Set instead of `run` when kind is not kCompiled.
   std::function<MeasuredOutput(const T&)> measured_run;
-  // An outside implementation's own timing (`serdiff review`): `calls` timings of `batch`
-  // calls each (batch >= 1) of the implementation alone on the value, each given in nanoseconds
-  // per call (a worker times them in its process; a module's are timed around the module calls,
-  // the input converted once before). Empty: not timed (a worker that does not time, an input
-  // it does not accept).
+  // The implementation's own timing (`serdiff review`): `calls` timings of `batch` calls each
+  // (batch >= 1) of the implementation alone on the value, each given in nanoseconds per call.
+  // An outside implementation: a worker times them in its process; a module's are timed around
+  // the module calls, the input converted once before; empty when not timed (a worker that does
+  // not time, an input it does not accept). A compiled one whose callable returns the library's
+  // own result rather than an Output (a std::string): that callable timed directly (the
+  // constructors set it, TimeBatches), its result destroyed unconverted, because the move into
+  // an absl::StatusOr and std::function's indirect call are serdiff's interchange, not the call
+  // (4-6 ns together, half of a call of 8 ns; docs/benchmarks.md). Empty for a callable that
+  // returns an Output: it is timed through `run`.
   std::function<std::vector<double>(const T&, int calls, int batch)> timed_run = {};
   // An implementation in a process of its own (a worker): ends that process, so that the next
   // call starts a fresh one (`serdiff review` times each input in a fresh process). Empty for
@@ -158,6 +193,20 @@ struct Impl {
   // a decoding library that builds from what it has read before it rejects.
   int64_t slack_per_input_permille = 0;
   std::string slack_reason;
+
+ private:
+  // timed_run for a compiled callable returning something other than an Output; empty otherwise.
+  template <typename F>
+  static std::function<std::vector<double>(const T&, int, int)> OwnTiming(F f) {
+    using Result = std::decay_t<std::invoke_result_t<F&, const T&>>;
+    if constexpr (std::is_same_v<Result, Output>) {
+      return {};
+    } else {
+      return [f](const T& v, int calls, int batch) mutable {
+        return TimeBatches([&] { return f(v); }, calls, batch);
+      };
+    }
+  }
 };
 
 // One input at the edge of an accepted divergence, on the spec side: the nearest input where the

@@ -125,8 +125,9 @@ class Target {
   // `calls` timings of one implementation alone on that value (`serdiff review`'s speed; the
   // value is decoded once, before), each of `batch` calls in a row (batch >= 1; the clock is read
   // once before and once after them, its own cost spread over the batch) and given in
-  // nanoseconds per call: a compiled one timed with the steady clock (the output freed inside
-  // the timing), a module or worker by its Impl::timed_run. Empty when the target has no such
+  // nanoseconds per call: a compiled one timed with the steady clock (TimeBatches; its own
+  // result, unconverted, when its callable returns the library's result rather than an Output,
+  // Impl::timed_run), a module or worker by its Impl::timed_run. Empty when the target has no such
   // implementation or it was not timed (a worker that does not time, a rejection).
   virtual std::vector<double> TimeCalls(std::string_view data, std::string_view impl, int calls,
                                         int batch = 1) const = 0;
@@ -398,23 +399,10 @@ class TypedTarget final : public Target {
     if (found == nullptr) return {};
     batch = std::max(batch, 1);
     const T v = DecodeBytes(data);
-    if (!found->run) {
-      return found->timed_run ? found->timed_run(v, calls, batch) : std::vector<double>{};
-    }
-    std::vector<double> ns;
-    ns.reserve(static_cast<size_t>(calls > 0 ? calls : 0));
-    for (int i = 0; i < calls; ++i) {
-      const auto start = std::chrono::steady_clock::now();
-      for (int b = 0; b < batch; ++b) {
-        Output out = found->run(v);
-        DoNotOptimize(out);
-      }
-      const auto end = std::chrono::steady_clock::now();
-      ns.push_back(static_cast<double>(
-                       std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count()) /
-                   batch);
-    }
-    return ns;
+    // An outside implementation's timing, or a compiled callable's own (Impl::timed_run).
+    if (found->timed_run) return found->timed_run(v, calls, batch);
+    if (!found->run) return {};
+    return TimeBatches([&] { return found->run(v); }, calls, batch);
   }
   bool FreshProcess(std::string_view impl) const override {
     const Impl<T>* found = FindImpl(impl);
@@ -636,9 +624,6 @@ class TypedTarget final : public Target {
     }
     return nullptr;
   }
-  // Keeps a result the compiler could otherwise drop (a timed call whose output is unused).
-  static void DoNotOptimize(const Output& out) { asm volatile("" : : "r"(&out) : "memory"); }
-
   // The implementation named `subject`, other than the optimized one; nullptr: none.
   const Impl<T>* SubjectImpl(const std::string& subject) const {
     if (subject.empty() || subject == def_.optimized.name) return nullptr;

@@ -20,8 +20,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "harness/domains.h"
 #include "harness/external.h"
 #include "harness/result.h"
+#include "harness/typed_target.h"
 #include "serdiff/common/error_offset.h"
 #include "tests/run_cli.h"
 
@@ -198,6 +200,50 @@ TEST(ReviewSpeed, TheBatchMakesTheFasterSidesTimingLastTheSample) {
   EXPECT_EQ(TimedBatch(std::nan(""), 50, 20), 1);
   EXPECT_EQ(TimedBatch(50, std::nan(""), 20), 1);
   EXPECT_EQ(TimedBatch(50, -1, 20), 1);
+}
+
+// What converts to serdiff's Output, counting each conversion: a library's own result.
+struct LibraryResult {
+  int* conversions;
+  operator std::string() const {  // NOLINT: implicit on purpose, as a std::string's is
+    ++*conversions;
+    return "x";
+  }
+};
+
+// A compiled implementation whose callable returns the library's own result is timed as it is
+// (Impl::timed_run): its conversion to an Output is serdiff's interchange, not the call, and in
+// a call of a few ns it was a third of the time (docs/benchmarks.md). One that returns an Output
+// is timed through `run`; both are judged through `run`, converted.
+TEST(ReviewSpeed, ACompiledCallIsTimedWithoutItsConversionToOutput) {
+  int calls = 0, conversions = 0, wrapped_calls = 0;
+  TargetDef<int64_t> def;
+  def.name = "timed";
+  def.domain = IntegerDomain<int64_t>("int64", rc::gen::arbitrary<int64_t>());
+  def.optimized = {"optimized", [&](const int64_t& v) {
+                     calls += v == 7 ? 1 : 1000;
+                     return LibraryResult{&conversions};
+                   }};
+  def.others.push_back({"reference", [&](const int64_t& v) -> Output {
+                          wrapped_calls += v == 7 ? 1 : 1000;
+                          return std::string("x");
+                        }});
+  EXPECT_TRUE(def.optimized.timed_run);
+  EXPECT_FALSE(def.others[0].timed_run);
+  TypedTarget<int64_t> t(std::move(def));
+  const std::string seven = t.Encode(7);
+  EXPECT_EQ(t.TimeCalls(seven, "optimized", 3, 4).size(), 3u);
+  EXPECT_EQ(calls, 12);
+  EXPECT_EQ(conversions, 0);
+  EXPECT_EQ(t.TimeCalls(seven, "reference", 2, 5).size(), 2u);
+  EXPECT_EQ(wrapped_calls, 10);
+  EXPECT_EQ(t.TimeCalls(seven, "optimized", 2, 0).size(), 2u);  // batch 0 is one call
+  EXPECT_EQ(calls, 14);
+  const MeasuredOutput judged = t.RunOne(seven, "optimized");
+  ASSERT_TRUE(judged.output.ok());
+  EXPECT_EQ(*judged.output, "x");
+  EXPECT_EQ(conversions, calls - 14);
+  EXPECT_GE(conversions, 1);
 }
 
 // ---- the command
