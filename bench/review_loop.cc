@@ -10,8 +10,9 @@
 // Each call is timed in three forms, so that what serdiff's in-process interface adds to a call
 // of a few ns is measured, not guessed:
 //   library   the library function itself, its std::string destroyed;
-//   output    the implementation as targets/varint/varint.cc declares it, a lambda returning
-//             absl::StatusOr<std::string> (serdiff's Output), called inline;
+//   output    the implementation as a target declares it when it returns serdiff's Output, a
+//             lambda returning absl::StatusOr<std::string>, called inline (the review times a
+//             callable that returns the library's std::string, as varint's do, as "library");
 //   function  that lambda held in a std::function<Output(const std::vector<int64_t>&)>, as any
 //             registry of implementations holds it (serdiff's Impl::run is one).
 // Prints "count form reference-ns optimized-ns speedup" lines (speedup: reference / optimized, the

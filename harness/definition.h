@@ -158,6 +158,8 @@ struct Impl {
   // family (src/serdiff/<family>/ for the optimized side and its tiers, reference/<family>/).
   std::string origin;
   // A compiled implementation: its peak heap is what the allocation tracker sees around the call.
+  // Set by the constructors, with timed_run; whoever replaces `run` later replaces or clears
+  // timed_run too, or the review times the callable `run` had before.
   std::function<Output(const T&)> run;
   // A compiled implementation that declines some inputs: the inputs at each decline's edge
   // (DeclineEdge), made when asked (the test, `serdiff list`). Empty: it declines nothing, or
@@ -174,12 +176,13 @@ struct Impl {
   // (batch >= 1) of the implementation alone on the value, each given in nanoseconds per call.
   // An outside implementation: a worker times them in its process; a module's are timed around
   // the module calls, the input converted once before; empty when not timed (a worker that does
-  // not time, an input it does not accept). A compiled one whose callable returns the library's
-  // own result rather than an Output (a std::string): that callable timed directly (the
-  // constructors set it, TimeBatches), its result destroyed unconverted, because the move into
-  // an absl::StatusOr and std::function's indirect call are serdiff's interchange, not the call
-  // (4-6 ns together, half of a call of 8 ns; docs/benchmarks.md). Empty for a callable that
-  // returns an Output: it is timed through `run`.
+  // not time, an input it does not accept). A compiled one whose callable returns a std::string
+  // (the library's own result, as an encoder gives it) rather than an Output: that callable
+  // timed directly (the constructors set it, TimeBatches), its string destroyed unconverted,
+  // because the move into an absl::StatusOr and std::function's indirect call are serdiff's
+  // interchange, not the call (5-6 ns a call in the review, half of a call of 8 ns;
+  // docs/benchmarks.md). Only a std::string: a result of another type may do its work when it
+  // is converted. Empty for any other callable: it is timed through `run`.
   std::function<std::vector<double>(const T&, int calls, int batch)> timed_run = {};
   // An implementation in a process of its own (a worker): ends that process, so that the next
   // call starts a fresh one (`serdiff review` times each input in a fresh process). Empty for
@@ -195,14 +198,14 @@ struct Impl {
   std::string slack_reason;
 
  private:
-  // timed_run for a compiled callable returning something other than an Output; empty otherwise.
+  // timed_run for a compiled callable returning a std::string; empty for any other.
   template <typename F>
   static std::function<std::vector<double>(const T&, int, int)> OwnTiming(F f) {
     using Result = std::decay_t<std::invoke_result_t<F&, const T&>>;
-    if constexpr (std::is_same_v<Result, Output>) {
+    if constexpr (!std::is_same_v<Result, std::string>) {
       return {};
     } else {
-      return [f](const T& v, int calls, int batch) mutable {
+      return [f = std::move(f)](const T& v, int calls, int batch) mutable {
         return TimeBatches([&] { return f(v); }, calls, batch);
       };
     }

@@ -28,16 +28,16 @@ std::string PeakVsOutput(int64_t peak, int64_t output) {
 
 // A call under this many ns is marked: so short a call moves with the code around it (where the
 // linker puts its loop), and where serdiff's own dispatch is timed with it (a compiled callable
-// returning serdiff's Output: a std::function call and the move into the StatusOr; a module: the
-// module ABI's call), those few ns are a large share of it (docs/benchmarks.md, "`serdiff
-// review`'s timing against plain loops": on 0 values, calls of 4-8 ns, 0.43 in the review and in a
-// plain C++ loop; through the dispatch 0.57-0.66). Workers' calls are timed inside the
-// worker in batches and need no mark.
+// returning anything but a std::string: a std::function call and the move into the StatusOr; a
+// module: the module ABI's call), those few ns are a large share of it (docs/benchmarks.md,
+// "`serdiff review`'s timing against plain loops": on 0 values, calls of 4-8 ns, 0.43 in the
+// review and in a plain C++ loop; through the dispatch 0.57-0.66). Workers' calls are timed
+// inside the worker in batches and need no mark.
 constexpr double kShortCallNs = 100;
 constexpr const char* kShortCallNote =
     "* under 100 ns a call: so short a call moves with the code around it (and with serdiff's "
-    "dispatch, for an implementation returning serdiff's Output or a module), and the ratio of "
-    "such a step by a tenth or more (docs/benchmarks.md)";
+    "dispatch, for an implementation not returning a std::string, or a module): the ratio of "
+    "such a step can be off by a tenth or more (docs/benchmarks.md)";
 
 bool AnyShortCall(const std::vector<GrowthRow>& growth) {
   for (const GrowthRow& g : growth) {
