@@ -131,7 +131,8 @@ template <typename T>
 struct Impl {
   Impl() = default;
   // {"name", run} is a reference; {"name", Role::kOracle, run} states the role. `run` returns an
-  // Output or the library's own result converted to one (a std::string; see timed_run).
+  // Output or something that converts to one; a std::string (the library's own result) is also
+  // timed as it is (timed_run).
   template <typename F>
   requires std::is_invocable_r_v<Output, F&, const T&> Impl(std::string n, F f)
       : name(std::move(n)), run(f) {  // NOLINT: implicit on purpose

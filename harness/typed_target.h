@@ -125,10 +125,10 @@ class Target {
   // `calls` timings of one implementation alone on that value (`serdiff review`'s speed; the
   // value is decoded once, before), each of `batch` calls in a row (batch >= 1; the clock is read
   // once before and once after them, its own cost spread over the batch) and given in
-  // nanoseconds per call: a compiled one timed with the steady clock (TimeBatches; its own
-  // result, unconverted, when its callable returns the library's result rather than an Output,
-  // Impl::timed_run), a module or worker by its Impl::timed_run. Empty when the target has no such
-  // implementation or it was not timed (a worker that does not time, a rejection).
+  // nanoseconds per call: a compiled one timed with the steady clock (TimeBatches; a callable
+  // returning a std::string called as it is, its string never converted to an Output:
+  // Impl::timed_run), a module or worker by its Impl::timed_run. Empty when the target has no
+  // such implementation or it was not timed (a worker that does not time, a rejection).
   virtual std::vector<double> TimeCalls(std::string_view data, std::string_view impl, int calls,
                                         int batch = 1) const = 0;
   // Ends the process of implementation `impl` when it runs in one (a worker), so that its next
