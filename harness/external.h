@@ -16,7 +16,6 @@
 // module to the targets they name.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -306,16 +305,15 @@ Impl<T> ModuleImpl(const serdiff_module* module, const serdiff_op* op, const Int
       json = *std::move(in);
     }
     const Int32List* l = list ? &*list : nullptr;
-    for (int i = 0; i < calls; ++i) {
-      bool ok = true;
-      const auto start = std::chrono::steady_clock::now();
-      for (int b = 0; b < batch; ++b) ok &= CallModuleOp(*op, scalar, json, l).ok();
-      const auto end = std::chrono::steady_clock::now();
-      if (!ok) return {};
-      ns.push_back(static_cast<double>(
-                       std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count()) /
-                   std::max(batch, 1));
-    }
+    bool ok = true;
+    ns = TimeBatches(
+        [&] {
+          const bool call_ok = CallModuleOp(*op, scalar, json, l).ok();
+          ok &= call_ok;
+          return call_ok;
+        },
+        calls, batch);
+    if (!ok) return {};  // a call that failed: not timed
     return ns;
   };
   return impl;
