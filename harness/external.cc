@@ -526,10 +526,11 @@ absl::StatusOr<const serdiff_module*> LoadModule(const std::string& path) {
         absl::StrCat(path, ": exports no ", SERDIFF_MODULE_ENTRY, " (harness/serdiff_module.h)"));
   }
   const serdiff_module* m = entry();
-  if (m == nullptr || m->abi_version != SERDIFF_MODULE_ABI) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": module ABI version ",
-                                                   m ? m->abi_version : -1, ", serdiff speaks ",
-                                                   SERDIFF_MODULE_ABI));
+  if (m == nullptr || m->abi_version < SERDIFF_MODULE_ABI_OLDEST ||
+      m->abi_version > SERDIFF_MODULE_ABI) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": module ABI version ", m ? m->abi_version : -1, ", serdiff speaks ",
+                     SERDIFF_MODULE_ABI_OLDEST, " to ", SERDIFF_MODULE_ABI));
   }
   if (m->name == nullptr || !ValidName(m->name)) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": module name must be [a-z0-9_]+"));

@@ -164,11 +164,16 @@ class WorkerClient {
 // ---- modules ----------------------------------------------------------------------------------
 
 // A loaded module (dlopen, never closed). Errors: NotFound when the file cannot be loaded,
-// InvalidArgument when it lacks serdiff_module_v1 or speaks another ABI version.
+// InvalidArgument when it lacks serdiff_module_v1, its name is not [a-z0-9_]+, or its ABI version
+// is outside SERDIFF_MODULE_ABI_OLDEST..SERDIFF_MODULE_ABI (1..2).
 absl::StatusOr<const serdiff_module*> LoadModule(const std::string& path);
 
-// Calls one operation of a module, collecting its output. The int64 form's value is given
-// in `scalar`; the JSON form's in `json`; the list form's in `list`.
+// Calls one operation of a module, collecting its output: the bytes it wrote into the room
+// serdiff gives it up front (SERDIFF_OUT_ROOM_MIN or more), then those it appended
+// (harness/serdiff_module.h). The int64 form's value is given in `scalar`; the JSON form's in
+// `json`; the list form's in `list`. Errors: InvalidArgument (with the module's message and, when
+// it gave one, its byte offset) for SERDIFF_REJECTED, any unknown return code, or a room_used
+// past the room; Declined (harness/result.h) for SERDIFF_DECLINED.
 absl::StatusOr<std::string> CallModuleOp(const serdiff_op& op, int64_t scalar,
                                          absl::string_view json, const Int32List* list);
 
@@ -266,28 +271,30 @@ Impl<T> ModuleImpl(const serdiff_module* module, const serdiff_op* op, const Int
   impl.role = Role::kOracle;
   impl.kind = ImplKind::kModule;
   impl.origin = absl::StrCat("module ", module->origin ? module->origin : "");
-  impl.measured_run = [ic, op](const T& v) -> MeasuredOutput {
-    switch (op->form) {
-      case SERDIFF_FORM_INT64:
-      case SERDIFF_FORM_UINT64:
-        return MeasuredModuleCall(*op, ic->as_int64(v), {}, nullptr);
-      case SERDIFF_FORM_INT32_LIST: {
-        absl::StatusOr<Int32List> l = ic->as_int32_list(v);
-        if (!l.ok()) return MeasuredOutput{l.status()};
-        return MeasuredModuleCall(*op, 0, {}, &*l);
-      }
-      default:
-        break;
-    }
-    absl::StatusOr<std::string> in = ic->input_json(v);
-    if (!in.ok()) return MeasuredOutput{in.status()};
-    MeasuredOutput r = MeasuredModuleCall(*op, 0, *in, nullptr);
-    if (!r.output.ok() || !ic->output) return r;
-    ExternalAnswer a;
-    a.bytes = std::move(*r.output);
-    r.output = ic->output(v, a);
-    return r;
-  };
+  if (op->form == SERDIFF_FORM_INT64 || op->form == SERDIFF_FORM_UINT64) {
+    // A scalar op gets a function of its own: no switch and no list or JSON locals in the frame
+    // of a call that costs about as much as the function it calls (docs/benchmarks.md).
+    impl.measured_run = [ic, op](const T& v) -> MeasuredOutput {
+      return MeasuredModuleCall(*op, ic->as_int64(v), {}, nullptr);
+    };
+  } else if (op->form == SERDIFF_FORM_INT32_LIST) {
+    impl.measured_run = [ic, op](const T& v) -> MeasuredOutput {
+      absl::StatusOr<Int32List> l = ic->as_int32_list(v);
+      if (!l.ok()) return MeasuredOutput{l.status()};
+      return MeasuredModuleCall(*op, 0, {}, &*l);
+    };
+  } else {
+    impl.measured_run = [ic, op](const T& v) -> MeasuredOutput {
+      absl::StatusOr<std::string> in = ic->input_json(v);
+      if (!in.ok()) return MeasuredOutput{in.status()};
+      MeasuredOutput r = MeasuredModuleCall(*op, 0, *in, nullptr);
+      if (!r.output.ok() || !ic->output) return r;
+      ExternalAnswer a;
+      a.bytes = std::move(*r.output);
+      r.output = ic->output(v, a);
+      return r;
+    };
+  }
   impl.timed_run = [ic, op](const T& v, int calls, int batch) -> std::vector<double> {
     std::vector<double> ns;
     int64_t scalar = 0;

@@ -2,7 +2,8 @@
 // Compiled as C++23 (c++2b) where the compiler allows (harness/CMakeLists.txt): the module's
 // bytes are then written straight into the output string, with no zero fill and no second copy
 // (std::string::resize_and_overwrite). A scalar call is about as cheap as the bookkeeping around
-// it, so every step here counts (docs/benchmarks.md, "Workers and modules").
+// it, so every step here counts (docs/benchmarks.md, "Workers and modules"); a version-2 module
+// that writes a short output into the room given up front makes no call back at all.
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -11,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "harness/alloc_tracker.h"
 #include "harness/external.h"
 #include "serdiff/common/error_offset.h"
@@ -54,13 +56,44 @@ void OutError(void* ctx, int64_t offset, const char* message) {
   c->message = message ? message : "";
 }
 
+// The room handed to the module up front (harness/serdiff_module.h, ABI 2): on serdiff's
+// stack, not initialized. 256 bytes take any number and most small documents without a call
+// back into serdiff.
+constexpr size_t kRoomSize = 256;
+static_assert(kRoomSize >= SERDIFF_OUT_ROOM_MIN);
+
+// Every outcome but a whole output in the room, out of line (it keeps the hot path's frame
+// small): the one mapping of a module's return code to accepted, declined, or rejected (with the
+// error offset it reported, serdiff/common/error_offset.h).
+[[gnu::noinline]] absl::StatusOr<std::string> Finish(int rc, OutCtx& ctx, const unsigned char* room,
+                                                     size_t used) {
+  if (rc == SERDIFF_OK && used <= kRoomSize) {
+    // Appended bytes follow the room's (a version-1 module leaves room_used at 0).
+    if (used == 0) return std::move(ctx.bytes);
+    std::string both;
+    both.reserve(used + ctx.bytes.size());
+    both.append(reinterpret_cast<const char*>(room), used).append(ctx.bytes);
+    return both;
+  }
+  if (rc == SERDIFF_DECLINED) return Declined(ctx.message);
+  if (rc == SERDIFF_OK) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the module set room_used to ", used, " past its room of ", kRoomSize,
+                     " bytes (harness/serdiff_module.h): its output is not taken"));
+  }
+  absl::Status st = absl::InvalidArgumentError(ctx.message);
+  if (ctx.offset >= 0) st = WithErrorOffset(std::move(st), ctx.offset);
+  return st;
+}
+
 // The call itself, inlined into both entry points below (one function call fewer on the
 // verdict's path).
 [[gnu::always_inline]] inline absl::StatusOr<std::string> Call(const serdiff_op& op, int64_t scalar,
                                                                absl::string_view json,
                                                                const Int32List* list) {
   OutCtx ctx;
-  serdiff_out out{&ctx, OutAppend, OutError};
+  unsigned char room[kRoomSize];
+  serdiff_out out{&ctx, OutAppend, OutError, room, kRoomSize, 0};
   int rc = SERDIFF_REJECTED;
   // The scalar forms are the first cases: a module's int64 formatter costs about as much as the
   // call itself.
@@ -81,14 +114,13 @@ void OutError(void* ctx, int64_t offset, const char* message) {
       rc = op.json(json.data(), json.size(), &out);
       break;
   }
-  // The one mapping of a module's return code: accepted, declined, or rejected (with the error
-  // offset it reported, serdiff/common/error_offset.h). The output string is moved into the
-  // caller's StatusOr, which is constructed in place: none is default-built or moved on the way.
-  if (rc == SERDIFF_OK) return std::move(ctx.bytes);
-  if (rc == SERDIFF_DECLINED) return Declined(ctx.message);
-  absl::Status st = absl::InvalidArgumentError(ctx.message);
-  if (ctx.offset >= 0) st = WithErrorOffset(std::move(st), ctx.offset);
-  return st;
+  // The usual case of a version-2 module: the whole output in the room, one string made of it,
+  // constructed in the caller's StatusOr (none is default-built or moved on the way).
+  const size_t used = out.room_used;
+  if (rc == SERDIFF_OK && ctx.bytes.empty() && used <= kRoomSize) {
+    return std::string(reinterpret_cast<const char*>(room), used);
+  }
+  return Finish(rc, ctx, room, used);
 }
 
 }  // namespace

@@ -1,32 +1,49 @@
-/* serdiff module ABI, version 1: how a C or C++ library puts its own serializer into serdiff's
+/* serdiff module ABI, version 2: how a C or C++ library puts its own serializer into serdiff's
  * targets in process, without editing serdiff (docs/workers.md, "Modules").
  *
- * A module is a shared library that exports one C function:
+ * A module is a shared library that exports one C function (its name kept from version 1):
  *
  *     const serdiff_module* serdiff_module_v1(void);
  *
- * returning a static description: its name (the implementation's name in reports, e.g.
- * "my_itoa"), where it comes from (shown by `serdiff list`), and a table of operations. Each
- * operation names an interchange operation (docs/workers.md: "int64.to_decimal",
- * "cql.serialize", ...) and the FORM in which it takes its input; serdiff joins it to every
- * target whose interchange has that operation (or to the targets listed in `targets`), as an
- * oracle beside serdiff's own implementations, and it can be made the subject of a run
- * (`serdiff check --subject my_itoa`). Load it with `serdiff check --module ./libmine.so` or
- * SERDIFF_MODULES=/path/a.so:/path/b.so (fuzz binaries and properties read the variable).
+ * returning a static description: the ABI version it was built for, its name (the
+ * implementation's name in reports, e.g. "my_itoa"), where it comes from (shown by `serdiff
+ * list`), and a table of operations. Each operation names an interchange operation
+ * (docs/workers.md: "int64.to_decimal", "cql.serialize", ...) and the FORM in which it takes its
+ * input; serdiff joins it to every target whose interchange has that operation (or to the targets
+ * listed in `targets`), as an oracle beside serdiff's own implementations, and it can be made the
+ * subject of a run (`serdiff check --subject my_itoa`). Load it with `serdiff check --module
+ * ./libmine.so` or SERDIFF_MODULES=/path/a.so:/path/b.so (fuzz binaries and properties read the
+ * variable).
  *
- * Outputs go through serdiff_out: `append(ctx, n)` returns room for n more output bytes
- * (valid until the next append; NULL when out of memory: return SERDIFF_REJECTED then; the n
- * bytes are not initialized, so the module writes every one of them), and
+ * Outputs go through serdiff_out, in either or both of two ways:
+ *   - ROOM GIVEN UP FRONT (version 2): before the call serdiff points `room` at `room_size`
+ *     writable bytes (at least SERDIFF_OUT_ROOM_MIN; not initialized) and sets `room_used` to 0.
+ *     The module writes its first bytes there and sets `room_used` to how many it wrote. A short
+ *     output (a number, a small document) then needs no call back into serdiff at all.
+ *   - `append(ctx, n)` returns room for n more output bytes (valid until the next append; NULL
+ *     when out of memory: return SERDIFF_REJECTED then; the n bytes are not initialized, so the
+ *     module writes every one of them).
+ * The output is the first `room_used` bytes of `room` followed by every appended byte, in order.
+ * A `room_used` above `room_size` is a broken module: serdiff reports the call as rejected with
+ * a message saying so, and takes none of its bytes. A version-1 module never reads the three
+ * room fields and never sets `room_used`, so its output is its appended bytes, as before.
+ *
  * `error(ctx, offset, message)` records why an input is rejected or declined (offset: byte
  * offset into the input, or -1 when there is none; message: a NUL-terminated string, copied).
- * An operation returns SERDIFF_OK (the appended bytes are its output), SERDIFF_REJECTED (the
- * input is invalid for it: compared as an error class with serdiff's own) or SERDIFF_DECLINED
- * (it cannot take this input, e.g. a type it lacks: not compared). Any other value is a
- * rejection. Operations must be deterministic and may be called from one thread at a time.
+ * An operation returns SERDIFF_OK (the output above is its output), SERDIFF_REJECTED (the input
+ * is invalid for it: compared as an error class with serdiff's own) or SERDIFF_DECLINED (it
+ * cannot take this input, e.g. a type it lacks: not compared). Any other value is a rejection.
+ * Operations must be deterministic and may be called from one thread at a time.
+ *
+ * Versions: serdiff loads modules of version 1 and 2 (`abi_version`); a version-2 module loaded
+ * by a serdiff that speaks only version 1 is refused with both versions named, never called
+ * with a serdiff_out that lacks the room fields.
  *
  * Peak heap: the module runs inside serdiff's allocation tracker (harness/alloc_tracker.h),
  * so allocations through C++ operator new are counted in every build, and plain malloc in
- * sanitizer builds only.
+ * sanitizer builds only. The output string serdiff makes of the room's and the appended bytes is
+ * charged to the call, as a compiled-in implementation's returned string is; the room itself is
+ * serdiff's and costs the module nothing.
  */
 #ifndef SERDIFF_MODULE_H_
 #define SERDIFF_MODULE_H_
@@ -38,7 +55,13 @@
 extern "C" {
 #endif
 
-#define SERDIFF_MODULE_ABI 1
+/* The version this header describes, and the oldest one serdiff still loads. */
+#define SERDIFF_MODULE_ABI 2
+#define SERDIFF_MODULE_ABI_OLDEST 1
+
+/* serdiff_out.room holds at least this many bytes: any int64 or uint64 in decimal (at most 20
+ * digits and a sign) fits with room to spare. */
+#define SERDIFF_OUT_ROOM_MIN 64
 
 /* What an operation returns. */
 enum serdiff_status { SERDIFF_OK = 0, SERDIFF_REJECTED = 1, SERDIFF_DECLINED = 2 };
@@ -60,6 +83,10 @@ typedef struct serdiff_out {
   void* ctx;
   unsigned char* (*append)(void* ctx, size_t n);
   void (*error)(void* ctx, int64_t offset, const char* message);
+  /* Version 2 (see above): the first output bytes go here, without a call. */
+  unsigned char* room; /* room_size bytes, not initialized */
+  size_t room_size;    /* >= SERDIFF_OUT_ROOM_MIN */
+  size_t room_used;    /* 0 before the call; the module sets it to the bytes of room it wrote */
 } serdiff_out;
 
 /* A CQL list<int>: count elements; values[i] is ignored where nulls && nulls[i] != 0 (a null
@@ -88,14 +115,14 @@ typedef struct serdiff_op {
 } serdiff_op;
 
 typedef struct serdiff_module {
-  int abi_version;    /* SERDIFF_MODULE_ABI */
+  int abi_version;    /* SERDIFF_MODULE_ABI when built against this header (1 still loads) */
   const char* name;   /* the implementation's name: [a-z0-9_]+ */
   const char* origin; /* where it comes from, one line */
   const serdiff_op* ops;
   size_t op_count;
 } serdiff_module;
 
-/* The one symbol a module exports. */
+/* The one symbol a module exports, whatever its version. */
 typedef const serdiff_module* (*serdiff_module_v1_fn)(void);
 #define SERDIFF_MODULE_ENTRY "serdiff_module_v1"
 

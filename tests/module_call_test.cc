@@ -2,12 +2,17 @@
 // here are plain functions in this binary behind the module ABI (harness/serdiff_module.h), so
 // no shared library is needed: outputs appended in pieces that cross the string's inline
 // capacity and its growth, an empty output, each return code with its message and offset, and
-// the peak heap the verdict charges to the call.
+// the peak heap the verdict charges to the call; ABI 2's room given up front (alone, followed by
+// appended bytes, overclaimed); and the loader's ABI versions (four small .so files).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
 
+#include "absl/strings/str_cat.h"
+#include "harness/alloc_tracker.h"
 #include "harness/external.h"
 #include "harness/result.h"
 #include "serdiff/common/error_offset.h"
@@ -61,6 +66,54 @@ int AskTooMuch(int64_t count, serdiff_out* out) {
   std::memcpy(first, "abc", 3);
   const bool refused = out->append(out->ctx, static_cast<size_t>(count)) == nullptr;
   out->error(out->ctx, -1, refused ? "refused" : "granted");
+  return SERDIFF_DECLINED;
+}
+
+// ABI 2's room: the op writes Letters(count) into the room when it fits and appends the rest in
+// pieces of 5. It first checks what serdiff promised before the call (a room of at least
+// SERDIFF_OUT_ROOM_MIN bytes, room_used 0) and rejects with the broken promise otherwise.
+int RoomThenAppend(int64_t count, serdiff_out* out) {
+  if (out->room == nullptr || out->room_size < SERDIFF_OUT_ROOM_MIN || out->room_used != 0) {
+    out->error(out->ctx, -1, "the room was not as promised");
+    return SERDIFF_REJECTED;
+  }
+  const std::string text = Letters(count);
+  const size_t in_room = std::min(text.size(), out->room_size);
+  std::memcpy(out->room, text.data(), in_room);
+  out->room_used = in_room;
+  return AppendInPieces(out, text.substr(in_room), 5) ? SERDIFF_OK : SERDIFF_REJECTED;
+}
+// Writes `count` bytes of the room's worth (at most room_size), and appends "XYZ" after them.
+int SomeRoomThenXyz(int64_t count, serdiff_out* out) {
+  const size_t n = std::min(static_cast<size_t>(count), out->room_size);
+  std::memcpy(out->room, Letters(static_cast<int64_t>(n)).data(), n);
+  out->room_used = n;
+  return AppendInPieces(out, "XYZ", 3) ? SERDIFF_OK : SERDIFF_REJECTED;
+}
+// Letters(count) written straight into the room (count <= room_size): no allocation of its own.
+int RoomLetters(int64_t count, serdiff_out* out) {
+  if (count < 0 || static_cast<size_t>(count) > out->room_size) return SERDIFF_DECLINED;
+  for (int64_t i = 0; i < count; ++i) out->room[i] = static_cast<unsigned char>('a' + i % 26);
+  out->room_used = static_cast<size_t>(count);
+  return SERDIFF_OK;
+}
+// Claims room_size + `past` bytes of the room.
+int ClaimsPastTheRoom(int64_t past, serdiff_out* out) {
+  std::memset(out->room, 'r', out->room_size);
+  out->room_used = out->room_size + static_cast<size_t>(past);
+  return SERDIFF_OK;
+}
+// Writes into the room, then rejects or declines: the room's bytes are not an output.
+int RoomThenReject(int64_t, serdiff_out* out) {
+  std::memcpy(out->room, "partial", 7);
+  out->room_used = 7;
+  out->error(out->ctx, 3, "bad digit");
+  return SERDIFF_REJECTED;
+}
+int RoomThenDecline(int64_t, serdiff_out* out) {
+  std::memcpy(out->room, "partial", 7);
+  out->room_used = 7;
+  out->error(out->ctx, -1, "not this one");
   return SERDIFF_DECLINED;
 }
 
@@ -136,6 +189,92 @@ TEST(ModuleCall, MeasuredCallChargesTheOutputToThePeak) {
   ASSERT_TRUE(small.output.ok());
   EXPECT_EQ(*small.output, Letters(15));
   EXPECT_EQ(small.peak_bytes, 0);
+}
+
+TEST(ModuleCall, OutputsInTheRoomArriveWholeAndAppendedBytesFollowThem) {
+  // The room's size (256) and SERDIFF_OUT_ROOM_MIN (64) are crossed on both sides; 15/16 cross
+  // the string's inline buffer.
+  for (int64_t n : {0, 1, 15, 16, 20, 63, 64, 65, 255, 256, 257, 261, 1000, 100000}) {
+    const absl::StatusOr<std::string> out = CallModuleOp(Int64Op(RoomThenAppend), n, {}, nullptr);
+    ASSERT_TRUE(out.ok()) << n << ": " << out.status();
+    EXPECT_EQ(*out, Letters(n)) << n;
+  }
+  // Room bytes first, then the appended ones, whatever the room holds (none of it included).
+  for (int64_t n : {0, 1, 16, 64, 256, 300}) {
+    const absl::StatusOr<std::string> out = CallModuleOp(Int64Op(SomeRoomThenXyz), n, {}, nullptr);
+    ASSERT_TRUE(out.ok()) << n << ": " << out.status();
+    EXPECT_EQ(*out, Letters(std::min<int64_t>(n, 256)) + "XYZ") << n;
+  }
+}
+
+TEST(ModuleCall, ARoomUsedPastTheRoomIsRejectedAndNoneOfItTaken) {
+  for (int64_t past : {int64_t{1}, int64_t{2}, int64_t{1} << 20, INT64_MAX}) {
+    const absl::StatusOr<std::string> out =
+        CallModuleOp(Int64Op(ClaimsPastTheRoom), past, {}, nullptr);
+    ASSERT_FALSE(out.ok()) << past;
+    EXPECT_FALSE(IsDeclined(out.status()));
+    EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(out.status().message().find("room_used"), std::string::npos) << out.status();
+    EXPECT_EQ(ErrorOffset(out.status()), std::nullopt);
+  }
+  // Exactly the room: accepted, every byte of it.
+  const absl::StatusOr<std::string> full = CallModuleOp(Int64Op(ClaimsPastTheRoom), 0, {}, nullptr);
+  ASSERT_TRUE(full.ok()) << full.status();
+  EXPECT_EQ(*full, std::string(256, 'r'));
+}
+
+TEST(ModuleCall, RoomBytesOfARejectionOrADeclineAreNoOutput) {
+  const absl::StatusOr<std::string> rejected =
+      CallModuleOp(Int64Op(RoomThenReject), 0, {}, nullptr);
+  ASSERT_FALSE(rejected.ok());
+  EXPECT_FALSE(IsDeclined(rejected.status()));
+  EXPECT_EQ(ErrorOffset(rejected.status()), 3);
+  EXPECT_NE(rejected.status().message().find("bad digit"), std::string::npos);
+  const absl::StatusOr<std::string> declined =
+      CallModuleOp(Int64Op(RoomThenDecline), 0, {}, nullptr);
+  ASSERT_FALSE(declined.ok());
+  EXPECT_TRUE(IsDeclined(declined.status())) << declined.status();
+  EXPECT_NE(declined.status().message().find("not this one"), std::string::npos);
+}
+
+TEST(ModuleCall, AnOutputInTheRoomCostsWhatTheCompiledInStringCosts) {
+  // The room is serdiff's stack: the call's peak is the output string alone, byte for byte what
+  // a compiled-in implementation's std::string of the same length allocates.
+  for (int64_t n : {0, 15, 16, 20, 64, 256}) {
+    int64_t string_peak = 0;
+    {
+      PeakHeapScope scope;
+      std::string s(static_cast<size_t>(n), 'a');  // one allocation, as a returned string makes
+      string_peak = scope.PeakBytes();
+      ASSERT_EQ(s.size(), static_cast<size_t>(n));
+    }
+    const MeasuredOutput m = MeasuredModuleCall(Int64Op(RoomLetters), n, {}, nullptr);
+    ASSERT_TRUE(m.output.ok()) << m.output.status();
+    EXPECT_EQ(*m.output, Letters(n));
+    EXPECT_EQ(m.peak_bytes, string_peak) << n;
+  }
+}
+
+// LoadModule takes ABI versions 1 and 2 and refuses the others by name, before any call.
+TEST(ModuleLoad, VersionsOneAndTwoLoadAndTheOthersAreRefused) {
+  for (const char* path : {SERDIFF_TEST_MODULE_ABI1, SERDIFF_TEST_MODULE_ABI2}) {
+    const absl::StatusOr<const serdiff_module*> m = LoadModule(path);
+    ASSERT_TRUE(m.ok()) << path << ": " << m.status();
+    ASSERT_EQ((*m)->op_count, 1u);
+    const absl::StatusOr<std::string> out = CallModuleOp((*m)->ops[0], 0, {}, nullptr);
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_EQ(*out, absl::StrCat("v", (*m)->abi_version)) << path;
+  }
+  for (const auto& [path, version] :
+       {std::pair{SERDIFF_TEST_MODULE_ABI0, "0"}, std::pair{SERDIFF_TEST_MODULE_ABI3, "3"}}) {
+    const absl::StatusOr<const serdiff_module*> m = LoadModule(path);
+    ASSERT_FALSE(m.ok()) << path;
+    EXPECT_EQ(m.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(m.status().message().find(absl::StrCat("module ABI version ", version, ",")),
+              std::string::npos)
+        << m.status();
+    EXPECT_NE(m.status().message().find("serdiff speaks 1 to 2"), std::string::npos) << m.status();
+  }
 }
 
 }  // namespace

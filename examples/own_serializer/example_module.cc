@@ -1,5 +1,7 @@
-// A serdiff module (harness/serdiff_module.h): one user's own serializers, written plainly, that
-// serdiff joins to its targets and judges against its own implementations.
+// A serdiff module (harness/serdiff_module.h, ABI 2): one user's own serializers, written plainly,
+// that serdiff joins to its targets and judges against its own implementations. Each writes its
+// output into the room serdiff hands it up front when it fits, and asks for more with append
+// when it does not.
 //
 //   "int64.to_decimal" (SERDIFF_FORM_INT64)      -> joins bson_format_int64
 //   "cql.serialize"    (SERDIFF_FORM_INT32_LIST) -> joins the cql encode targets whose input is
@@ -35,9 +37,8 @@ int Int64ToDecimal(int64_t value, serdiff_out* out) {
   } while (magnitude != 0);
   if (negative) *--p = '-';
   const size_t n = static_cast<size_t>(end - p);
-  unsigned char* dst = out->append(out->ctx, n);
-  if (dst == nullptr) return SERDIFF_REJECTED;
-  std::memcpy(dst, p, n);
+  std::memcpy(out->room, p, n);  // the room holds at least SERDIFF_OUT_ROOM_MIN (64) bytes
+  out->room_used = n;
   return SERDIFF_OK;
 }
 
@@ -61,9 +62,8 @@ int Int64ToDecimal(int64_t value, serdiff_out* out) {
   } while (value != 0);
   if (negative) *--p = '-';
   const size_t n = static_cast<size_t>(end - p);
-  unsigned char* dst = out->append(out->ctx, n);
-  if (dst == nullptr) return SERDIFF_REJECTED;
-  std::memcpy(dst, p, n);
+  std::memcpy(out->room, p, n);  // the room holds at least SERDIFF_OUT_ROOM_MIN (64) bytes
+  out->room_used = n;
   return SERDIFF_OK;
 }
 
@@ -104,9 +104,15 @@ int SerializeIntList(const serdiff_int32_list* list, serdiff_out* out) {
     }
     size += width + (is_null ? 0 : 4);
   }
-  // One append for the whole payload: one allocation, the size of the output.
-  unsigned char* p = out->append(out->ctx, size);
-  if (p == nullptr) return SERDIFF_REJECTED;
+  // A payload that fits goes into the room serdiff gave up front; a longer one into one append
+  // of its whole size (one allocation, the size of the output).
+  unsigned char* p = out->room;
+  if (size <= out->room_size) {
+    out->room_used = size;
+  } else {
+    p = out->append(out->ctx, size);
+    if (p == nullptr) return SERDIFF_REJECTED;
+  }
   PutBigEndian(p, static_cast<uint32_t>(list->count), width);
   p += width;
   for (size_t i = 0; i < list->count; ++i) {
