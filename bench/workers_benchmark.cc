@@ -2,6 +2,8 @@
 // modules"):
 //   * BM_PipeFloor: one frame through a pipe to /bin/cat and back (no JSON, no dispatch): the
 //     floor of any worker round trip;
+//   * BM_PipeEchoPython: the same frame through a Python loop that reads it and writes it back
+//     (no JSON, no dispatch): the floor of a Python worker's round trip;
 //   * BM_Worker/<worker>/<input>: WorkerClient::Call on the shipped workers (a worker whose
 //     runtime or package is missing is skipped with the reason);
 //   * BM_Int64Compiled / BM_Int64Module: bson_format_int64's optimized formatter as the target's
@@ -30,8 +32,9 @@ namespace {
 using serdiff::harness::ExternalAnswer;
 using serdiff::harness::WorkerClient;
 
-// A frame of 4 + n bytes to /bin/cat and back.
-void BM_PipeFloor(benchmark::State& state) {
+// A frame of 4 + n bytes through a child's stdin and back from its stdout. `argv`: the child's
+// program path, then its argv (argv[0] first).
+void PipeRoundTrip(benchmark::State& state, const std::vector<const char*>& argv) {
   int to[2], from[2];
   if (pipe(to) != 0 || pipe(from) != 0) {
     state.SkipWithError("pipe");
@@ -43,27 +46,62 @@ void BM_PipeFloor(benchmark::State& state) {
     dup2(from[1], 1);
     close(to[1]);
     close(from[0]);
-    execl("/bin/cat", "cat", static_cast<char*>(nullptr));
+    std::vector<char*> args;  // argv[0] is the program's path, the rest its argv
+    for (size_t i = 1; i < argv.size(); ++i) args.push_back(const_cast<char*>(argv[i]));
+    args.push_back(nullptr);
+    execv(argv[0], args.data());
     _exit(127);
   }
   close(to[0]);
   close(from[1]);
-  const std::string frame(4 + static_cast<size_t>(state.range(0)), 'x');
+  std::string frame(4 + static_cast<size_t>(state.range(0)), 'x');
+  const uint32_t n = static_cast<uint32_t>(state.range(0));  // the length, big-endian
+  frame[0] = static_cast<char>(n >> 24);
+  frame[1] = static_cast<char>(n >> 16);
+  frame[2] = static_cast<char>(n >> 8);
+  frame[3] = static_cast<char>(n);
   std::string back(frame.size(), '\0');
   for (auto _ : state) {
     if (write(to[1], frame.data(), frame.size()) != static_cast<ssize_t>(frame.size())) break;
     size_t got = 0;
     while (got < back.size()) {
-      const ssize_t n = read(from[0], back.data() + got, back.size() - got);
-      if (n <= 0) break;
-      got += static_cast<size_t>(n);
+      const ssize_t r = read(from[0], back.data() + got, back.size() - got);
+      if (r <= 0) {
+        state.SkipWithError("the child closed its pipe");
+        break;
+      }
+      got += static_cast<size_t>(r);
     }
   }
   close(to[1]);
   close(from[0]);
   waitpid(pid, nullptr, 0);
 }
+
+// The floor of any worker round trip: /bin/cat, no framing, no JSON, no dispatch.
+void BM_PipeFloor(benchmark::State& state) { PipeRoundTrip(state, {"/bin/cat", "cat"}); }
 BENCHMARK(BM_PipeFloor)->Arg(40)->Arg(120);
+
+// The least a Python worker does per call: read one frame (its length, then its body) from
+// stdin's buffered stream and write it back with a flush, as workers/python/serdiff_worker.py
+// reads and writes its frames, with no JSON, no dispatch and no tracemalloc. Its time over
+// BM_PipeFloor is the interpreter's own share of a round trip.
+constexpr char kPythonEcho[] =
+    "import sys\n"
+    "i, o = sys.stdin.buffer, sys.stdout.buffer\n"
+    "while True:\n"
+    "    h = i.read(4)\n"
+    "    if len(h) < 4: break\n"
+    "    o.write(h + i.read(int.from_bytes(h, 'big')))\n"
+    "    o.flush()\n";
+void BM_PipeEchoPython(benchmark::State& state) {
+  if (access("/usr/bin/python3", X_OK) != 0) {
+    state.SkipWithError("no /usr/bin/python3");
+    return;
+  }
+  PipeRoundTrip(state, {"/usr/bin/python3", "python3", "-c", kPythonEcho});
+}
+BENCHMARK(BM_PipeEchoPython)->Arg(40)->Arg(120);
 
 std::string OraclesManifest(const std::string& name) {
   return absl::StrCat(serdiff::harness::OraclesDir(), "/", name, "/worker.json");
