@@ -7,7 +7,8 @@
 //     "worker-timeout:<impl>", "worker-protocol:<impl>"; a missing runtime or package is a
 //     decline with its reason.
 //   * a MODULE: a shared library with the C ABI of harness/serdiff_module.h, loaded with dlopen,
-//     called in process under the allocation tracker.
+//     called in process under the allocation tracker. Breaking the ABI's rules on the output's
+//     room is a verdict too: "module-protocol:<impl>".
 //
 // A target opts in by giving its TargetDef an Interchange (harness/interchange.h): the operation
 // name and how its input becomes the operation's JSON input (and, for modules, the fast forms).
@@ -169,11 +170,13 @@ class WorkerClient {
 absl::StatusOr<const serdiff_module*> LoadModule(const std::string& path);
 
 // Calls one operation of a module, collecting its output: the bytes it wrote into the room
-// serdiff gives it up front (SERDIFF_OUT_ROOM_MIN or more), then those it appended
-// (harness/serdiff_module.h). The int64 form's value is given in `scalar`; the JSON form's in
-// `json`; the list form's in `list`. Errors: InvalidArgument (with the module's message and, when
-// it gave one, its byte offset) for SERDIFF_REJECTED, any unknown return code, or a room_used
-// past the room; Declined (harness/result.h) for SERDIFF_DECLINED.
+// serdiff gives it up front (256 bytes), then those it appended (harness/serdiff_module.h). The
+// int64 form's value is given in `scalar`; the JSON form's in `json`; the list form's in `list`.
+// Errors: InvalidArgument (with the module's message and, when it gave one, its byte offset) for
+// SERDIFF_REJECTED or any unknown return code; Declined (harness/result.h) for SERDIFF_DECLINED;
+// a WorkerFailure of class "module-protocol" (harness/result.h) when the module broke the
+// room's rules (a room_used past the room, or changed after the first append), whatever it
+// returned.
 absl::StatusOr<std::string> CallModuleOp(const serdiff_op& op, int64_t scalar,
                                          absl::string_view json, const Int32List* list);
 
@@ -272,8 +275,8 @@ Impl<T> ModuleImpl(const serdiff_module* module, const serdiff_op* op, const Int
   impl.kind = ImplKind::kModule;
   impl.origin = absl::StrCat("module ", module->origin ? module->origin : "");
   if (op->form == SERDIFF_FORM_INT64 || op->form == SERDIFF_FORM_UINT64) {
-    // A scalar op gets a function of its own: no switch and no list or JSON locals in the frame
-    // of a call that costs about as much as the function it calls (docs/benchmarks.md).
+    // A scalar op gets a function of its own: no list or JSON locals in the frame of a call that
+    // costs about as much as the function it calls (docs/benchmarks.md).
     impl.measured_run = [ic, op](const T& v) -> MeasuredOutput {
       return MeasuredModuleCall(*op, ic->as_int64(v), {}, nullptr);
     };

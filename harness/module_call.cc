@@ -15,24 +15,49 @@
 #include "absl/strings/str_cat.h"
 #include "harness/alloc_tracker.h"
 #include "harness/external.h"
+#include "harness/result.h"
 #include "serdiff/common/error_offset.h"
 
 namespace serdiff::harness {
 namespace {
 
+// The room handed to the module up front (harness/serdiff_module.h, ABI 2): on serdiff's
+// stack, not initialized. 256 bytes take any number and most small documents without a call
+// back into serdiff.
+constexpr size_t kRoomSize = 256;
+static_assert(kRoomSize >= SERDIFF_OUT_ROOM_MIN);
+
 struct OutCtx {
   std::string bytes;
   int64_t offset = -1;
   std::string message;
+  const serdiff_out* out = nullptr;  // the call's serdiff_out, for room_used
+  const unsigned char* room =
+      nullptr;                   // serdiff's room (not out->room: the module may not move it)
+  bool appended = false;         // the module called append (bytes then holds the output)
+  size_t room_committed = 0;     // room_used at the first append
+  const char* broken = nullptr;  // set when the module broke the ABI inside append
 };
 
-// Room for n more bytes at the end of the output. The bytes before them are kept; the new ones
+// Space for n more bytes at the end of the output. The bytes before them are kept; the new ones
 // are left for the module to write (not zero-filled where resize_and_overwrite exists).
+// The first append commits the room's bytes (room_used as it is then) to the front of the
+// output, in the same allocation as the appended ones, so the output's buffer stays the call's
+// only one, as a compiled-in implementation's string is.
 // NULL (the ABI's "out of memory") when the total would pass what a string can hold (at + n
-// must not wrap: room smaller than asked for would be written past) or the allocation fails.
+// must not wrap: space smaller than asked for would be written past), the allocation fails, or
+// room_used is already past the room (the call is then a module-protocol failure).
 unsigned char* OutAppend(void* ctx, size_t n) {
   auto* c = static_cast<OutCtx*>(ctx);
-  const size_t at = c->bytes.size();
+  size_t front = 0;
+  if (!c->appended) {
+    front = c->out->room_used;
+    if (front > kRoomSize) {
+      c->broken = "room_used was past the room at the first append";
+      return nullptr;
+    }
+  }
+  const size_t at = c->bytes.size() + front;
   if (n > c->bytes.max_size() - at) return nullptr;
   try {
 #if defined(__cpp_lib_string_resize_and_overwrite)
@@ -47,6 +72,11 @@ unsigned char* OutAppend(void* ctx, size_t n) {
   } catch (const std::length_error&) {
     return nullptr;
   }
+  if (!c->appended) {
+    if (front > 0) std::memcpy(c->bytes.data(), c->room, front);
+    c->appended = true;
+    c->room_committed = front;
+  }
   return reinterpret_cast<unsigned char*>(c->bytes.data() + at);
 }
 
@@ -56,31 +86,29 @@ void OutError(void* ctx, int64_t offset, const char* message) {
   c->message = message ? message : "";
 }
 
-// The room handed to the module up front (harness/serdiff_module.h, ABI 2): on serdiff's
-// stack, not initialized. 256 bytes take any number and most small documents without a call
-// back into serdiff.
-constexpr size_t kRoomSize = 256;
-static_assert(kRoomSize >= SERDIFF_OUT_ROOM_MIN);
-
 // Every outcome but a whole output in the room, out of line (it keeps the hot path's frame
 // small): the one mapping of a module's return code to accepted, declined, or rejected (with the
-// error offset it reported, serdiff/common/error_offset.h).
-[[gnu::noinline]] absl::StatusOr<std::string> Finish(int rc, OutCtx& ctx, const unsigned char* room,
-                                                     size_t used) {
-  if (rc == SERDIFF_OK && used <= kRoomSize) {
-    // Appended bytes follow the room's (a version-1 module leaves room_used at 0).
-    if (used == 0) return std::move(ctx.bytes);
-    std::string both;
-    both.reserve(used + ctx.bytes.size());
-    both.append(reinterpret_cast<const char*>(room), used).append(ctx.bytes);
-    return both;
+// error offset it reported, serdiff/common/error_offset.h), after the ABI's own rules on the
+// room, whose breach is a module-protocol failure (harness/result.h, WorkerFailure) whatever the
+// module returned, so that it is always a verdict and never an agreeing rejection.
+[[gnu::noinline]] absl::StatusOr<std::string> Finish(int rc, OutCtx& ctx, size_t used) {
+  if (ctx.broken != nullptr) return WorkerFailure("module-protocol", ctx.broken);
+  if (used > kRoomSize) {
+    return WorkerFailure("module-protocol",
+                         absl::StrCat("room_used is ", used, ", past the room of ", kRoomSize,
+                                      " bytes (harness/serdiff_module.h)"));
+  }
+  if (rc == SERDIFF_OK) {
+    // The room's bytes were committed by the first append; none may be claimed after it.
+    if (!ctx.appended) return std::string(reinterpret_cast<const char*>(ctx.room), used);
+    if (used != ctx.room_committed) {
+      return WorkerFailure("module-protocol",
+                           absl::StrCat("room_used changed from ", ctx.room_committed, " to ", used,
+                                        " after the first append (harness/serdiff_module.h)"));
+    }
+    return std::move(ctx.bytes);
   }
   if (rc == SERDIFF_DECLINED) return Declined(ctx.message);
-  if (rc == SERDIFF_OK) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the module set room_used to ", used, " past its room of ", kRoomSize,
-                     " bytes (harness/serdiff_module.h): its output is not taken"));
-  }
   absl::Status st = absl::InvalidArgumentError(ctx.message);
   if (ctx.offset >= 0) st = WithErrorOffset(std::move(st), ctx.offset);
   return st;
@@ -94,6 +122,8 @@ static_assert(kRoomSize >= SERDIFF_OUT_ROOM_MIN);
   OutCtx ctx;
   unsigned char room[kRoomSize];
   serdiff_out out{&ctx, OutAppend, OutError, room, kRoomSize, 0};
+  ctx.out = &out;
+  ctx.room = room;
   int rc = SERDIFF_REJECTED;
   // The scalar forms are the first cases: a module's int64 formatter costs about as much as the
   // call itself.
@@ -117,10 +147,10 @@ static_assert(kRoomSize >= SERDIFF_OUT_ROOM_MIN);
   // The usual case of a version-2 module: the whole output in the room, one string made of it,
   // constructed in the caller's StatusOr (none is default-built or moved on the way).
   const size_t used = out.room_used;
-  if (rc == SERDIFF_OK && ctx.bytes.empty() && used <= kRoomSize) {
+  if (rc == SERDIFF_OK && !ctx.appended && used <= kRoomSize) {
     return std::string(reinterpret_cast<const char*>(room), used);
   }
-  return Finish(rc, ctx, room, used);
+  return Finish(rc, ctx, used);
 }
 
 }  // namespace

@@ -30,7 +30,8 @@ enum class Outcome { kAccepted, kRejected, kDeclined };
 Outcome OutcomeOf(const Output& out);
 
 // An outside implementation that failed (harness/external.h): the payload that marks its
-// status; its value is the class prefix ("worker-crashed", "worker-timeout", "worker-protocol").
+// status; its value is the class prefix ("worker-crashed", "worker-timeout", "worker-protocol",
+// and for a module that broke its ABI's rules on the output's room, "module-protocol").
 // JudgeCase reports such a run as "<prefix>:<impl>" before any other rule.
 inline constexpr absl::string_view kWorkerFailureUrl = "serdiff.dev/worker-failure";
 absl::Status WorkerFailure(absl::string_view cls, absl::string_view message);

@@ -19,14 +19,20 @@
  *   - ROOM GIVEN UP FRONT (version 2): before the call serdiff points `room` at `room_size`
  *     writable bytes (at least SERDIFF_OUT_ROOM_MIN; not initialized) and sets `room_used` to 0.
  *     The module writes its first bytes there and sets `room_used` to how many it wrote. A short
- *     output (a number, a small document) then needs no call back into serdiff at all.
- *   - `append(ctx, n)` returns room for n more output bytes (valid until the next append; NULL
+ *     output (a number, a small document) then needs no call back into serdiff at all. The
+ *     module must not change `room` or `room_size` (serdiff reads its own buffer and size).
+ *   - `append(ctx, n)` returns space for n more output bytes (valid until the next append; NULL
  *     when out of memory: return SERDIFF_REJECTED then; the n bytes are not initialized, so the
- *     module writes every one of them).
+ *     module writes every one of them). The first append takes the room's bytes as they are
+ *     then (`room_used` at that moment) into the front of the output, in the same buffer.
  * The output is the first `room_used` bytes of `room` followed by every appended byte, in order.
- * A `room_used` above `room_size` is a broken module: serdiff reports the call as rejected with
- * a message saying so, and takes none of its bytes. A version-1 module never reads the three
- * room fields and never sets `room_used`, so its output is its appended bytes, as before.
+ * Breaking these rules is a broken module, reported as the verdict "module-protocol:<name>"
+ * before every other rule, whatever the operation returned (a rejection could agree with
+ * serdiff's own and hide it), with none of its bytes taken:
+ *   - a `room_used` above `room_size`, at the first append or after the call;
+ *   - on SERDIFF_OK, a `room_used` that changed after the first append.
+ * A version-1 module never reads the three room fields and never sets `room_used`, so its output
+ * is its appended bytes, as before.
  *
  * `error(ctx, offset, message)` records why an input is rejected or declined (offset: byte
  * offset into the input, or -1 when there is none; message: a NUL-terminated string, copied).
@@ -37,11 +43,12 @@
  *
  * Versions: serdiff loads modules of version 1 and 2 (`abi_version`); a version-2 module loaded
  * by a serdiff that speaks only version 1 is refused with both versions named, never called
- * with a serdiff_out that lacks the room fields.
+ * with a serdiff_out that lacks the room fields. A module that uses the room must declare 2
+ * (SERDIFF_MODULE_ABI); one that only appends may declare 1 to stay loadable by older serdiffs.
  *
  * Peak heap: the module runs inside serdiff's allocation tracker (harness/alloc_tracker.h),
  * so allocations through C++ operator new are counted in every build, and plain malloc in
- * sanitizer builds only. The output string serdiff makes of the room's and the appended bytes is
+ * sanitizer builds only. The output's one buffer (the room's bytes and the appended ones) is
  * charged to the call, as a compiled-in implementation's returned string is; the room itself is
  * serdiff's and costs the module nothing.
  */
@@ -86,7 +93,8 @@ typedef struct serdiff_out {
   /* Version 2 (see above): the first output bytes go here, without a call. */
   unsigned char* room; /* room_size bytes, not initialized */
   size_t room_size;    /* >= SERDIFF_OUT_ROOM_MIN */
-  size_t room_used;    /* 0 before the call; the module sets it to the bytes of room it wrote */
+  size_t room_used;    /* 0 before the call; the module sets it to the bytes of room it wrote,
+                          before its first append if it appends */
 } serdiff_out;
 
 /* A CQL list<int>: count elements; values[i] is ignored where nulls && nulls[i] != 0 (a null

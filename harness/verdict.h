@@ -2,7 +2,8 @@
 //
 // The rules (JudgeCase in verdict.cc); the first failure found is reported:
 //   0. an outside implementation that crashed, hung or broke the protocol (harness/external.h) is
-//      "worker-crashed:<impl>", "worker-timeout:<impl>" or "worker-protocol:<impl>";
+//      "worker-crashed:<impl>", "worker-timeout:<impl>" or "worker-protocol:<impl>" (a module
+//      that broke its ABI's rules on the output's room: "module-protocol:<impl>");
 //   1. every implementation runs twice; a different second result (bytes, status code,
 //      message or payloads such as the error offset) is "nondeterministic:<impl>"; the
 //      optimized side declining is "optimized-declined:<impl>". In a fuzz binary the others

@@ -97,10 +97,34 @@ int RoomLetters(int64_t count, serdiff_out* out) {
   out->room_used = static_cast<size_t>(count);
   return SERDIFF_OK;
 }
-// Claims room_size + `past` bytes of the room.
+// Claims room_size + `past` bytes of the room, then returns `rc`.
+template <int rc>
 int ClaimsPastTheRoom(int64_t past, serdiff_out* out) {
   std::memset(out->room, 'r', out->room_size);
   out->room_used = out->room_size + static_cast<size_t>(past);
+  return rc;
+}
+// Claims one byte past the room, then appends: the append is refused (the room's claim is
+// already broken) and the op returns what the ABI says after a NULL, a rejection.
+int ClaimsPastTheRoomThenAppends(int64_t, serdiff_out* out) {
+  out->room_used = out->room_size + 1;
+  return out->append(out->ctx, 3) == nullptr ? SERDIFF_REJECTED : SERDIFF_OK;
+}
+// Writes 4 bytes into the room, appends 3, then claims `count` bytes of the room.
+int ClaimsAfterAppending(int64_t count, serdiff_out* out) {
+  std::memcpy(out->room, "abcd", 4);
+  out->room_used = 4;
+  if (!AppendInPieces(out, "XYZ", 3)) return SERDIFF_REJECTED;
+  out->room_used = static_cast<size_t>(count);
+  return SERDIFF_OK;
+}
+// 100 letters in the room, then `count` bytes appended in one piece.
+int HundredInRoomThenOneAppend(int64_t count, serdiff_out* out) {
+  for (int i = 0; i < 100; ++i) out->room[i] = static_cast<unsigned char>('a' + i % 26);
+  out->room_used = 100;
+  unsigned char* p = out->append(out->ctx, static_cast<size_t>(count));
+  if (p == nullptr) return SERDIFF_REJECTED;
+  std::memset(p, 'z', static_cast<size_t>(count));
   return SERDIFF_OK;
 }
 // Writes into the room, then rejects or declines: the room's bytes are not an output.
@@ -207,20 +231,44 @@ TEST(ModuleCall, OutputsInTheRoomArriveWholeAndAppendedBytesFollowThem) {
   }
 }
 
-TEST(ModuleCall, ARoomUsedPastTheRoomIsRejectedAndNoneOfItTaken) {
+// A module that breaks the room's rules is a module-protocol failure (a verdict of its own,
+// reported before every other rule), whatever it returned: as a rejection it could agree with
+// serdiff's own and go unseen.
+TEST(ModuleCall, ARoomUsedPastTheRoomIsAModuleProtocolFailure) {
   for (int64_t past : {int64_t{1}, int64_t{2}, int64_t{1} << 20, INT64_MAX}) {
-    const absl::StatusOr<std::string> out =
-        CallModuleOp(Int64Op(ClaimsPastTheRoom), past, {}, nullptr);
-    ASSERT_FALSE(out.ok()) << past;
-    EXPECT_FALSE(IsDeclined(out.status()));
-    EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
-    EXPECT_NE(out.status().message().find("room_used"), std::string::npos) << out.status();
-    EXPECT_EQ(ErrorOffset(out.status()), std::nullopt);
+    for (serdiff_int64_fn fn : {ClaimsPastTheRoom<SERDIFF_OK>, ClaimsPastTheRoom<SERDIFF_REJECTED>,
+                                ClaimsPastTheRoom<SERDIFF_DECLINED>}) {
+      const absl::StatusOr<std::string> out = CallModuleOp(Int64Op(fn), past, {}, nullptr);
+      ASSERT_FALSE(out.ok()) << past;
+      EXPECT_EQ(WorkerFailureClass(out.status()), "module-protocol")
+          << past << ": " << out.status();
+      EXPECT_NE(out.status().message().find("room_used"), std::string::npos) << out.status();
+    }
   }
+  const absl::StatusOr<std::string> appended =
+      CallModuleOp(Int64Op(ClaimsPastTheRoomThenAppends), 0, {}, nullptr);
+  ASSERT_FALSE(appended.ok());
+  EXPECT_EQ(WorkerFailureClass(appended.status()), "module-protocol") << appended.status();
   // Exactly the room: accepted, every byte of it.
-  const absl::StatusOr<std::string> full = CallModuleOp(Int64Op(ClaimsPastTheRoom), 0, {}, nullptr);
+  const absl::StatusOr<std::string> full =
+      CallModuleOp(Int64Op(ClaimsPastTheRoom<SERDIFF_OK>), 0, {}, nullptr);
   ASSERT_TRUE(full.ok()) << full.status();
   EXPECT_EQ(*full, std::string(256, 'r'));
+}
+
+// The first append commits room_used: a claim that changes after it is a module-protocol
+// failure; the same claim is the output, room bytes first.
+TEST(ModuleCall, ARoomUsedChangedAfterTheFirstAppendIsAModuleProtocolFailure) {
+  const absl::StatusOr<std::string> same =
+      CallModuleOp(Int64Op(ClaimsAfterAppending), 4, {}, nullptr);
+  ASSERT_TRUE(same.ok()) << same.status();
+  EXPECT_EQ(*same, "abcdXYZ");
+  for (int64_t count : {0, 3, 5, 256}) {
+    const absl::StatusOr<std::string> out =
+        CallModuleOp(Int64Op(ClaimsAfterAppending), count, {}, nullptr);
+    ASSERT_FALSE(out.ok()) << count;
+    EXPECT_EQ(WorkerFailureClass(out.status()), "module-protocol") << count << ": " << out.status();
+  }
 }
 
 TEST(ModuleCall, RoomBytesOfARejectionOrADeclineAreNoOutput) {
@@ -251,6 +299,25 @@ TEST(ModuleCall, AnOutputInTheRoomCostsWhatTheCompiledInStringCosts) {
     const MeasuredOutput m = MeasuredModuleCall(Int64Op(RoomLetters), n, {}, nullptr);
     ASSERT_TRUE(m.output.ok()) << m.output.status();
     EXPECT_EQ(*m.output, Letters(n));
+    EXPECT_EQ(m.peak_bytes, string_peak) << n;
+  }
+}
+
+// Room and append together: the room's bytes go into the appended output's own buffer, so the
+// call's peak is that one buffer, what a compiled-in string of the same length allocates.
+TEST(ModuleCall, RoomThenAppendCostsOneBufferOfTheOutput) {
+  for (int64_t n : {int64_t{1}, int64_t{1000}, int64_t{100000}}) {
+    int64_t string_peak = 0;
+    {
+      PeakHeapScope scope;
+      std::string s(static_cast<size_t>(100 + n), 'a');
+      string_peak = scope.PeakBytes();
+      ASSERT_EQ(s.size(), static_cast<size_t>(100 + n));
+    }
+    const MeasuredOutput m =
+        MeasuredModuleCall(Int64Op(HundredInRoomThenOneAppend), n, {}, nullptr);
+    ASSERT_TRUE(m.output.ok()) << m.output.status();
+    EXPECT_EQ(*m.output, Letters(100) + std::string(static_cast<size_t>(n), 'z'));
     EXPECT_EQ(m.peak_bytes, string_peak) << n;
   }
 }

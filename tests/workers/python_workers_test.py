@@ -18,6 +18,7 @@ working directory, frames on stdin/stdout) and checks:
 Standard library only; exits non-zero on failure.
 """
 
+import io
 import json
 import os
 import random
@@ -420,6 +421,61 @@ class PymongoVersionTest(unittest.TestCase):
                 self.check_worker(w)
             finally:
                 self.assertEqual(w.finish()[0], 0)
+
+
+class AnswerBytesTest(unittest.TestCase):
+    """The library writes the common answer (accepted, hex, not timed) without its JSON encoder:
+    the bytes must be exactly the encoder's, and the frame limit must hold for it as for every
+    other answer. Runs the library's request loop in memory (no pipe)."""
+
+    def serve(self, requests, result, limit=None):
+        sys.path.insert(0, os.path.join(ROOT, 'workers', 'python'))
+        import serdiff_worker as sw
+        buf = bytearray()
+        for req in requests:
+            body = json.dumps(req).encode()
+            buf += struct.pack('>I', len(body)) + body
+        out = io.BytesIO()
+        sw._serve('t', {'op': lambda inp: ('hex', result)}, 'peak', None, io.BytesIO(bytes(buf)),
+                  out, limit or sw.MAX_FRAME)
+        data, answers = out.getvalue(), []
+        at = 0
+        while at < len(data):
+            (n,) = struct.unpack('>I', data[at:at + 4])
+            answers.append(data[at + 4:at + 4 + n])
+            at += 4 + n
+        return sw, answers[1:]  # after the hello
+
+    def test_the_common_answer_is_the_encoders_bytes(self):
+        for result in (b'', b'\x00', bytes(range(256)), bytearray(b'-92233'),
+                       memoryview(b'\xff\xfe')):
+            for rid in (0, 1, 7, 2 ** 53 - 1):
+                sw, answers = self.serve([{'id': rid, 'op': 'op', 'input': {}}], result)
+                self.assertEqual(len(answers), 1)
+                got = answers[0]
+                peak = json.loads(got)['peak']
+                self.assertIs(type(peak), int)
+                want = sw._dumps({'id': rid, 'ok': True, 'hex': bytes(result).hex(),
+                                  'peak': peak}).encode('utf-8')
+                self.assertEqual(got, want)
+
+    def test_a_timed_answer_still_carries_its_timings(self):
+        _, answers = self.serve([{'id': 1, 'op': 'op', 'input': {}, 'time': 3}], b'ab')
+        a = json.loads(answers[0])
+        self.assertEqual(a['hex'], '6162')
+        self.assertEqual(len(a['ns']), 3)
+
+    def test_the_frame_limit_holds_for_the_common_answer(self):
+        # {"id":1,"ok":true,"hex":"<2n>","peak":P}: find the size of the answer, then ask for a
+        # limit of exactly it (sent) and one byte less (declined).
+        _, answers = self.serve([{'id': 1, 'op': 'op', 'input': {}}], b'x' * 100)
+        size = len(answers[0])
+        _, at_limit = self.serve([{'id': 1, 'op': 'op', 'input': {}}], b'x' * 100, limit=size)
+        self.assertTrue(json.loads(at_limit[0])['ok'])
+        _, over = self.serve([{'id': 1, 'op': 'op', 'input': {}}], b'x' * 100, limit=size - 1)
+        a = json.loads(over[0])
+        self.assertEqual(a['error'], 'declined')
+        self.assertIn('over the frame limit', a['message'])
 
 
 class ProcessRulesTest(unittest.TestCase):

@@ -329,21 +329,19 @@ def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False,
             answer = {'id': rid, 'ok': False, 'error': 'rejected', 'message': _error_text(e)}
             if peak is not None:
                 answer['peak'] = peak
+        body = None
         if answer is None:
             kind = data = None
             if type(result) in (tuple, list) and len(result) == 2:
                 kind, data = result
-            if kind == 'hex' and isinstance(data, _BYTES):
-                if 'time' not in req:
-                    # The common answer, written without the JSON encoder (it cost 2 us of an
-                    # int64 call's 8.7 us in the loop; docs/benchmarks.md): rid and peak are ints
-                    # and the hex is [0-9a-f], so the text is byte for byte what _dumps gives.
-                    body = b'{"id":%d,"ok":true,"hex":"%s","peak":%d}' % (
-                        rid, data.hex().encode('ascii'), peak)
-                    if len(body) <= limit:
-                        out.write(_pack_len(len(body)) + body)
-                        out.flush()
-                        continue
+            if kind == 'hex' and isinstance(data, _BYTES) and 'time' not in req:
+                # The common answer, written without the JSON encoder (it cost 2 us of an int64
+                # call's 8.7 us in the loop; docs/benchmarks.md): rid and peak are ints and the
+                # hex is [0-9a-f], so the text is byte for byte what _dumps gives. It meets the
+                # frame limit below like every other answer.
+                body = b'{"id":%d,"ok":true,"hex":"%s","peak":%d}' % (
+                    rid, data.hex().encode('ascii'), peak)
+            elif kind == 'hex' and isinstance(data, _BYTES):
                 answer = {'id': rid, 'ok': True, 'hex': data.hex(), 'peak': peak}
             elif kind == 'value':
                 answer = {'id': rid, 'ok': True, 'value': data, 'peak': peak}
@@ -351,25 +349,25 @@ def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False,
                 raise _WorkerBug('op "%s" (id %d) returned %s, not (\'hex\', bytes) or '
                                  '(\'value\', a JSON value)' % (op_name, rid, _shape(result)))
             n = req.get('time')
-            if type(n) is int and 1 <= n <= MAX_TIMED_CALLS:
+            if body is None and type(n) is int and 1 <= n <= MAX_TIMED_CALLS:
                 b = req.get('batch')
                 b = b if type(b) is int and 2 <= b <= MAX_BATCH else 1
                 answer['ns'] = _time_run(op, arg if type(op) is Op else inp, n, b)
                 if b > 1:
                     answer['batch'] = b
-        if type(answer.get('message')) is str:
-            answer['message'] = _well_formed(answer['message'])
-        try:
-            body = _dumps(answer).encode('utf-8')
-        except (TypeError, ValueError, UnicodeError, RecursionError) as e:  # JSON cannot carry it
-            body = _dumps(_declined(rid, 'result not presentable: %s' % _error_text(e))
-                          ).encode('utf-8')
+        if body is None:
+            if type(answer.get('message')) is str:
+                answer['message'] = _well_formed(answer['message'])
+            try:
+                body = _dumps(answer).encode('utf-8')
+            except (TypeError, ValueError, UnicodeError, RecursionError) as e:  # not JSON-able
+                body = _dumps(_declined(rid, 'result not presentable: %s' % _error_text(e))
+                              ).encode('utf-8')
         if len(body) > limit:  # serdiff would take it for a protocol error
             body = _dumps(_declined(rid, 'the answer of %d bytes is over the frame limit of %d '
                                          'bytes' % (len(body), limit))).encode('utf-8')
         out.write(_pack_len(len(body)) + body)
         out.flush()
-
 
 def _time_run(op, arg, n, batch=1):
     """n timings of `batch` calls each of the op's run step alone (not prepare, not finish),
