@@ -10,6 +10,7 @@
 //     compiled-in implementation and the same function as a module (bench/workers/
 //     int64_module.cc), each through its Impl's run, as the verdict calls them.
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -230,6 +231,9 @@ int main(int argc, char** argv) {
   // The module joins bson_format_int64 when the registry is built; no default workers.
   setenv("SERDIFF_MODULES", SERDIFF_BENCH_INT64_MODULE, 1);
   setenv("SERDIFF_DEFAULT_WORKERS", "0", 1);
+  // A pipe child that died makes the next write fail (EPIPE, the row then stops) instead of
+  // killing the benchmark.
+  signal(SIGPIPE, SIG_IGN);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   return 0;
