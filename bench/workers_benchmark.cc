@@ -63,7 +63,10 @@ void PipeRoundTrip(benchmark::State& state, const std::vector<const char*>& argv
   frame[3] = static_cast<char>(n);
   std::string back(frame.size(), '\0');
   for (auto _ : state) {
-    if (write(to[1], frame.data(), frame.size()) != static_cast<ssize_t>(frame.size())) break;
+    if (write(to[1], frame.data(), frame.size()) != static_cast<ssize_t>(frame.size())) {
+      state.SkipWithError("the write to the child failed");
+      break;
+    }
     size_t got = 0;
     while (got < back.size()) {
       const ssize_t r = read(from[0], back.data() + got, back.size() - got);

@@ -53,7 +53,10 @@ unsigned char* OutAppend(void* ctx, size_t n) {
   if (!c->appended) {
     front = c->out->room_used;
     if (front > kRoomSize) {
+      // Recorded for Finish, which reports it whatever the module then does: `appended` keeps
+      // the call off the hot path even if the module lowers its claim and returns OK.
       c->broken = "room_used was past the room at the first append";
+      c->appended = true;
       return nullptr;
     }
   }
@@ -62,10 +65,14 @@ unsigned char* OutAppend(void* ctx, size_t n) {
   try {
 #if defined(__cpp_lib_string_resize_and_overwrite)
     // The callback's size argument can exceed the request (libstdc++ passes its capacity):
-    // the new length is given explicitly.
-    c->bytes.resize_and_overwrite(at + n, [at, n](char*, size_t) { return at + n; });
+    // the new length is given explicitly. The room's bytes are copied in inside it.
+    c->bytes.resize_and_overwrite(at + n, [at, n, front, c](char* p, size_t) {
+      if (front > 0) std::memcpy(p, c->room, front);
+      return at + n;
+    });
 #else
     c->bytes.resize(at + n);
+    if (front > 0) std::memcpy(c->bytes.data(), c->room, front);
 #endif
   } catch (const std::bad_alloc&) {
     return nullptr;
@@ -73,7 +80,6 @@ unsigned char* OutAppend(void* ctx, size_t n) {
     return nullptr;
   }
   if (!c->appended) {
-    if (front > 0) std::memcpy(c->bytes.data(), c->room, front);
     c->appended = true;
     c->room_committed = front;
   }

@@ -22,8 +22,9 @@
  *     output (a number, a small document) then needs no call back into serdiff at all. The
  *     module must not change `room` or `room_size` (serdiff reads its own buffer and size).
  *   - `append(ctx, n)` returns space for n more output bytes (valid until the next append; NULL
- *     when out of memory: return SERDIFF_REJECTED then; the n bytes are not initialized, so the
- *     module writes every one of them). The first append takes the room's bytes as they are
+ *     when out of memory, or when `room_used` is already past the room: return
+ *     SERDIFF_REJECTED then; the n bytes are not initialized, so the module writes every one of
+ *     them). The first append takes the room's bytes as they are
  *     then (`room_used` at that moment) into the front of the output, in the same buffer.
  * The output is the first `room_used` bytes of `room` followed by every appended byte, in order.
  * Breaking these rules is a broken module, reported as the verdict "module-protocol:<name>"

@@ -110,6 +110,16 @@ int ClaimsPastTheRoomThenAppends(int64_t, serdiff_out* out) {
   out->room_used = out->room_size + 1;
   return out->append(out->ctx, 3) == nullptr ? SERDIFF_REJECTED : SERDIFF_OK;
 }
+// Claims one byte past the room, appends (refused), then lowers its claim to 3 bytes and returns
+// `rc` anyway: the breach at the append must still be reported, whatever follows it.
+template <int rc>
+int ClaimsPastTheRoomAppendsThenLowers(int64_t, serdiff_out* out) {
+  out->room_used = out->room_size + 1;
+  const bool refused = out->append(out->ctx, 3) == nullptr;
+  std::memcpy(out->room, "abc", 3);
+  out->room_used = 3;
+  return refused ? rc : SERDIFF_DECLINED;
+}
 // Writes 4 bytes into the room, appends 3, then claims `count` bytes of the room.
 int ClaimsAfterAppending(int64_t count, serdiff_out* out) {
   std::memcpy(out->room, "abcd", 4);
@@ -249,6 +259,15 @@ TEST(ModuleCall, ARoomUsedPastTheRoomIsAModuleProtocolFailure) {
       CallModuleOp(Int64Op(ClaimsPastTheRoomThenAppends), 0, {}, nullptr);
   ASSERT_FALSE(appended.ok());
   EXPECT_EQ(WorkerFailureClass(appended.status()), "module-protocol") << appended.status();
+  // The claim lowered after the refused append: still the breach at the first append.
+  for (serdiff_int64_fn fn : {ClaimsPastTheRoomAppendsThenLowers<SERDIFF_OK>,
+                              ClaimsPastTheRoomAppendsThenLowers<SERDIFF_REJECTED>}) {
+    const absl::StatusOr<std::string> lowered = CallModuleOp(Int64Op(fn), 0, {}, nullptr);
+    ASSERT_FALSE(lowered.ok());
+    EXPECT_EQ(WorkerFailureClass(lowered.status()), "module-protocol") << lowered.status();
+    EXPECT_NE(lowered.status().message().find("at the first append"), std::string::npos)
+        << lowered.status();
+  }
   // Exactly the room: accepted, every byte of it.
   const absl::StatusOr<std::string> full =
       CallModuleOp(Int64Op(ClaimsPastTheRoom<SERDIFF_OK>), 0, {}, nullptr);

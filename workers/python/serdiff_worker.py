@@ -369,6 +369,7 @@ def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False,
         out.write(_pack_len(len(body)) + body)
         out.flush()
 
+
 def _time_run(op, arg, n, batch=1):
     """n timings of `batch` calls each of the op's run step alone (not prepare, not finish),
     outside tracemalloc, with perf_counter_ns: the answer's "ns" for a request's "time": n and
