@@ -32,8 +32,8 @@ struct OutCtx {
   int64_t offset = -1;
   std::string message;
   const serdiff_out* out = nullptr;  // the call's serdiff_out, for room_used
-  const unsigned char* room =
-      nullptr;                   // serdiff's room (not out->room: the module may not move it)
+  // serdiff's room, not out->room, which the module must not move but could.
+  const unsigned char* room = nullptr;
   bool appended = false;         // the module called append (bytes then holds the output)
   size_t room_committed = 0;     // room_used at the first append
   const char* broken = nullptr;  // set when the module broke the ABI inside append
