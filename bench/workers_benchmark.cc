@@ -193,7 +193,7 @@ void BM_Int64Compiled(benchmark::State& state) {
 }
 BENCHMARK(BM_Int64Compiled);
 
-// The compiled-in side as the verdict runs it (harness/typed_target.h, RunImpl): under a
+// The compiled-in side as the verdict runs it (harness/run_impls.h, RunImpl): under a
 // PeakHeapScope, the peak read after the call. A module's measured_run does the same around its
 // call, so this row against BM_Int64Module is the cost of the module boundary alone.
 void BM_Int64CompiledMeasured(benchmark::State& state) {

@@ -24,7 +24,7 @@ namespace serdiff::harness {
 //
 // FailWhere::kInsidePeakHeapScopes counts (and fails) only allocations made while a
 // PeakHeapScope is alive on the thread: the harness opens one around each implementation's
-// measured run (TypedTarget::RunImpl), so the failure lands in the code under test, not in
+// measured run (harness/run_impls.h), so the failure lands in the code under test, not in
 // the harness's report formatting.
 enum class FailWhere { kAnywhere, kInsidePeakHeapScopes };
 

@@ -173,6 +173,14 @@ struct Impl {
   // worker's process reports it; a module's is the tracker's around the module call alone,
   // without serdiff's conversion of the input). Set instead of `run` when kind is not kCompiled.
   std::function<MeasuredOutput(const T&)> measured_run;
+  // A worker's call in two halves (WorkerClient::Send and Receive), so that the verdict can run
+  // the in-process implementations while the worker answers (TypedTarget::Judge): send_run
+  // writes the request and returns its id, or the call's outcome when nothing was sent (a
+  // decline, a failure to start or to write, an input the interchange cannot carry);
+  // receive_run(v, sent) gives what measured_run(v) would have. Both set or neither;
+  // measured_run stays set for every other caller.
+  std::function<absl::StatusOr<int64_t>(const T&)> send_run = {};
+  std::function<MeasuredOutput(const T&, const absl::StatusOr<int64_t>&)> receive_run = {};
   // The implementation's own timing (`serdiff review`): `calls` timings of `batch` calls each
   // (batch >= 1) of the implementation alone on the value, each given in nanoseconds per call.
   // An outside implementation: a worker times them in its process; a module's are timed around

@@ -1,9 +1,9 @@
 // Workers over pipes and modules through dlopen (harness/external.h, docs/workers.md).
 #include "harness/external.h"
+#include "harness/worker_frames.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -160,8 +160,6 @@ absl::StatusOr<WorkerManifest> ReadWorkerManifest(const std::string& path) {
 
 namespace {
 
-constexpr uint32_t kMaxFrame = 256u << 20;
-
 // An executable: absolute or relative to the manifest's folder when it holds a '/', else
 // found on PATH.
 bool FindExecutable(const std::string& cmd, const std::string& dir) {
@@ -184,89 +182,12 @@ int TimeoutMs(const WorkerManifest& m) {
   return m.timeout_ms > 0 ? m.timeout_ms : 10000;
 }
 
-using Clock = std::chrono::steady_clock;
+using worker_frames::Clock;
 
-// Writes all of `data` before `deadline`. Errors: the errno text, or "deadline".
-absl::Status WriteAll(int fd, absl::string_view data, Clock::time_point deadline) {
-  size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = write(fd, data.data() + done, data.size() - done);
-    if (n > 0) {
-      done += static_cast<size_t>(n);
-      continue;
-    }
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && errno == EAGAIN) {
-      const auto left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-      if (left <= 0) return absl::DeadlineExceededError("deadline");
-      pollfd p{fd, POLLOUT, 0};
-      poll(&p, 1, static_cast<int>(left));
-      continue;
-    }
-    return absl::UnavailableError(std::strerror(errno));
-  }
-  return absl::OkStatus();
-}
-
-// Reads exactly n bytes before `deadline`. Errors: Unavailable "end of stream" or the errno
-// text, DeadlineExceeded.
-absl::Status ReadAll(int fd, char* out, size_t n, Clock::time_point deadline) {
-  size_t done = 0;
-  while (done < n) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) return absl::DeadlineExceededError("deadline");
-    pollfd p{fd, POLLIN, 0};
-    const int r = poll(&p, 1, static_cast<int>(left));
-    if (r < 0 && errno == EINTR) continue;
-    if (r == 0) return absl::DeadlineExceededError("deadline");
-    const ssize_t got = read(fd, out + done, n - done);
-    if (got > 0) {
-      done += static_cast<size_t>(got);
-    } else if (got == 0) {
-      return absl::UnavailableError("end of stream");
-    } else if (errno != EINTR && errno != EAGAIN) {
-      return absl::UnavailableError(std::strerror(errno));
-    }
-  }
-  return absl::OkStatus();
-}
-
-std::string FrameOf(absl::string_view payload) {
-  const uint32_t n = static_cast<uint32_t>(payload.size());
-  std::string f(4 + payload.size(), '\0');
-  f[0] = static_cast<char>(n >> 24);
-  f[1] = static_cast<char>(n >> 16);
-  f[2] = static_cast<char>(n >> 8);
-  f[3] = static_cast<char>(n);
-  std::memcpy(f.data() + 4, payload.data(), payload.size());
-  return f;
-}
-
-// The body is read in pieces of at most this many bytes, the buffer grown as they arrive: a
-// length field is a claim, and a worker that claims 256 MiB and sends 10 bytes costs 1 MiB.
-constexpr size_t kFramePiece = size_t{1} << 20;
-
-// Reads one frame: its 4-byte big-endian length, then that many bytes. Errors: ReadAll's
-// (DeadlineExceeded, Unavailable at the end of the stream), OutOfRange for a length over
-// kMaxFrame (nothing of the body is read or allocated; a length of exactly kMaxFrame is taken).
-absl::Status ReadFrame(int fd, Clock::time_point deadline, std::string* body) {
-  unsigned char len[4];
-  if (absl::Status s = ReadAll(fd, reinterpret_cast<char*>(len), 4, deadline); !s.ok()) return s;
-  const uint32_t n = (uint32_t{len[0]} << 24) | (uint32_t{len[1]} << 16) | (uint32_t{len[2]} << 8) |
-                     uint32_t{len[3]};
-  if (n > kMaxFrame) {
-    return absl::OutOfRangeError(absl::StrCat("a frame of ", n, " bytes (limit ", kMaxFrame, ")"));
-  }
-  body->clear();
-  while (body->size() < n) {
-    const size_t have = body->size();
-    const size_t piece = std::min<size_t>(n - have, kFramePiece);
-    body->resize(have + piece);
-    if (absl::Status s = ReadAll(fd, body->data() + have, piece, deadline); !s.ok()) return s;
-  }
-  return absl::OkStatus();
+// A buffer kept between calls keeps at most 1 MiB: the one large answer of a run (125 MB for a
+// 500,000-int list) is not held for the rest of the process.
+void ReleaseIfLarge(std::string* buffer) {
+  if (buffer->capacity() > (size_t{1} << 20)) std::string().swap(*buffer);
 }
 
 }  // namespace
@@ -279,9 +200,19 @@ WorkerClient::WorkerClient(WorkerManifest manifest) : manifest_(std::move(manife
 WorkerClient::~WorkerClient() { Stop(false); }
 
 void WorkerClient::Stop(bool kill_it) {
+  if (in_flight_) {  // its answer can no longer come: Restart() between the halves
+    Early e;
+    e.id = in_flight_->id;
+    e.answer = WorkerFailure("worker-crashed", absl::StrCat(manifest_.name,
+                                                            ": the worker was stopped before "
+                                                            "its answer was read"));
+    early_.push_back(std::move(e));
+    in_flight_.reset();
+  }
   if (to_fd_ >= 0) close(to_fd_);
   if (from_fd_ >= 0) close(from_fd_);
   to_fd_ = from_fd_ = -1;
+  ahead_.clear();  // bytes of the process that ended
   if (pid_ > 0) {
     if (kill_it) kill(pid_, SIGKILL);
     // Closing its stdin ends a well-behaved worker; one that does not end is killed.
@@ -369,11 +300,12 @@ absl::Status WorkerClient::Start() {
   from_fd_ = from[0];
   fcntl(to_fd_, F_SETFL, fcntl(to_fd_, F_GETFL) | O_NONBLOCK);
   ++starts_;
-  next_id_ = 1;
+  // next_id_ goes on across restarts: an answer kept from the process before (Send's early_)
+  // must not share its id with a request to this one.
   // The hello, within the deadline (a runtime's start-up counts against it).
   const auto deadline = Clock::now() + std::chrono::milliseconds(TimeoutMs(manifest_) + 20000);
   std::string body;
-  if (absl::Status s = ReadFrame(from_fd_, deadline, &body); !s.ok()) {
+  if (absl::Status s = worker_frames::ReadFrame(from_fd_, deadline, &ahead_, &body); !s.ok()) {
     return FrameFailure(s, "hello frame", TimeoutMs(manifest_) + 20000);
   }
   const Json h = Json::parse(body, nullptr, false);
@@ -404,7 +336,22 @@ absl::StatusOr<ExternalAnswer> WorkerClient::Call(absl::string_view op,
                                                   int batch) {
   *peak_bytes = -1;
   if (ns != nullptr) ns->clear();
+  absl::StatusOr<int64_t> id = Send(op, input_json, time_calls, batch);
+  if (!id.ok()) return id.status();
+  return Receive(*id, peak_bytes, ns);
+}
+
+absl::StatusOr<int64_t> WorkerClient::Send(absl::string_view op, absl::string_view input_json,
+                                           int time_calls, int batch) {
   if (declined_) return Declined(*declined_);
+  if (in_flight_) {
+    // One request in the pipe at a time (external.h): the one before is answered first.
+    Early e;
+    e.id = in_flight_->id;
+    e.answer = ReadAnswer(&e.peak_bytes, &e.ns);
+    early_.push_back(std::move(e));
+    if (declined_) return Declined(*declined_);
+  }
   if (pid_ < 0) {
     if (absl::Status s = Start(); !s.ok()) {
       // A worker that cannot even start is declined for the rest of the process after two
@@ -420,19 +367,66 @@ absl::StatusOr<ExternalAnswer> WorkerClient::Call(absl::string_view op,
   }
   ++calls_;
   const int64_t id = next_id_++;
-  std::string req = absl::StrCat("{\"id\":", id, ",\"op\":\"", op, "\",\"input\":");
+  // The frame is built in one buffer kept between calls (no allocation once it is large enough).
+  ReleaseIfLarge(&request_);
+  std::string& req = request_;
+  worker_frames::StartFrame(&req);
+  absl::StrAppend(&req, "{\"id\":", id, ",\"op\":\"", op, "\",\"input\":");
   req.append(input_json.data(), input_json.size());
   if (time_calls > 0) absl::StrAppend(&req, ",\"time\":", time_calls);
   if (time_calls > 0 && batch > 1) absl::StrAppend(&req, ",\"batch\":", batch);
   req.push_back('}');
+  worker_frames::EndFrame(&req);
   const auto deadline = Clock::now() + std::chrono::milliseconds(TimeoutMs(manifest_));
-  if (absl::Status s = WriteAll(to_fd_, FrameOf(req), deadline); !s.ok()) {
+  if (absl::Status s = worker_frames::WriteAll(to_fd_, req, deadline); !s.ok()) {
     if (absl::IsDeadlineExceeded(s)) return Fail("worker-timeout", "request not taken in time");
     return Fail("worker-crashed", absl::StrCat("writing the request: ", s.message()));
   }
-  std::string body;
-  if (absl::Status s = ReadFrame(from_fd_, deadline, &body); !s.ok()) {
+  in_flight_ = InFlight{id, time_calls, batch};
+  return id;
+}
+
+absl::StatusOr<ExternalAnswer> WorkerClient::Receive(int64_t id, int64_t* peak_bytes,
+                                                     std::vector<double>* ns) {
+  *peak_bytes = -1;
+  if (ns != nullptr) ns->clear();
+  for (size_t i = 0; i < early_.size(); ++i) {
+    if (early_[i].id != id) continue;
+    Early e = std::move(early_[i]);
+    early_.erase(early_.begin() + static_cast<std::ptrdiff_t>(i));
+    *peak_bytes = e.peak_bytes;
+    if (ns != nullptr) *ns = std::move(e.ns);
+    return std::move(e.answer);
+  }
+  if (!in_flight_ || in_flight_->id != id) {
+    return absl::InternalError(absl::StrCat(manifest_.name, ": no request ", id, " is pending"));
+  }
+  return ReadAnswer(peak_bytes, ns);
+}
+
+absl::StatusOr<ExternalAnswer> WorkerClient::ReadAnswer(int64_t* peak_bytes,
+                                                        std::vector<double>* ns) {
+  const InFlight f = *in_flight_;
+  in_flight_.reset();
+  const int64_t id = f.id;
+  const int time_calls = f.time_calls;
+  const int batch = f.batch;
+  const auto deadline = Clock::now() + std::chrono::milliseconds(TimeoutMs(manifest_));
+  ReleaseIfLarge(&answer_);
+  std::string& body = answer_;
+  if (absl::Status s = worker_frames::ReadFrame(from_fd_, deadline, &ahead_, &body); !s.ok()) {
     return FrameFailure(s, "answer", TimeoutMs(manifest_));
+  }
+  // The common answer without a JSON document (worker_frames.h; under a fuzzer's
+  // AddressSanitizer the document's allocations were most of the call's cost on serdiff's side,
+  // docs/fuzzing.md). Anything else, and a timed call's answer, is parsed and judged below.
+  if (time_calls == 0) {
+    int64_t read_id = 0;
+    ExternalAnswer plain;
+    if (worker_frames::ReadPlainAnswer(body, &read_id, peak_bytes, &plain.bytes) && read_id == id) {
+      return plain;
+    }
+    *peak_bytes = -1;
   }
   const Json a = Json::parse(body, nullptr, false);
   if (!a.is_object()) return Fail("worker-protocol", "the answer is not one JSON object");

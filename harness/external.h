@@ -123,6 +123,25 @@ class WorkerClient {
                                       int64_t* peak_bytes, int time_calls = 0,
                                       std::vector<double>* ns = nullptr, int batch = 1);
 
+  // Call in two halves, for a caller with work of its own to do while the worker answers (the
+  // verdict runs the in-process implementations in between: TypedTarget::Judge). Send starts
+  // the worker if needed and writes the request; it returns the request's id (> 0), or what
+  // Call would have returned without an answer: Declined (the worker's runtime or package is
+  // missing, or it lacks the op) or a WorkerFailure (it failed to start, or the request could
+  // not be written: worker-crashed, worker-timeout). Receive(id) waits for that answer and gives
+  // what Call gives; its deadline (the manifest's timeout) is counted from the Receive, so time
+  // spent between the two halves is not the worker's.
+  //
+  // At most one request is in the pipe at a time, so that neither process can block writing to
+  // the other while that one writes too (a large request against a large answer): a Send while
+  // another request is in flight reads that one's answer first and keeps it (or its failure)
+  // for its own Receive. Receives may come in any order. A Receive of an id that was never sent
+  // or was already received is InternalError (a bug of the caller, never a verdict).
+  absl::StatusOr<int64_t> Send(absl::string_view op, absl::string_view input_json,
+                               int time_calls = 0, int batch = 1);
+  absl::StatusOr<ExternalAnswer> Receive(int64_t id, int64_t* peak_bytes,
+                                         std::vector<double>* ns = nullptr);
+
   // Ends the worker process (its stdin closed; killed if it does not end within a second), so
   // that the next call starts a fresh one: `serdiff review` times each input in a fresh process,
   // whose figures do not depend on what the worker ran before (a JIT's type feedback, an
@@ -148,7 +167,29 @@ class WorkerClient {
   // worker-protocol (over the frame limit) or worker-crashed; `what` names the frame.
   absl::Status FrameFailure(const absl::Status& s, absl::string_view what, int64_t timeout_ms);
 
+  // A request written whose answer is not read yet, and the answers read early (Send).
+  struct InFlight {
+    int64_t id = 0;
+    int time_calls = 0;
+    int batch = 1;
+  };
+  struct Early {
+    int64_t id = 0;
+    absl::StatusOr<ExternalAnswer> answer;
+    int64_t peak_bytes = -1;
+    std::vector<double> ns;
+  };
+  // Reads the answer of the request in flight (Receive's work; clears in_flight_).
+  absl::StatusOr<ExternalAnswer> ReadAnswer(int64_t* peak_bytes, std::vector<double>* ns);
+
   WorkerManifest manifest_;
+  // Buffers kept between calls: bytes read from the worker past the last frame, the request
+  // frame being written and the answer's body.
+  std::string ahead_;
+  std::string request_;
+  std::string answer_;
+  std::optional<InFlight> in_flight_;
+  std::vector<Early> early_;
   int pid_ = -1;
   int to_fd_ = -1;
   int from_fd_ = -1;
@@ -225,14 +266,18 @@ Impl<T> WorkerImpl(std::shared_ptr<WorkerClient> client, const Interchange<T>* i
     impl.slack_per_input_permille = t.per_input_permille;
     impl.slack_reason = t.reason;
   }
-  impl.measured_run = [ic, client](const T& v) -> MeasuredOutput {
-    MeasuredOutput r;
+  impl.send_run = [ic, client](const T& v) -> absl::StatusOr<int64_t> {
     absl::StatusOr<std::string> in = ic->input_json(v);
-    if (!in.ok()) {
-      r.output = in.status();
+    if (!in.ok()) return in.status();
+    return client->Send(ic->op, *in);
+  };
+  impl.receive_run = [ic, client](const T& v, const absl::StatusOr<int64_t>& sent) {
+    MeasuredOutput r;
+    if (!sent.ok()) {
+      r.output = sent.status();
       return r;
     }
-    absl::StatusOr<ExternalAnswer> ans = client->Call(ic->op, *in, &r.peak_bytes);
+    absl::StatusOr<ExternalAnswer> ans = client->Receive(*sent, &r.peak_bytes);
     if (!ans.ok()) {
       r.output = ans.status();
     } else if (ic->output) {
@@ -241,6 +286,10 @@ Impl<T> WorkerImpl(std::shared_ptr<WorkerClient> client, const Interchange<T>* i
       r.output = std::move(ans->bytes);
     }
     return r;
+  };
+  // The whole call: its two halves in a row (WorkerClient::Call is Send then Receive).
+  impl.measured_run = [send = impl.send_run, receive = impl.receive_run](const T& v) {
+    return receive(v, send(v));
   };
   impl.fresh_process = [client] { client->Restart(); };
   impl.timed_run = [ic, client](const T& v, int calls, int batch) -> std::vector<double> {

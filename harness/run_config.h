@@ -53,7 +53,7 @@ uint64_t RerunHash(std::string_view data);
 bool RerunsAll(std::string_view data, const RunConfig& config);
 
 // True on this thread while the harness runs an implementation a second time on an input (rule
-// 1's rerun, TypedTarget's RunImpl); false during every other run, RunOne's and TimeCalls'
+// 1's rerun, harness/run_impls.h); false during every other run, RunOne's and TimeCalls'
 // included. Only the self-test targets' planted bugs read it (targets/selftest: a reference
 // that differs on its rerun alone); a real implementation must not behave by it.
 bool InSecondRun();

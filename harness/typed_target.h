@@ -31,6 +31,7 @@
 #include "harness/length_lies.h"
 #include "harness/report.h"
 #include "harness/run_config.h"
+#include "harness/run_impls.h"
 #include "harness/text_parse.h"
 #include "harness/verdict.h"
 
@@ -246,15 +247,17 @@ class TypedTarget final : public Target {
     // The subject (RunConfig::subject) goes first, and the optimized implementation joins the
     // others; without one (or when this target lacks it) the optimized implementation is runs[0].
     const Impl<T>* subject = SubjectImpl(config.subject);
+    absl::InlinedVector<PlannedRun<T>, 4> plan;
     if (subject == nullptr) {
-      runs.push_back(RunImpl(def_.optimized, Role::kOptimized, v, true));
+      plan.push_back({&def_.optimized, Role::kOptimized, true});
     } else {
-      runs.push_back(RunImpl(*subject, subject->role, v, true));
-      runs.push_back(RunImpl(def_.optimized, Role::kOptimized, v, rerun_all));
+      plan.push_back({subject, subject->role, true});
+      plan.push_back({&def_.optimized, Role::kOptimized, rerun_all});
     }
     for (const auto& r : def_.others) {
-      if (&r != subject) runs.push_back(RunImpl(r, r.role, v, rerun_all));
+      if (&r != subject) plan.push_back({&r, r.role, rerun_all});
     }
+    RunAll<T>(plan, v, &runs);
     for (ImplRun& run : runs) {
       for (const auto& e : def_.offset_exemptions) {
         if (e.impl == run.name) run.offset_exempt = true;
@@ -572,30 +575,6 @@ class TypedTarget final : public Target {
     info.fuzz_limits = d.fuzz_limits;
     info.interchange_op = d.interchange.op;
     return info;
-  }
-
-  // Runs one implementation (twice when `rerun`): a compiled one under the allocation tracker,
-  // an outside one by its measured_run, which returns its own peak.
-  static ImplRun RunImpl(const Impl<T>& impl, Role role, const T& v, bool rerun) {
-    ImplRun run;
-    run.name = impl.name;
-    run.role = role;
-    run.kind = impl.kind;
-    if (impl.measured_run) {
-      MeasuredOutput m = impl.measured_run(v);
-      run.first = std::move(m.output);
-      run.peak_heap_bytes = m.peak_bytes;
-    } else {
-      PeakHeapScope scope;
-      run.first = impl.run(v);
-      run.peak_heap_bytes = scope.PeakBytes();
-    }
-    run.rerun = rerun;
-    if (rerun) {
-      SecondRunScope second;
-      run.second = impl.measured_run ? impl.measured_run(v).output : impl.run(v);
-    }
-    return run;
   }
 
   T DecodeBytes(std::string_view data) const {

@@ -109,7 +109,7 @@ CaseResult JudgeCase(const JudgeInput& in) {
     }
   }
   // Rule 1. Every implementation, the optimized one included, ran twice on the same input
-  // (TypedTarget::RunImpl), except the others on inputs a fuzz binary's sample left out
+  // (harness/run_impls.h), except the others on inputs a fuzz binary's sample left out
   // (RunConfig::rerun_one_in: run.rerun false); SameOutput compares payloads too, so a second run
   // with another error offset is caught here.
   for (const ImplRun& run : runs) {

@@ -25,6 +25,11 @@ misbehaviour, so that one test process can see each failure and then a normal an
              of (1000 + the value) x B ns and echoes "batch": B; 43 echoes B + 1, 44 echoes B as
              text, 45 answers "batch": 2 whether asked or not, 46 ignores "batch" (N timings of
              1046 ns and no "batch": a worker that times each call alone)
+  value 47   before answering normally, it appends a line to the file SERDIFF_TEST_MARK names
+             (when set), so that a test can see the request arrive while serdiff is still busy
+             with its own runs (tests/harness_worker_overlap_test.cc)
+  value 48   it answers "48" to the first such request a process receives, "84" to the second,
+             and so on in turn (nondeterministic:misbehaving)
   value -1   it rejects the input at offset 1; -2 at offset 2; -3 without an offset; -4 it
              accepts "-4" (the tests' target rejects every negative value at offset 1)
 With --declined it says in its hello that its package is missing.
@@ -42,8 +47,11 @@ import time
 
 def write(obj_or_bytes):
     body = obj_or_bytes if isinstance(obj_or_bytes, bytes) else json.dumps(obj_or_bytes).encode()
-    sys.stdout.buffer.write(struct.pack('>I', len(body)) + body)
-    sys.stdout.buffer.flush()
+    try:
+        sys.stdout.buffer.write(struct.pack('>I', len(body)) + body)
+        sys.stdout.buffer.flush()
+    except BrokenPipeError:  # serdiff stopped this process before reading the answer
+        os._exit(0)
 
 
 def read():
@@ -77,6 +85,7 @@ def main():
         return
     write({'serdiff_worker': 1, 'name': 'misbehaving', 'ops': ['int64.to_decimal'],
            'peak': 'value x 10, made up for the tests'})
+    turns = 0  # requests of value 48 so far
     while True:
         req = read()
         if req is None:
@@ -87,6 +96,9 @@ def main():
             write({'id': rid, 'ok': True, 'hex': (b'81' if v == 18 else str(v).encode()).hex(), 'peak': 0})
             continue
         peak = abs(v) * 10
+        if v == 47 and os.environ.get('SERDIFF_TEST_MARK'):
+            with open(os.environ['SERDIFF_TEST_MARK'], 'a') as mark:
+                mark.write('%d\n' % rid)
         if v == 13:
             sys.exit(3)
         if v == 21:
@@ -106,6 +118,10 @@ def main():
             sys.stdout.buffer.flush()
             if v == 39:
                 sys.exit(0)
+            continue
+        if v == 48:
+            turns += 1
+            write({'id': rid, 'ok': True, 'hex': (b'48' if turns % 2 else b'84').hex(), 'peak': peak})
             continue
         if v == 17:
             write({'id': rid + 100, 'ok': True, 'hex': b'17'.hex(), 'peak': peak})

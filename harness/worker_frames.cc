@@ -1,0 +1,206 @@
+// The frame layer of the worker protocol (harness/worker_frames.h).
+#include "harness/worker_frames.h"
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+
+namespace serdiff::harness::worker_frames {
+namespace {
+
+// The most a read takes from the pipe at once (a Linux pipe holds 64 KiB by default).
+constexpr size_t kReadChunk = size_t{64} << 10;
+// The body is read in pieces of at most this many bytes beyond what was read ahead.
+constexpr size_t kFramePiece = size_t{1} << 20;
+
+// Waits for `fd` to be readable before `deadline`. Errors: DeadlineExceeded.
+absl::Status WaitReadable(int fd, Clock::time_point deadline) {
+  for (;;) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) return absl::DeadlineExceededError("deadline");
+    pollfd p{fd, POLLIN, 0};
+    const int r = poll(&p, 1, static_cast<int>(left));
+    if (r < 0 && errno == EINTR) continue;
+    if (r == 0) return absl::DeadlineExceededError("deadline");
+    return absl::OkStatus();
+  }
+}
+
+// Reads what the pipe holds (at least one byte, at most kReadChunk), appended to *ahead.
+absl::Status ReadSome(int fd, Clock::time_point deadline, std::string* ahead) {
+  char chunk[kReadChunk];
+  for (;;) {
+    if (absl::Status s = WaitReadable(fd, deadline); !s.ok()) return s;
+    const ssize_t got = read(fd, chunk, sizeof chunk);
+    if (got > 0) {
+      ahead->append(chunk, static_cast<size_t>(got));
+      return absl::OkStatus();
+    }
+    if (got == 0) return absl::UnavailableError("end of stream");
+    if (errno != EINTR && errno != EAGAIN) return absl::UnavailableError(std::strerror(errno));
+  }
+}
+
+// Reads exactly n bytes into out before `deadline`. Errors: as ReadSome.
+absl::Status ReadAll(int fd, char* out, size_t n, Clock::time_point deadline) {
+  size_t done = 0;
+  while (done < n) {
+    if (absl::Status s = WaitReadable(fd, deadline); !s.ok()) return s;
+    const ssize_t got = read(fd, out + done, n - done);
+    if (got > 0) {
+      done += static_cast<size_t>(got);
+    } else if (got == 0) {
+      return absl::UnavailableError("end of stream");
+    } else if (errno != EINTR && errno != EAGAIN) {
+      return absl::UnavailableError(std::strerror(errno));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// A JSON integer (-?(0|[1-9][0-9]*), at most 18 digits) at text[*i], read past. False for
+// anything else.
+bool ReadInteger(absl::string_view text, size_t* i, int64_t* out) {
+  size_t p = *i;
+  const bool negative = p < text.size() && text[p] == '-';
+  if (negative) ++p;
+  const size_t first = p;
+  int64_t v = 0;
+  while (p < text.size() && text[p] >= '0' && text[p] <= '9') {
+    v = v * 10 + (text[p] - '0');
+    ++p;
+    if (p - first > 18) return false;
+  }
+  if (p == first || (text[first] == '0' && p - first > 1)) return false;
+  *out = negative ? -v : v;
+  *i = p;
+  return true;
+}
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+absl::Status WriteAll(int fd, absl::string_view data, Clock::time_point deadline) {
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = write(fd, data.data() + done, data.size() - done);
+    if (n > 0) {
+      done += static_cast<size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) {
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0) return absl::DeadlineExceededError("deadline");
+      pollfd p{fd, POLLOUT, 0};
+      poll(&p, 1, static_cast<int>(left));
+      continue;
+    }
+    return absl::UnavailableError(std::strerror(errno));
+  }
+  return absl::OkStatus();
+}
+
+void StartFrame(std::string* out) { out->assign(4, '\0'); }
+
+void EndFrame(std::string* out) {
+  const uint32_t n = static_cast<uint32_t>(out->size() - 4);
+  (*out)[0] = static_cast<char>(n >> 24);
+  (*out)[1] = static_cast<char>(n >> 16);
+  (*out)[2] = static_cast<char>(n >> 8);
+  (*out)[3] = static_cast<char>(n);
+}
+
+absl::Status ReadFrame(int fd, Clock::time_point deadline, std::string* ahead, std::string* body) {
+  while (ahead->size() < 4) {
+    if (absl::Status s = ReadSome(fd, deadline, ahead); !s.ok()) return s;
+  }
+  const auto* len = reinterpret_cast<const unsigned char*>(ahead->data());
+  const uint32_t n = (uint32_t{len[0]} << 24) | (uint32_t{len[1]} << 16) | (uint32_t{len[2]} << 8) |
+                     uint32_t{len[3]};
+  if (n > kMaxFrame) {
+    return absl::OutOfRangeError(absl::StrCat("a frame of ", n, " bytes (limit ", kMaxFrame, ")"));
+  }
+  const size_t have = std::min<size_t>(ahead->size() - 4, n);
+  body->assign(ahead->data() + 4, have);
+  ahead->erase(0, 4 + have);
+  while (body->size() < n) {
+    const size_t done = body->size();
+    const size_t piece = std::min<size_t>(n - done, kFramePiece);
+    body->resize(done + piece);
+    if (absl::Status s = ReadAll(fd, body->data() + done, piece, deadline); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+bool ReadPlainAnswer(absl::string_view body, int64_t* id, int64_t* peak, std::string* bytes) {
+  if (body.size() < 2 || body.front() != '{' || body.back() != '}') return false;
+  bool seen_id = false, seen_ok = false, seen_hex = false, seen_peak = false;
+  absl::string_view hex;
+  int64_t read_id = 0, read_peak = -1;
+  size_t i = 1;
+  for (;;) {
+    // "k": at i, read past.
+    auto key = [&](absl::string_view k) {
+      const size_t end = i + k.size() + 3;
+      if (end > body.size() || body[i] != '"' || body.substr(i + 1, k.size()) != k ||
+          body[end - 2] != '"' || body[end - 1] != ':') {
+        return false;
+      }
+      i = end;
+      return true;
+    };
+    if (!seen_id && key("id")) {
+      if (!ReadInteger(body, &i, &read_id)) return false;
+      seen_id = true;
+    } else if (!seen_ok && key("ok")) {
+      if (body.compare(i, 4, "true") != 0) return false;
+      i += 4;
+      seen_ok = true;
+    } else if (!seen_hex && key("hex")) {
+      if (i >= body.size() || body[i] != '"') return false;
+      const size_t end = body.find('"', i + 1);
+      if (end == absl::string_view::npos) return false;
+      hex = body.substr(i + 1, end - i - 1);
+      i = end + 1;
+      seen_hex = true;
+    } else if (!seen_peak && key("peak")) {
+      if (!ReadInteger(body, &i, &read_peak)) return false;
+      seen_peak = true;
+    } else {
+      return false;
+    }
+    if (i >= body.size()) return false;
+    if (body[i] == '}') break;
+    if (body[i] != ',') return false;
+    ++i;
+  }
+  if (i != body.size() - 1 || !seen_id || !seen_ok || !seen_hex || hex.size() % 2 != 0) {
+    return false;
+  }
+  bytes->resize(hex.size() / 2);
+  for (size_t k = 0; k < bytes->size(); ++k) {
+    const int hi = HexDigit(hex[2 * k]);
+    const int lo = HexDigit(hex[2 * k + 1]);
+    if (hi < 0 || lo < 0) return false;
+    (*bytes)[k] = static_cast<char>(hi << 4 | lo);
+  }
+  *id = read_id;
+  *peak = read_peak;
+  return true;
+}
+
+}  // namespace serdiff::harness::worker_frames

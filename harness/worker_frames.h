@@ -1,0 +1,52 @@
+// serdiff harness: the frame layer of the worker protocol (docs/workers.md, "Frames"), under
+// WorkerClient (harness/external.h): a frame is a 4-byte big-endian length and that many bytes
+// of UTF-8 JSON, at most kMaxFrame. Also the common answer read without a JSON document.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+
+namespace serdiff::harness::worker_frames {
+
+using Clock = std::chrono::steady_clock;
+
+// The largest frame either side may send, bytes (256 MiB); a length of exactly this is taken.
+inline constexpr uint32_t kMaxFrame = 256u << 20;
+
+// Writes all of `data` to `fd` (non-blocking) before `deadline`. Errors: DeadlineExceeded
+// "deadline" when the pipe stays full, Unavailable with the errno text (EPIPE: the reader is
+// gone).
+absl::Status WriteAll(int fd, absl::string_view data, Clock::time_point deadline);
+
+// Starts a frame in *out (cleared, its capacity kept): 4 bytes for the length, filled in by
+// EndFrame once the body is appended. Precondition for EndFrame: StartFrame(out) came first and
+// the body is at most kMaxFrame bytes.
+void StartFrame(std::string* out);
+void EndFrame(std::string* out);
+
+// Reads one frame's body into *body from `fd` before `deadline`. *ahead holds bytes read from
+// `fd` and not yet used (a read takes what the pipe holds, up to 64 KiB, so a frame written in
+// one piece costs one poll and one read); it is consumed first and keeps what is read past the
+// frame, for the next call. Errors: DeadlineExceeded, Unavailable ("end of stream", or the
+// errno text), OutOfRange for a length over kMaxFrame (nothing more of the body read, nothing
+// allocated for it). A body not yet in *ahead is read in pieces of at most 1 MiB, the buffer
+// grown as they arrive: a length field is a claim, and a worker that claims 256 MiB and sends 10
+// bytes costs 1 MiB.
+absl::Status ReadFrame(int fd, Clock::time_point deadline, std::string* ahead, std::string* body);
+
+// The common answer to a call that is not timed, read without a JSON document:
+//   {"id":I,"ok":true,"hex":"H","peak":P}
+// with its four keys in any order ("peak" may be missing), each once, and nothing else: no
+// white space, I and P JSON integers of at most 18 digits (P may be negative), H an even number
+// of hex digits (either case, no escapes). What every shipped worker library writes for an
+// accepted call (Python's and Node's in this order, Go's with sorted keys). True when `body` is
+// exactly that: *id, *peak (-1 when missing) and *bytes (H decoded) are set. False for any
+// other text, left to the JSON parser, which then gives the same reading or the protocol error:
+// an answer this reads is one the parser reads the same way.
+bool ReadPlainAnswer(absl::string_view body, int64_t* id, int64_t* peak, std::string* bytes);
+
+}  // namespace serdiff::harness::worker_frames

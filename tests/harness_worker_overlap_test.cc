@@ -1,0 +1,224 @@
+// A worker's call in two halves (WorkerClient::Send and Receive, harness/external.h) and the
+// verdict's use of them (RunAll, harness/run_impls.h): requests sent ahead are answered each by
+// its own id, whatever the order of the Receives and whatever fails in between; and the worker
+// has the request while the in-process implementations run, its first request before their
+// first runs and its second (rule 1's rerun) before their second runs, as a peer and as the
+// subject. The worker is tests/workers/misbehaving_worker.py (value 13 crashes it; value 47
+// marks each request it receives in the file SERDIFF_TEST_MARK names).
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include <gtest/gtest.h>
+
+#include "absl/strings/str_cat.h"
+#include "harness/domains.h"
+#include "harness/external.h"
+#include "harness/run_config.h"
+#include "harness/target.h"
+
+namespace serdiff::harness {
+namespace {
+
+const std::string kManifest =
+    std::string(SERDIFF_CORPUS_DIR) + "/../tests/workers/misbehaving.json";
+constexpr absl::string_view kOp = "int64.to_decimal";
+
+WorkerManifest Manifest() {
+  absl::StatusOr<WorkerManifest> m = ReadWorkerManifest(kManifest);
+  EXPECT_TRUE(m.ok()) << m.status();
+  return *m;
+}
+
+std::string Input(int64_t v) { return absl::StrCat("{\"value\":\"", v, "\"}"); }
+
+// Requests sent ahead: a second Send reads the first's answer and keeps it, and each Receive
+// gets the answer (bytes and peak: value x 10) of its own id, in either order, once.
+TEST(WorkerOverlap, RequestsSentAheadAreAnsweredEachByItsOwnId) {
+  WorkerClient c(Manifest());
+  const absl::StatusOr<int64_t> a = c.Send(kOp, Input(41));
+  const absl::StatusOr<int64_t> b = c.Send(kOp, Input(42));
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_NE(*a, *b);
+  int64_t peak = 0;
+  absl::StatusOr<ExternalAnswer> rb = c.Receive(*b, &peak);
+  ASSERT_TRUE(rb.ok()) << rb.status();
+  EXPECT_EQ(rb->bytes, "42");
+  EXPECT_EQ(peak, 420);
+  absl::StatusOr<ExternalAnswer> ra = c.Receive(*a, &peak);
+  ASSERT_TRUE(ra.ok()) << ra.status();
+  EXPECT_EQ(ra->bytes, "41");
+  EXPECT_EQ(peak, 410);
+  // Received already: a bug of the caller, never a verdict on the worker.
+  const absl::StatusOr<ExternalAnswer> again = c.Receive(*a, &peak);
+  EXPECT_EQ(again.status().code(), absl::StatusCode::kInternal) << again.status();
+  EXPECT_EQ(WorkerFailureClass(again.status()), "");
+  EXPECT_EQ(peak, -1);
+  EXPECT_EQ(c.calls(), 2);
+  EXPECT_EQ(c.starts(), 1);
+}
+
+// A crash while a request waits is that request's verdict alone: the request sent after it
+// goes to a new process and is answered. A Restart between the halves is a crash of the request
+// in flight, and the next request is answered by a fresh process.
+TEST(WorkerOverlap, AFailureBetweenTheHalvesIsTheWaitingRequestsAlone) {
+  WorkerClient c(Manifest());
+  const absl::StatusOr<int64_t> crash = c.Send(kOp, Input(13));
+  const absl::StatusOr<int64_t> after = c.Send(kOp, Input(43));
+  ASSERT_TRUE(crash.ok()) << crash.status();
+  ASSERT_TRUE(after.ok()) << after.status();
+  int64_t peak = 0;
+  const absl::StatusOr<ExternalAnswer> crashed = c.Receive(*crash, &peak);
+  EXPECT_EQ(WorkerFailureClass(crashed.status()), "worker-crashed") << crashed.status();
+  EXPECT_EQ(peak, -1);
+  absl::StatusOr<ExternalAnswer> answered = c.Receive(*after, &peak);
+  ASSERT_TRUE(answered.ok()) << answered.status();
+  EXPECT_EQ(answered->bytes, "43");
+  EXPECT_EQ(peak, 430);
+  EXPECT_EQ(c.starts(), 2);
+
+  const absl::StatusOr<int64_t> lost = c.Send(kOp, Input(44));
+  ASSERT_TRUE(lost.ok()) << lost.status();
+  c.Restart();
+  const absl::StatusOr<ExternalAnswer> stopped = c.Receive(*lost, &peak);
+  EXPECT_EQ(WorkerFailureClass(stopped.status()), "worker-crashed") << stopped.status();
+  EXPECT_NE(stopped.status().message().find("stopped before its answer was read"),
+            std::string::npos)
+      << stopped.status();
+  const absl::StatusOr<int64_t> next = c.Send(kOp, Input(45));
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_GT(*next, *lost);  // ids go on across processes: a kept answer keeps its own
+  answered = c.Receive(*next, &peak);
+  ASSERT_TRUE(answered.ok()) << answered.status();
+  EXPECT_EQ(answered->bytes, "45");
+  EXPECT_EQ(c.starts(), 3);
+}
+
+// The lines of the mark file: one per request of value 47 the worker has received.
+int MarkedRequests(const std::string& path) {
+  std::ifstream f(path);
+  int n = 0;
+  for (std::string line; std::getline(f, line);) ++n;
+  return n;
+}
+
+// A target whose optimized side, on 47, waits (up to 10 s) until the worker has received as many
+// requests as this run's number (1 on the first run, 2 on the rerun) and answers "47" only then:
+// a verdict that ran the in-process implementations before sending the worker its request
+// would see "47 alone" from it, a bytes-mismatch. Any other value is answered at once.
+TargetDef<int64_t> WaitingTarget(std::string mark) {
+  TargetDef<int64_t> def;
+  def.name = "test_worker_overlap";
+  def.description = "int64 to decimal, the optimized side waiting for the worker's request";
+  def.domain = IntegerDomain<int64_t>("int64", rc::gen::arbitrary<int64_t>());
+  def.optimized = {"optimized", [mark](const int64_t& v) -> Output {
+                     if (v != 47) return absl::StrCat(v);
+                     const int want = InSecondRun() ? 2 : 1;
+                     const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+                     while (MarkedRequests(mark) < want) {
+                       if (std::chrono::steady_clock::now() > end) return std::string("47 alone");
+                       std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                     }
+                     return std::string("47");
+                   }};
+  def.others.push_back({"reference", [](const int64_t& v) -> Output { return absl::StrCat(v); }});
+  def.interchange.op = std::string(kOp);
+  def.interchange.input_json = [](const int64_t& v) -> absl::StatusOr<std::string> {
+    return Input(v);
+  };
+  return def;
+}
+
+class WorkerOverlapJudge : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    mark_ = (std::filesystem::temp_directory_path() /
+             absl::StrCat("serdiff_overlap_", getpid(), "_",
+                          ::testing::UnitTest::GetInstance()->current_test_info()->name()))
+                .string();
+    std::filesystem::remove(mark_);
+    // The worker inherits serdiff's environment when it starts, at its first call.
+    setenv("SERDIFF_TEST_MARK", mark_.c_str(), 1);
+  }
+  void TearDown() override {
+    unsetenv("SERDIFF_TEST_MARK");
+    std::filesystem::remove(mark_);
+  }
+  std::string mark_;
+};
+
+TEST_F(WorkerOverlapJudge, APeersRequestsArriveBeforeEachInProcessRun) {
+  auto client = std::make_shared<WorkerClient>(Manifest());
+  TypedTarget<int64_t> target(WaitingTarget(mark_), "test");
+  ASSERT_TRUE(target.AttachWorker(client).ok());
+  const CaseResult r = target.Judge(47, {}, Render::kAlways);
+  EXPECT_TRUE(r.passed) << r.report;
+  EXPECT_EQ(MarkedRequests(mark_), 2);  // the first run and the rerun
+  ASSERT_EQ(r.external.size(), 1u);
+  EXPECT_EQ(r.external[0].peak_bytes, 470);  // the first answer's peak, kept with its run
+  // And the worker's answers are still judged: a wrong one is its bytes-mismatch, and a second
+  // answer unlike the first is nondeterministic.
+  EXPECT_EQ(target.Judge(18, {}).failure_class, "bytes-mismatch:misbehaving");
+  EXPECT_EQ(target.Judge(48, {}).failure_class, "nondeterministic:misbehaving");
+}
+
+// An input the fuzz binary's sample does not rerun (RunConfig::rerun_one_in) sends a peer one
+// request; the subject runs twice whatever the sample says.
+TEST_F(WorkerOverlapJudge, OnlyARerunSendsASecondRequest) {
+  TargetDef<int64_t> def = WaitingTarget(mark_);
+  def.optimized = {"optimized", [](const int64_t& v) -> Output { return absl::StrCat(v); }};
+  auto client = std::make_shared<WorkerClient>(Manifest());
+  TypedTarget<int64_t> target(std::move(def), "test");
+  ASSERT_TRUE(target.AttachWorker(client).ok());
+  EXPECT_TRUE(target.Judge(47, {}, Render::kOnFailure, /*rerun_all=*/false).passed);
+  EXPECT_EQ(MarkedRequests(mark_), 1);
+  RunConfig subject;
+  subject.subject = "misbehaving";
+  EXPECT_TRUE(target.Judge(47, subject, Render::kOnFailure, /*rerun_all=*/false).passed);
+  EXPECT_EQ(MarkedRequests(mark_), 3);
+}
+
+TEST_F(WorkerOverlapJudge, TheSubjectsRequestsArriveBeforeEachInProcessRun) {
+  auto client = std::make_shared<WorkerClient>(Manifest());
+  TypedTarget<int64_t> target(WaitingTarget(mark_), "test");
+  ASSERT_TRUE(target.AttachWorker(client).ok());
+  RunConfig subject;
+  subject.subject = "misbehaving";
+  const CaseResult r = target.Judge(47, subject, Render::kAlways);
+  EXPECT_TRUE(r.passed) << r.report;
+  EXPECT_EQ(r.subject, "misbehaving");
+  EXPECT_EQ(r.optimized_peak_bytes, 470);
+  EXPECT_EQ(MarkedRequests(mark_), 2);
+  EXPECT_EQ(target.Judge(18, subject).failure_class, "bytes-mismatch:optimized");
+  EXPECT_EQ(target.Judge(48, subject).failure_class, "nondeterministic:misbehaving");
+}
+
+// The deadline of an answer (the manifest's timeout, here 300 ms) is counted from the Receive:
+// a worker that answered at once is not late because the in-process runs took 400 ms each.
+TEST_F(WorkerOverlapJudge, TimeInTheInProcessRunsIsNotTheWorkers) {
+  TargetDef<int64_t> def = WaitingTarget(mark_);
+  def.others.push_back({"slow", [](const int64_t& v) -> Output {
+                          std::this_thread::sleep_for(std::chrono::milliseconds(400));
+                          return absl::StrCat(v);
+                        }});
+  WorkerManifest m = Manifest();
+  m.timeout_ms = 300;
+  auto client = std::make_shared<WorkerClient>(std::move(m));
+  TypedTarget<int64_t> target(std::move(def), "test");
+  ASSERT_TRUE(target.AttachWorker(client).ok());
+  const CaseResult r = target.Judge(47, {}, Render::kAlways);
+  EXPECT_TRUE(r.passed) << r.report;
+  EXPECT_EQ(client->starts(), 1);
+  // And a worker that does not answer within the deadline of its Receive is still late.
+  EXPECT_EQ(target.Judge(14, {}).failure_class, "worker-timeout:misbehaving");
+}
+
+}  // namespace
+}  // namespace serdiff::harness

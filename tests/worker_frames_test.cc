@@ -1,0 +1,268 @@
+// The frame layer of the worker protocol (harness/worker_frames.h): frames read whole, split or
+// several in one read; the length limit held at its value; and the common answer read without a
+// JSON document exactly when, and exactly as, the JSON parser (nlohmann, serdiff's reading of
+// every other answer) reads it.
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "harness/worker_frames.h"
+
+namespace serdiff::harness::worker_frames {
+namespace {
+
+std::string Frame(const std::string& body) {
+  std::string f;
+  StartFrame(&f);
+  f += body;
+  EndFrame(&f);
+  return f;
+}
+
+struct Pipe {
+  Pipe() {
+    EXPECT_EQ(pipe(fds), 0);
+    fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK);
+  }
+  ~Pipe() {
+    close(fds[0]);
+    if (fds[1] >= 0) close(fds[1]);
+  }
+  void Write(const std::string& bytes) {
+    ASSERT_TRUE(WriteAll(fds[1], bytes, Clock::now() + std::chrono::seconds(5)).ok());
+  }
+  absl::Status Read(std::string* ahead, std::string* body) {
+    return ReadFrame(fds[0], Clock::now() + std::chrono::seconds(5), ahead, body);
+  }
+  int fds[2] = {-1, -1};
+};
+
+TEST(WorkerFrames, AFrameIsItsBigEndianLengthAndItsBody) {
+  EXPECT_EQ(Frame("{}"), std::string("\0\0\0\x02{}", 6));
+  EXPECT_EQ(Frame(std::string(258, 'x')).substr(0, 4), std::string("\0\0\x01\x02", 4));
+}
+
+// Two frames in one write: the first read takes both, and the second is answered from what was
+// read ahead. A frame written in pieces is put together.
+TEST(WorkerFrames, FramesAreReadWholeAheadOrInPieces) {
+  Pipe p;
+  p.Write(Frame("{\"a\":1}") + Frame("{\"b\":2}"));
+  std::string ahead, body;
+  ASSERT_TRUE(p.Read(&ahead, &body).ok());
+  EXPECT_EQ(body, "{\"a\":1}");
+  EXPECT_EQ(ahead, Frame("{\"b\":2}"));
+  ASSERT_TRUE(p.Read(&ahead, &body).ok());
+  EXPECT_EQ(body, "{\"b\":2}");
+  EXPECT_EQ(ahead, "");
+  const std::string f = Frame("{\"c\":3}");
+  p.Write(f.substr(0, 2));
+  p.Write(f.substr(2, 5));
+  p.Write(f.substr(7));
+  ASSERT_TRUE(p.Read(&ahead, &body).ok());
+  EXPECT_EQ(body, "{\"c\":3}");
+  // A body larger than one read (64 KiB) and than one piece (1 MiB).
+  const std::string big(3 << 20, 'z');
+  std::string got_big;
+  {
+    Pipe q;
+    std::string frame = Frame(big);
+    // The writer side is non-blocking: write as the reader takes, from a child process.
+    const pid_t pid = fork();
+    if (pid == 0) {
+      close(q.fds[0]);
+      fcntl(q.fds[1], F_SETFL, fcntl(q.fds[1], F_GETFL) & ~O_NONBLOCK);
+      const bool ok =
+          write(q.fds[1], frame.data(), frame.size()) == static_cast<ssize_t>(frame.size());
+      _exit(ok ? 0 : 1);
+    }
+    close(q.fds[1]);
+    q.fds[1] = -1;
+    std::string ahead2;
+    ASSERT_TRUE(q.Read(&ahead2, &got_big).ok());
+    int status = 0;
+    waitpid(pid, &status, 0);
+  }
+  EXPECT_EQ(got_big.size(), big.size());
+  EXPECT_EQ(got_big, big);
+}
+
+// The limit is 256 MiB: one byte over is refused on the length alone; exactly the limit is taken
+// (here cut short by the end of the stream: Unavailable, not OutOfRange).
+TEST(WorkerFrames, TheLengthLimitIsHeldAtItsValue) {
+  {
+    Pipe p;
+    p.Write(std::string("\x10\0\0\x01{\"id\":1}", 12));
+    std::string ahead, body;
+    const absl::Status s = p.Read(&ahead, &body);
+    EXPECT_EQ(s.code(), absl::StatusCode::kOutOfRange) << s;
+    EXPECT_EQ(s.message(), "a frame of 268435457 bytes (limit 268435456)");
+  }
+  {
+    Pipe p;
+    p.Write(std::string("\x10\0\0\0{\"id\":1}", 12));
+    close(p.fds[1]);
+    p.fds[1] = -1;
+    std::string ahead, body;
+    const absl::Status s = p.Read(&ahead, &body);
+    EXPECT_EQ(s.code(), absl::StatusCode::kUnavailable) << s;
+    EXPECT_EQ(s.message(), "end of stream");
+    EXPECT_LE(body.capacity(), (size_t{1} << 20) + 64);  // the claim, not the bytes, was refused
+  }
+}
+
+struct Plain {
+  bool read = false;
+  int64_t id = 0;
+  int64_t peak = 0;
+  std::string bytes;
+};
+Plain Read(const std::string& body) {
+  Plain p;
+  p.read = ReadPlainAnswer(body, &p.id, &p.peak, &p.bytes);
+  return p;
+}
+
+TEST(WorkerFrames, ThePlainAnswerInEveryShippedWorkersOrder) {
+  for (const char* body : {
+           R"({"id":7,"ok":true,"hex":"2d3132","peak":122})",  // Python, Node
+           R"({"hex":"2d3132","id":7,"ok":true,"peak":122})",  // Go (sorted keys)
+           R"({"peak":122,"hex":"2D3132","ok":true,"id":7})",  // any order, upper-case hex
+       }) {
+    const Plain p = Read(body);
+    EXPECT_TRUE(p.read) << body;
+    EXPECT_EQ(p.id, 7) << body;
+    EXPECT_EQ(p.peak, 122) << body;
+    EXPECT_EQ(p.bytes, "-12") << body;
+  }
+  Plain p = Read(R"({"id":9007199254740991,"ok":true,"hex":""})");
+  EXPECT_TRUE(p.read);
+  EXPECT_EQ(p.id, 9007199254740991);
+  EXPECT_EQ(p.peak, -1);  // no "peak": unknown
+  EXPECT_EQ(p.bytes, "");
+  p = Read(R"({"id":0,"ok":true,"hex":"00ff","peak":-5})");
+  EXPECT_TRUE(p.read);
+  EXPECT_EQ(p.peak, -5);
+  EXPECT_EQ(p.bytes, std::string("\0\xff", 2));
+}
+
+// Everything else is left to the JSON parser, which reads it or names the broken rule.
+TEST(WorkerFrames, AnythingElseIsLeftToTheJsonParser) {
+  for (const char* body : {
+           R"({"id":7, "ok":true,"hex":"2d"})",                 // white space
+           R"({ "id":7,"ok":true,"hex":"2d"})",                 // white space
+           R"({"id":7,"ok":true,"hex":"2d"} )",                 // white space after
+           R"({"id":7,"ok":true,"hex":"2d","id":7})",           // a key twice
+           R"({"id":7,"ok":true,"hex":"2d","ns":[1]})",         // another key
+           R"({"id":7,"ok":false,"hex":"2d"})",                 // not accepted
+           R"({"id":7,"ok":1,"hex":"2d"})",                     // "ok" not a boolean
+           R"({"id":7.0,"ok":true,"hex":"2d"})",                // not an integer
+           R"({"id":1e1,"ok":true,"hex":"2d"})",                // not an integer
+           R"({"id":07,"ok":true,"hex":"2d"})",                 // a leading zero: not JSON
+           R"({"id":-,"ok":true,"hex":"2d"})",                  // no digits
+           R"({"id":"7","ok":true,"hex":"2d"})",                // the id as a string
+           R"({"id":1234567890123456789,"ok":true,"hex":""})",  // 19 digits
+           R"({"id":7,"ok":true,"hex":"2d3"})",                 // odd length
+           R"({"id":7,"ok":true,"hex":"2g"})",                  // not hex
+           R"({"id":7,"ok":true,"hex":"\u0032d"})",             // an escape
+           R"({"id":7,"ok":true,"hex":"2d)",                    // unterminated
+           R"({"id":7,"ok":true,"hex":2})",                     // hex not a string
+           R"({"id":7,"ok":true})",                             // no hex
+           R"({"ok":true,"hex":"2d"})",                         // no id
+           R"({"id":7,"hex":"2d"})",                            // no ok
+           R"({"id":7,"ok":true,"hex":"2d","peak":1.5})",       // peak not an integer
+           R"({"id":7,"ok":true,"hex":"2d",})",                 // a trailing comma
+           R"({"id":7,"ok":true,"hex":"2d"}})",                 // after the object
+           R"([7,true,"2d"])",
+           "",
+           "{}",
+           "{",
+           "}",
+       }) {
+    EXPECT_FALSE(Read(body).read) << body;
+  }
+}
+
+// The reading is the JSON parser's: on answers made by breaking the plain form in every way a
+// generator can (a character replaced, inserted or dropped; keys reordered; numbers of every
+// size), whatever ReadPlainAnswer reads, nlohmann reads as one object of those keys and values.
+RC_GTEST_PROP(WorkerFrames, APlainReadingIsTheJsonParsers, ()) {
+  const int64_t id = *rc::gen::inRange<int64_t>(0, int64_t{1} << 53);
+  const std::string bytes = *rc::gen::container<std::string>(rc::gen::arbitrary<char>());
+  static const char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (unsigned char c : bytes) {
+    hex += kHex[c >> 4];
+    hex += kHex[c & 15];
+  }
+  const int64_t peak = *rc::gen::arbitrary<int64_t>();
+  std::vector<std::string> fields = {"\"id\":" + std::to_string(id), "\"ok\":true",
+                                     "\"hex\":\"" + hex + "\""};
+  if (*rc::gen::arbitrary<bool>()) fields.push_back("\"peak\":" + std::to_string(peak));
+  // The keys in any order (a permutation), or now and then one key twice and another missing.
+  std::vector<size_t> order(fields.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const std::vector<int> rank =
+      *rc::gen::container<std::vector<int>>(fields.size(), rc::gen::arbitrary<int>());
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return rank[a] < rank[b]; });
+  if (*rc::gen::inRange(0, 8) == 0) order[0] = order[1];
+  std::string body = "{";
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i) body += ',';
+    body += fields[order[i]];
+  }
+  body += '}';
+  const int edits = *rc::gen::inRange(0, 3);
+  for (int e = 0; e < edits && !body.empty(); ++e) {
+    const size_t at = *rc::gen::inRange<size_t>(0, body.size());
+    const char c = *rc::gen::elementOf(std::string("{}[]\":,.-+e0123456789afAFx \\"));
+    switch (*rc::gen::inRange(0, 3)) {
+      case 0:
+        body[at] = c;
+        break;
+      case 1:
+        body.insert(at, 1, c);
+        break;
+      default:
+        body.erase(at, 1);
+        break;
+    }
+  }
+  const Plain p = Read(body);
+  RC_CLASSIFY(p.read, "read plain");
+  RC_CLASSIFY(!p.read, "left to the parser");
+  if (!p.read) return;
+  const nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
+  RC_ASSERT(j.is_object());
+  RC_ASSERT(j.contains("id") && j["id"].is_number_integer());
+  RC_ASSERT(j["id"].get<int64_t>() == p.id);
+  RC_ASSERT(j.contains("ok") && j["ok"].is_boolean() && j["ok"].get<bool>());
+  RC_ASSERT(j.contains("hex") && j["hex"].is_string());
+  std::string decoded;
+  const std::string jh = j["hex"].get<std::string>();
+  RC_ASSERT(jh.size() % 2 == 0);
+  for (size_t i = 0; i < jh.size(); i += 2) {
+    decoded += static_cast<char>(std::stoi(jh.substr(i, 2), nullptr, 16));
+  }
+  RC_ASSERT(decoded == p.bytes);
+  if (j.contains("peak")) {
+    RC_ASSERT(j["peak"].is_number_integer());
+    RC_ASSERT(j["peak"].get<int64_t>() == p.peak);
+  } else {
+    RC_ASSERT(p.peak == -1);
+  }
+  RC_ASSERT(j.size() == (j.contains("peak") ? 4u : 3u));
+}
+
+}  // namespace
+}  // namespace serdiff::harness::worker_frames
