@@ -65,6 +65,7 @@ serdiff::harness::ReproTools Tools() {
 serdiff::harness::RunConfig Config(bool fuzzing) {
   serdiff::harness::RunConfig config = serdiff::harness::RunConfigFromEnvironment(false);
   if (fuzzing) config.rerun_one_in = serdiff::harness::FuzzRerunOneInFromEnvironment();
+  if (fuzzing) config.peer_peaks = false;
   return config;
 }
 std::unique_ptr<const serdiff::harness::Registry> g_registry;

@@ -342,7 +342,7 @@ absl::StatusOr<ExternalAnswer> WorkerClient::Call(absl::string_view op,
 }
 
 absl::StatusOr<int64_t> WorkerClient::Send(absl::string_view op, absl::string_view input_json,
-                                           int time_calls, int batch) {
+                                           int time_calls, int batch, bool peak) {
   if (declined_) return Declined(*declined_);
   if (in_flight_) {
     // One request in the pipe at a time (external.h): the one before is answered first.
@@ -375,6 +375,7 @@ absl::StatusOr<int64_t> WorkerClient::Send(absl::string_view op, absl::string_vi
   req.append(input_json.data(), input_json.size());
   if (time_calls > 0) absl::StrAppend(&req, ",\"time\":", time_calls);
   if (time_calls > 0 && batch > 1) absl::StrAppend(&req, ",\"batch\":", batch);
+  if (!peak) req.append(",\"peak\":false");
   req.push_back('}');
   worker_frames::EndFrame(&req);
   const auto deadline = Clock::now() + std::chrono::milliseconds(TimeoutMs(manifest_));

@@ -137,8 +137,10 @@ class WorkerClient {
   // another request is in flight reads that one's answer first and keeps it (or its failure)
   // for its own Receive. Receives may come in any order. A Receive of an id that was never sent
   // or was already received is InternalError (a bug of the caller, never a verdict).
+  // peak false: serdiff does not need this call's peak, and says so in the request ("peak":
+  // false); the answer then may leave it out (Receive's *peak_bytes -1).
   absl::StatusOr<int64_t> Send(absl::string_view op, absl::string_view input_json,
-                               int time_calls = 0, int batch = 1);
+                               int time_calls = 0, int batch = 1, bool peak = true);
   absl::StatusOr<ExternalAnswer> Receive(int64_t id, int64_t* peak_bytes,
                                          std::vector<double>* ns = nullptr);
 
@@ -266,10 +268,10 @@ Impl<T> WorkerImpl(std::shared_ptr<WorkerClient> client, const Interchange<T>* i
     impl.slack_per_input_permille = t.per_input_permille;
     impl.slack_reason = t.reason;
   }
-  impl.send_run = [ic, client](const T& v) -> absl::StatusOr<int64_t> {
+  impl.send_run = [ic, client](const T& v, bool peak) -> absl::StatusOr<int64_t> {
     absl::StatusOr<std::string> in = ic->input_json(v);
     if (!in.ok()) return in.status();
-    return client->Send(ic->op, *in);
+    return client->Send(ic->op, *in, 0, 1, peak);
   };
   impl.receive_run = [ic, client](const T& v, const absl::StatusOr<int64_t>& sent) {
     MeasuredOutput r;
@@ -289,7 +291,7 @@ Impl<T> WorkerImpl(std::shared_ptr<WorkerClient> client, const Interchange<T>* i
   };
   // The whole call: its two halves in a row (WorkerClient::Call is Send then Receive).
   impl.measured_run = [send = impl.send_run, receive = impl.receive_run](const T& v) {
-    return receive(v, send(v));
+    return receive(v, send(v, true));
   };
   impl.fresh_process = [client] { client->Restart(); };
   impl.timed_run = [ic, client](const T& v, int calls, int batch) -> std::vector<double> {

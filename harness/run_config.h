@@ -41,6 +41,14 @@ struct RunConfig {
   // "Throughput"). The choice is a function of the input's bytes alone, so a crash input
   // replays with the same runs.
   uint32_t rerun_one_in = 1;
+  // Whether a worker that is not the subject measures its peak heap (docs/workers.md, "peak" in
+  // the request). Only the subject's peak takes part in a verdict; a peer's is shown in reports
+  // (`serdiff check`, `serdiff repro`). Fuzz binaries set it false: a worker then skips its
+  // measurement (the Python library's rehearsal run and tracemalloc, the Node library's
+  // collections), and a peer's peak in a fuzz binary's own crash report reads "unknown" (its
+  // printed `serdiff repro` command measures it). A worker's second run (rule 1's rerun) never
+  // measures: only the first run's peak is kept.
+  bool peer_peaks = true;
   // The outside implementations the registry attaches when it is built.
   ExternalConfig external;
 };

@@ -64,12 +64,15 @@ struct PlannedRun {
   const Impl<T>* impl;
   Role role;
   bool rerun;
+  bool peak = true;  // a worker's first run measures its peak (RunConfig::peer_peaks)
 };
 // Runs the plan into *runs (one ImplRun each, in the plan's order). Without a worker among
 // them each implementation runs in turn (RunImpl). With one, the workers answer while the
 // in-process implementations run: each worker's first request is sent before any in-process
 // run and its answer read after the in-process first runs; its second request (rule 1's
-// rerun) is sent then, and read after the in-process second runs. A run's result does not
+// rerun) is sent then, and read after the in-process second runs. The first request asks for
+// the worker's peak when the plan says so (the subject's always); the second never does. A run's
+// result does not
 // depend on this order (every in-process run has its own heap scope; a worker's is its own
 // process's figure), and a worker that overlaps the in-process runs costs a fuzz binary
 // about the longer of the two rather than their sum on a machine with a core to spare
@@ -86,7 +89,7 @@ void RunAll(absl::Span<const PlannedRun<T>> plan, const T& v,
   absl::InlinedVector<absl::StatusOr<int64_t>, 4> sent;
   for (const PlannedRun<T>& p : plan) {
     runs->push_back(Unrun(*p.impl, p.role, p.rerun));
-    sent.push_back(p.impl->send_run ? p.impl->send_run(v) : absl::StatusOr<int64_t>(0));
+    sent.push_back(p.impl->send_run ? p.impl->send_run(v, p.peak) : absl::StatusOr<int64_t>(0));
   }
   for (size_t i = 0; i < plan.size(); ++i) {
     if (!plan[i].impl->send_run) RunFirst(*plan[i].impl, v, &(*runs)[i]);
@@ -97,7 +100,7 @@ void RunAll(absl::Span<const PlannedRun<T>> plan, const T& v,
     MeasuredOutput m = impl.receive_run(v, sent[i]);
     (*runs)[i].first = std::move(m.output);
     (*runs)[i].peak_heap_bytes = m.peak_bytes;
-    if (plan[i].rerun) sent[i] = impl.send_run(v);
+    if (plan[i].rerun) sent[i] = impl.send_run(v, false);  // only the first run's peak is kept
   }
   for (size_t i = 0; i < plan.size(); ++i) {
     if (!plan[i].impl->send_run && plan[i].rerun) RunSecond(*plan[i].impl, v, &(*runs)[i]);

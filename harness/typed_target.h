@@ -255,7 +255,7 @@ class TypedTarget final : public Target {
       plan.push_back({&def_.optimized, Role::kOptimized, rerun_all});
     }
     for (const auto& r : def_.others) {
-      if (&r != subject) plan.push_back({&r, r.role, rerun_all});
+      if (&r != subject) plan.push_back({&r, r.role, rerun_all, config.peer_peaks});
     }
     RunAll<T>(plan, v, &runs);
     for (ImplRun& run : runs) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -101,13 +102,16 @@ TEST(WorkerOverlap, AFailureBetweenTheHalvesIsTheWaitingRequestsAlone) {
   EXPECT_EQ(c.starts(), 3);
 }
 
-// The lines of the mark file: one per request of value 47 the worker has received.
-int MarkedRequests(const std::string& path) {
+// The lines of the mark file: one per request of value 47 the worker has received, "peak" or
+// "no peak" (the request's "peak": false).
+std::vector<std::string> Marks(const std::string& path) {
   std::ifstream f(path);
-  int n = 0;
-  for (std::string line; std::getline(f, line);) ++n;
-  return n;
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(f, line);) lines.push_back(line);
+  return lines;
 }
+int MarkedRequests(const std::string& path) { return static_cast<int>(Marks(path).size()); }
+using Lines = std::vector<std::string>;
 
 // A target whose optimized side, on 47, waits (up to 10 s) until the worker has received as many
 // requests as this run's number (1 on the first run, 2 on the rerun) and answers "47" only then:
@@ -160,7 +164,8 @@ TEST_F(WorkerOverlapJudge, APeersRequestsArriveBeforeEachInProcessRun) {
   ASSERT_TRUE(target.AttachWorker(client).ok());
   const CaseResult r = target.Judge(47, {}, Render::kAlways);
   EXPECT_TRUE(r.passed) << r.report;
-  EXPECT_EQ(MarkedRequests(mark_), 2);  // the first run and the rerun
+  // The first run and the rerun; only the first one's peak is kept, so only it is asked for.
+  EXPECT_EQ(Marks(mark_), (Lines{"peak", "no peak"}));
   ASSERT_EQ(r.external.size(), 1u);
   EXPECT_EQ(r.external[0].peak_bytes, 470);  // the first answer's peak, kept with its run
   // And the worker's answers are still judged: a wrong one is its bytes-mismatch, and a second
@@ -178,11 +183,34 @@ TEST_F(WorkerOverlapJudge, OnlyARerunSendsASecondRequest) {
   TypedTarget<int64_t> target(std::move(def), "test");
   ASSERT_TRUE(target.AttachWorker(client).ok());
   EXPECT_TRUE(target.Judge(47, {}, Render::kOnFailure, /*rerun_all=*/false).passed);
-  EXPECT_EQ(MarkedRequests(mark_), 1);
+  EXPECT_EQ(Marks(mark_), (Lines{"peak"}));
   RunConfig subject;
   subject.subject = "misbehaving";
   EXPECT_TRUE(target.Judge(47, subject, Render::kOnFailure, /*rerun_all=*/false).passed);
-  EXPECT_EQ(MarkedRequests(mark_), 3);
+  EXPECT_EQ(Marks(mark_), (Lines{"peak", "peak", "no peak"}));
+}
+
+// A fuzz binary's configuration (RunConfig::peer_peaks false, fuzz/fuzz_main.cc) asks a peer
+// for no peak at all, and the peer's peak is then unknown; the subject's is still asked for and
+// bounded.
+TEST_F(WorkerOverlapJudge, APeersPeakIsAskedForOnlyWhereItIsShown) {
+  TargetDef<int64_t> def = WaitingTarget(mark_);
+  def.optimized = {"optimized", [](const int64_t& v) -> Output { return absl::StrCat(v); }};
+  def.heap_bound = HeapBound<int64_t>::Fixed(469);
+  auto client = std::make_shared<WorkerClient>(Manifest());
+  TypedTarget<int64_t> target(std::move(def), "test");
+  ASSERT_TRUE(target.AttachWorker(client).ok());
+  RunConfig fuzzing;
+  fuzzing.peer_peaks = false;
+  const CaseResult peer = target.Judge(47, fuzzing, Render::kAlways);
+  EXPECT_TRUE(peer.passed) << peer.report;
+  ASSERT_EQ(peer.external.size(), 1u);
+  EXPECT_EQ(peer.external[0].peak_bytes, -1);
+  EXPECT_EQ(Marks(mark_), (Lines{"no peak", "no peak"}));
+  fuzzing.subject = "misbehaving";
+  const CaseResult subject = target.Judge(47, fuzzing, Render::kAlways);
+  EXPECT_EQ(subject.failure_class, "heap-bound:misbehaving") << subject.report;  // 470 > 469
+  EXPECT_EQ(Marks(mark_), (Lines{"no peak", "no peak", "peak", "no peak"}));
 }
 
 TEST_F(WorkerOverlapJudge, TheSubjectsRequestsArriveBeforeEachInProcessRun) {
@@ -195,7 +223,7 @@ TEST_F(WorkerOverlapJudge, TheSubjectsRequestsArriveBeforeEachInProcessRun) {
   EXPECT_TRUE(r.passed) << r.report;
   EXPECT_EQ(r.subject, "misbehaving");
   EXPECT_EQ(r.optimized_peak_bytes, 470);
-  EXPECT_EQ(MarkedRequests(mark_), 2);
+  EXPECT_EQ(Marks(mark_), (Lines{"peak", "no peak"}));
   EXPECT_EQ(target.Judge(18, subject).failure_class, "bytes-mismatch:optimized");
   EXPECT_EQ(target.Judge(48, subject).failure_class, "nondeterministic:misbehaving");
 }

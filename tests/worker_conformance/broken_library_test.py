@@ -61,7 +61,7 @@ MUTANTS = [
      "                    _rehearse(op, inp)\n", "                    pass\n",
      'rehearse.on', ('rehearse.on',)),
     ('node', 'rehearse is ignored',
-     "if (spec.rehearse && (", "if (false && (",
+     "if (measure && spec.rehearse &&", "if (measure && false &&",
      'rehearse.on', ('rehearse.on',)),
     ('node', 'a malformed frame exits 3 instead of 2',
      'const EXIT_PROTOCOL = 2;', 'const EXIT_PROTOCOL = 3;',

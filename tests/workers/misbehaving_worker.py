@@ -26,8 +26,9 @@ misbehaviour, so that one test process can see each failure and then a normal an
              text, 45 answers "batch": 2 whether asked or not, 46 ignores "batch" (N timings of
              1046 ns and no "batch": a worker that times each call alone)
   value 47   before answering normally, it appends a line to the file SERDIFF_TEST_MARK names
-             (when set), so that a test can see the request arrive while serdiff is still busy
-             with its own runs (tests/harness_worker_overlap_test.cc)
+             (when set): "peak" or "no peak" (the request's "peak": false), so that a test can
+             see each request arrive while serdiff is still busy with its own runs, and what it
+             asked (tests/harness_worker_overlap_test.cc); asked for no peak, it answers none
   value 48   it answers "48" to the first such request a process receives, "84" to the second,
              and so on in turn (nondeterministic:misbehaving)
   value -1   it rejects the input at offset 1; -2 at offset 2; -3 without an offset; -4 it
@@ -98,7 +99,10 @@ def main():
         peak = abs(v) * 10
         if v == 47 and os.environ.get('SERDIFF_TEST_MARK'):
             with open(os.environ['SERDIFF_TEST_MARK'], 'a') as mark:
-                mark.write('%d\n' % rid)
+                mark.write('no peak\n' if req.get('peak') is False else 'peak\n')
+            if req.get('peak') is False:
+                write({'id': rid, 'ok': True, 'hex': b'47'.hex()})
+                continue
         if v == 13:
             sys.exit(3)
         if v == 21:

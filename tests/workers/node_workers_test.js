@@ -57,9 +57,9 @@ class Worker {
     this.proc.stdin.write(bytes);
   }
   // inputText: the request's "input" as JSON text, sent as written (key order matters to js_bson).
-  async call(op, inputText) {
+  async call(op, inputText, extra = '') {
     const id = this.nextId++;
-    const body = Buffer.from(`{"id":${id},"op":${JSON.stringify(op)},"input":${inputText}}`, 'utf8');
+    const body = Buffer.from(`{"id":${id},"op":${JSON.stringify(op)},"input":${inputText}${extra}}`, 'utf8');
     const head = Buffer.alloc(4);
     head.writeUInt32BE(body.length, 0);
     this.sendRaw(Buffer.concat([head, body]));
@@ -444,6 +444,42 @@ const shared = { runs: 0 };
     assert.strictEqual((await w.call('scratch.then.collect', '{}')).hex, '01');
     await w.call('keep', '{}');
     assert.deepStrictEqual((await w.call('value.then.collect', '{}')).value, { runs: 1 });
+  } finally {
+    await w.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// "peak": false (serdiff will not use the call's peak: a peer in a fuzz binary, every second
+// run): the call is neither rehearsed nor measured, and the answer has no "peak"; without it, the
+// call is rehearsed (two runs) and its peak reported.
+test('peak: a request that asks for none is run once and answered without one', async () => {
+  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'serdiff-node-nopeak-'));
+  const library = path.join(ROOT, 'workers', 'node', 'serdiff_worker.js');
+  fs.writeFileSync(path.join(dir, 'worker.json'), JSON.stringify({ command: ['node', '--expose-gc', 'worker.js'] }));
+  fs.writeFileSync(path.join(dir, 'worker.js'), `'use strict';
+const { serve } = require(${JSON.stringify(library)});
+let runs = 0;
+serve({ name: 'peak_probe', rehearse: true, ops: {
+  count: () => { runs += 1; return { hex: Buffer.from([runs]) }; },
+  fail: () => { throw new Error('no'); },
+  value: () => ({ value: { n: [1, 'x'] } }),
+} });
+`);
+  const w = new Worker(dir);
+  try {
+    await w.frame();
+    const once = await w.call('count', '{}', ',"peak":false');
+    assert.deepStrictEqual(once, { id: once.id, ok: true, hex: '01' });
+    const twice = await w.call('count', '{}');
+    assert.strictEqual(twice.hex, '03');  // the rehearsal was run 2
+    assert.ok(Number.isInteger(twice.peak) && twice.peak >= 0, `peak ${twice.peak}`);
+    const rejected = await w.call('fail', '{}', ',"peak":false');
+    assert.deepStrictEqual(rejected, { id: rejected.id, ok: false, error: 'rejected', message: 'Error: no' });
+    assert.ok('peak' in await w.call('fail', '{}'));
+    const value = await w.call('value', '{}', ',"peak":false');
+    assert.deepStrictEqual(value, { id: value.id, ok: true, value: { n: [1, 'x'] } });
+    assert.ok('peak' in await w.call('value', '{}'));
   } finally {
     await w.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -486,6 +486,69 @@ class AnswerBytesTest(unittest.TestCase):
         self.assertIn('over the frame limit', a['message'])
 
 
+class PeakNotAskedTest(unittest.TestCase):
+    """A request with "peak": false (serdiff will not use the call's peak: a peer in a fuzz
+    binary, every second run) is neither rehearsed nor traced, and its answer has no "peak"; a
+    request without it is rehearsed and traced as before."""
+
+    def serve(self, requests, op):
+        sys.path.insert(0, os.path.join(ROOT, 'workers', 'python'))
+        import serdiff_worker as sw
+        buf = bytearray()
+        for req in requests:
+            body = json.dumps(req).encode()
+            buf += struct.pack('>I', len(body)) + body
+        out = io.BytesIO()
+        sw._serve('t', {'op': op}, 'peak', None, io.BytesIO(bytes(buf)), out, sw.MAX_FRAME,
+                  False, True)  # rehearse on, as the shipped drivers' workers run
+        data, answers = out.getvalue(), []
+        at = 0
+        while at < len(data):
+            (n,) = struct.unpack('>I', data[at:at + 4])
+            answers.append(data[at + 4:at + 4 + n])
+            at += 4 + n
+        return sw, answers[1:]
+
+    def test_each_kind_of_answer(self):
+        for result, kind in ((('hex', b'ab'), 'hex'), (('value', [1, 'x']), 'value')):
+            calls = []
+
+            def op(inp):
+                calls.append(tracemalloc.is_tracing())
+                return result
+            sw, answers = self.serve([{'id': 3, 'op': 'op', 'input': {}, 'peak': False},
+                                      {'id': 4, 'op': 'op', 'input': {}}], op)
+            # Asked for no peak: one call, untraced. Asked for one: the rehearsal (untraced), then
+            # the traced call.
+            self.assertEqual(calls, [False, False, True], kind)
+            want = {'id': 3, 'ok': True}
+            want[kind] = '6162' if kind == 'hex' else [1, 'x']
+            self.assertEqual(answers[0], sw._dumps(want).encode('utf-8'), kind)
+            measured = json.loads(answers[1])
+            self.assertIs(type(measured['peak']), int, kind)
+            self.assertEqual(list(measured), ['id', 'ok', kind, 'peak'], kind)
+
+    def test_a_rejection(self):
+        def op(inp):
+            raise ValueError('no')
+        sw, answers = self.serve([{'id': 5, 'op': 'op', 'input': {}, 'peak': False},
+                                  {'id': 6, 'op': 'op', 'input': {}}], op)
+        self.assertEqual(json.loads(answers[0]), {'id': 5, 'ok': False, 'error': 'rejected',
+                                                  'message': 'ValueError: no'})
+        self.assertIn('peak', json.loads(answers[1]))
+
+    def test_only_false_means_no(self):
+        calls = []
+
+        def op(inp):
+            calls.append(tracemalloc.is_tracing())
+            return ('hex', b'')
+        _, answers = self.serve([{'id': 7, 'op': 'op', 'input': {}, 'peak': 0},
+                                 {'id': 8, 'op': 'op', 'input': {}, 'peak': True}], op)
+        self.assertEqual(calls, [False, True, False, True])
+        self.assertTrue(all('peak' in json.loads(a) for a in answers))
+
+
 class ProcessRulesTest(unittest.TestCase):
     """How a worker ends: cleanly on EOF, with status 2 on a broken frame."""
 

@@ -214,19 +214,24 @@ async function answer(spec, req) {
         declinedAnswer(id, `input not taken: ${errorText(e)}`);
     }
   }
+  // "peak": false: serdiff will not use this call's peak (a peer in a fuzz binary, a second
+  // run), so the call is neither rehearsed nor measured (no collections before it), and the
+  // answer has no "peak".
+  const measure = req.peak !== false;
   // Once unmeasured: a path's first-use costs are not charged to the input. Not for a request
   // over REHEARSE_MAX_REQUEST bytes: its own allocations dwarf them, and the slowest calls would
   // double.
   // (The frame's JSON text in UTF-16 units: its bytes for the ASCII that requests nearly are.)
-  if (spec.rehearse && (req.raw === undefined || req.raw.length <= REHEARSE_MAX_REQUEST)) {
+  if (measure && spec.rehearse &&
+      (req.raw === undefined || req.raw.length <= REHEARSE_MAX_REQUEST)) {
     try {
       await settle(op.run(arg, req));
     } catch (e) {
       // The measured call meets it again and answers for it.
     }
   }
-  if (collect) collect();
-  const before = usedBytes();
+  if (measure && collect) collect();
+  const before = measure ? usedBytes() : 0;
   let result;
   let failure;
   let threw = false;
@@ -236,11 +241,16 @@ async function answer(spec, req) {
     failure = e;
     threw = true;
   }
-  const growth = usedBytes() - before;
-  const peak = Math.max(0, growth);
+  const growth = measure ? usedBytes() - before : 0;
+  // Not measured: no "peak" key at all (a value answer's strict writer refuses undefined).
+  const peak = measure ? Math.max(0, growth) : undefined;
+  const withPeak = (a) => {
+    if (peak !== undefined) a.peak = peak;
+    return a;
+  };
   if (threw) { // the package threw on the input: its way of saying no
     return failureAnswer(id, failure, peak) ||
-      { id, ok: false, error: 'rejected', message: errorText(failure), peak };
+      withPeak({ id, ok: false, error: 'rejected', message: errorText(failure) });
   }
   if (op.finish) {
     try {
@@ -254,9 +264,9 @@ async function answer(spec, req) {
     let a = null;
     if (hasOwn(result, 'hex')) {
       const hex = toHex(result.hex);
-      if (hex !== null) a = { id, ok: true, hex, peak };
+      if (hex !== null) a = withPeak({ id, ok: true, hex });
     } else if (hasOwn(result, 'value')) {
-      a = { id, ok: true, value: result.value, peak };
+      a = withPeak({ id, ok: true, value: result.value });
     }
     if (a !== null) {
       // A negative growth: a collection ran inside the call and freed more than the call kept,
@@ -342,7 +352,7 @@ function answerBody(a, limit) {
 // BOMs are kept (ignoreBOM), so that a frame starting with one is not JSON, as in every library.
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-// {id, op, input, time, raw} of a frame's body, or a ProtocolError naming what is wrong with it.
+// {id, op, input, time, batch, peak, raw} of a frame's body, or a ProtocolError naming what is wrong with it.
 function parseRequest(body) {
   let text;
   try {
@@ -373,7 +383,7 @@ function parseRequest(body) {
       : 'a request without "input"');
   }
   return {
-    id: req.id, op: req.op, input, time: req.time, batch: req.batch, raw: text,
+    id: req.id, op: req.op, input, time: req.time, batch: req.batch, peak: req.peak, raw: text,
   };
 }
 

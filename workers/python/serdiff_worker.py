@@ -267,7 +267,10 @@ def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False,
             return
         # A request over REHEARSE_MAX_REQUEST bytes is not rehearsed: its own allocations dwarf
         # a path's first-use costs, and running it twice would double the slowest calls.
-        rehearse_this = rehearse and size <= REHEARSE_MAX_REQUEST
+        # "peak": false: serdiff will not use this call's peak (a peer in a fuzz binary, a second
+        # run), so the call is neither rehearsed nor traced, and the answer has no "peak".
+        measure = req.get('peak') is not False
+        rehearse_this = rehearse and measure and size <= REHEARSE_MAX_REQUEST
         rid = req.get('id')
         op_name = req.get('op')
         inp = req.get('input')
@@ -296,11 +299,14 @@ def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False,
                     arg = inp
                 if rehearse_this:
                     _rehearse(op.run, arg)
-                base = begin()
-                try:
+                if measure:
+                    base = begin()
+                    try:
+                        result = op.run(arg)
+                    finally:
+                        peak = max(end(base), 0)
+                else:
                     result = op.run(arg)
-                finally:
-                    peak = max(end(base), 0)
                 if op.finish is not None:
                     try:
                         result = op.finish(result)
@@ -311,11 +317,14 @@ def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False,
             else:
                 if rehearse_this:
                     _rehearse(op, inp)
-                base = begin()
-                try:
+                if measure:
+                    base = begin()
+                    try:
+                        result = op(inp)
+                    finally:
+                        peak = max(end(base), 0)
+                else:
                     result = op(inp)
-                finally:
-                    peak = max(end(base), 0)
         except DeclinedOp as e:
             answer = _declined(rid, e.message)
         except Rejected as e:
@@ -339,15 +348,20 @@ def _serve(name, ops, peak_text, declined, stdin, out, limit, continuous=False,
                 # call's 8.7 us in the loop; docs/benchmarks.md): rid and peak are ints and the
                 # hex is [0-9a-f], so the text is byte for byte what _dumps gives. It meets the
                 # frame limit below like every other answer.
-                body = b'{"id":%d,"ok":true,"hex":"%s","peak":%d}' % (
-                    rid, data.hex().encode('ascii'), peak)
+                if peak is None:
+                    body = b'{"id":%d,"ok":true,"hex":"%s"}' % (rid, data.hex().encode('ascii'))
+                else:
+                    body = b'{"id":%d,"ok":true,"hex":"%s","peak":%d}' % (
+                        rid, data.hex().encode('ascii'), peak)
             elif kind == 'hex' and isinstance(data, _BYTES):
-                answer = {'id': rid, 'ok': True, 'hex': data.hex(), 'peak': peak}
+                answer = {'id': rid, 'ok': True, 'hex': data.hex()}
             elif kind == 'value':
-                answer = {'id': rid, 'ok': True, 'value': data, 'peak': peak}
+                answer = {'id': rid, 'ok': True, 'value': data}
             else:
                 raise _WorkerBug('op "%s" (id %d) returned %s, not (\'hex\', bytes) or '
                                  '(\'value\', a JSON value)' % (op_name, rid, _shape(result)))
+            if answer is not None and peak is not None:
+                answer['peak'] = peak
             n = req.get('time')
             if body is None and type(n) is int and 1 <= n <= MAX_TIMED_CALLS:
                 b = req.get('batch')
