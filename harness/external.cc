@@ -299,6 +299,9 @@ absl::Status WorkerClient::Start() {
   to_fd_ = to[1];
   from_fd_ = from[0];
   fcntl(to_fd_, F_SETFL, fcntl(to_fd_, F_GETFL) | O_NONBLOCK);
+  // Reads try first and wait only when nothing is there (worker_frames.h): an answer that came
+  // while serdiff ran its own implementations costs one read, not a poll and a read.
+  fcntl(from_fd_, F_SETFL, fcntl(from_fd_, F_GETFL) | O_NONBLOCK);
   ++starts_;
   // next_id_ goes on across restarts: an answer kept from the process before (Send's early_)
   // must not share its id with a request to this one.

@@ -69,14 +69,15 @@ struct PlannedRun {
 // Runs the plan into *runs (one ImplRun each, in the plan's order). Without a worker among
 // them each implementation runs in turn (RunImpl). With one, the workers answer while the
 // in-process implementations run: each worker's first request is sent before any in-process
-// run and its answer read after the in-process first runs; its second request (rule 1's
-// rerun) is sent then, and read after the in-process second runs. The first request asks for
-// the worker's peak when the plan says so (the subject's always); the second never does. A run's
-// result does not
-// depend on this order (every in-process run has its own heap scope; a worker's is its own
-// process's figure), and a worker that overlaps the in-process runs costs a fuzz binary
-// about the longer of the two rather than their sum on a machine with a core to spare
-// (docs/fuzzing.md, "A worker's call overlapping the in-process runs").
+// run. A worker that reruns (rule 1) has its first answer read after the in-process first runs
+// and its second request sent then, read after the in-process second runs; one that does not
+// (a peer on an input a fuzz binary's sample does not rerun) has its answer read after every
+// in-process run. The first request asks for the worker's peak when the plan says so (the
+// subject's always); the second never does. A run's result does not depend on this order (every
+// in-process run has its own heap scope; a worker's is its own process's figure), and a worker
+// that overlaps the in-process runs costs a fuzz binary about the longer of the two rather than
+// their sum on a machine with a core to spare (docs/fuzzing.md, "Fuzzing with a worker: the
+// call overlapped, and what each process spends").
 template <typename T>
 void RunAll(absl::Span<const PlannedRun<T>> plan, const T& v,
             absl::InlinedVector<ImplRun, 4>* runs) {
@@ -94,20 +95,29 @@ void RunAll(absl::Span<const PlannedRun<T>> plan, const T& v,
   for (size_t i = 0; i < plan.size(); ++i) {
     if (!plan[i].impl->send_run) RunFirst(*plan[i].impl, v, &(*runs)[i]);
   }
-  for (size_t i = 0; i < plan.size(); ++i) {
-    const Impl<T>& impl = *plan[i].impl;
-    if (!impl.send_run) continue;
-    MeasuredOutput m = impl.receive_run(v, sent[i]);
+  // A worker that reruns: its first answer now, and its second request sent to overlap the
+  // in-process second runs. One that does not: its answer read after them.
+  auto receive_first = [&](size_t i) {
+    MeasuredOutput m = plan[i].impl->receive_run(v, sent[i]);
     (*runs)[i].first = std::move(m.output);
     (*runs)[i].peak_heap_bytes = m.peak_bytes;
-    if (plan[i].rerun) sent[i] = impl.send_run(v, false);  // only the first run's peak is kept
+  };
+  for (size_t i = 0; i < plan.size(); ++i) {
+    const Impl<T>& impl = *plan[i].impl;
+    if (!impl.send_run || !plan[i].rerun) continue;
+    receive_first(i);
+    sent[i] = impl.send_run(v, false);  // only the first run's peak is kept
   }
   for (size_t i = 0; i < plan.size(); ++i) {
     if (!plan[i].impl->send_run && plan[i].rerun) RunSecond(*plan[i].impl, v, &(*runs)[i]);
   }
   for (size_t i = 0; i < plan.size(); ++i) {
     const Impl<T>& impl = *plan[i].impl;
-    if (!impl.send_run || !plan[i].rerun) continue;
+    if (!impl.send_run) continue;
+    if (!plan[i].rerun) {
+      receive_first(i);
+      continue;
+    }
     SecondRunScope second;
     (*runs)[i].second = impl.receive_run(v, sent[i]).output;
   }

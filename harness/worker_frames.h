@@ -28,8 +28,9 @@ absl::Status WriteAll(int fd, absl::string_view data, Clock::time_point deadline
 void StartFrame(std::string* out);
 void EndFrame(std::string* out);
 
-// Reads one frame's body into *body from `fd` before `deadline`. *ahead holds bytes read from
-// `fd` and not yet used (a read takes what the pipe holds, up to 64 KiB, so a frame written in
+// Reads one frame's body into *body from `fd` (non-blocking: a read that finds the pipe empty
+// waits for it with poll, so that the deadline holds) before `deadline`. *ahead holds bytes read
+// from `fd` and not yet used (a read takes what the pipe holds, up to 64 KiB, so a frame written in
 // one piece costs one poll and one read); it is consumed first and keeps what is read past the
 // frame, for the next call. Errors: DeadlineExceeded, Unavailable ("end of stream", or the
 // errno text), OutOfRange for a length over kMaxFrame (nothing more of the body read, nothing

@@ -33,6 +33,7 @@ std::string Frame(const std::string& body) {
 struct Pipe {
   Pipe() {
     EXPECT_EQ(pipe(fds), 0);
+    fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
     fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK);
   }
   ~Pipe() {
@@ -95,6 +96,21 @@ TEST(WorkerFrames, FramesAreReadWholeAheadOrInPieces) {
   }
   EXPECT_EQ(got_big.size(), big.size());
   EXPECT_EQ(got_big, big);
+}
+
+// A pipe that stays empty is waited on until the deadline, and no longer.
+TEST(WorkerFrames, AnEmptyPipeIsWaitedOnUntilTheDeadline) {
+  Pipe p;
+  std::string ahead, body;
+  const auto t0 = Clock::now();
+  const absl::Status s =
+      ReadFrame(p.fds[0], Clock::now() + std::chrono::milliseconds(50), &ahead, &body);
+  EXPECT_EQ(s.code(), absl::StatusCode::kDeadlineExceeded) << s;
+  EXPECT_GE(Clock::now() - t0, std::chrono::milliseconds(40));
+  // Then a frame that arrives is read.
+  p.Write(Frame("{}"));
+  ASSERT_TRUE(p.Read(&ahead, &body).ok());
+  EXPECT_EQ(body, "{}");
 }
 
 // The limit is 256 MiB: one byte over is refused on the length alone; exactly the limit is taken
