@@ -184,11 +184,17 @@ int TimeoutMs(const WorkerManifest& m) {
 
 using worker_frames::Clock;
 
-// A buffer kept between calls keeps at most 1 MiB: the one large answer of a run (125 MB for a
-// 500,000-int list) is not held for the rest of the process.
-void ReleaseIfLarge(std::string* buffer) {
-  if (buffer->capacity() > (size_t{1} << 20)) std::string().swap(*buffer);
-}
+// A buffer kept between calls keeps at most 1 MiB once its call is over: the one large request
+// or answer of a run (125 MB for a 500,000-int list) is not held past it.
+struct ReleaseIfLarge {
+  std::string* buffer;
+  ~ReleaseIfLarge() {
+    if (buffer->capacity() > (size_t{1} << 20)) std::string().swap(*buffer);
+  }
+};
+// Answers read early and never asked for (a caller that left between the halves, e.g. by an
+// exception) are dropped beyond this many, oldest first.
+constexpr size_t kMaxEarly = 16;
 
 }  // namespace
 
@@ -352,6 +358,7 @@ absl::StatusOr<int64_t> WorkerClient::Send(absl::string_view op, absl::string_vi
     Early e;
     e.id = in_flight_->id;
     e.answer = ReadAnswer(&e.peak_bytes, &e.ns);
+    if (early_.size() >= kMaxEarly) early_.erase(early_.begin());
     early_.push_back(std::move(e));
     if (declined_) return Declined(*declined_);
   }
@@ -371,7 +378,7 @@ absl::StatusOr<int64_t> WorkerClient::Send(absl::string_view op, absl::string_vi
   ++calls_;
   const int64_t id = next_id_++;
   // The frame is built in one buffer kept between calls (no allocation once it is large enough).
-  ReleaseIfLarge(&request_);
+  const ReleaseIfLarge release{&request_};
   std::string& req = request_;
   worker_frames::StartFrame(&req);
   absl::StrAppend(&req, "{\"id\":", id, ",\"op\":\"", op, "\",\"input\":");
@@ -416,7 +423,7 @@ absl::StatusOr<ExternalAnswer> WorkerClient::ReadAnswer(int64_t* peak_bytes,
   const int time_calls = f.time_calls;
   const int batch = f.batch;
   const auto deadline = Clock::now() + std::chrono::milliseconds(TimeoutMs(manifest_));
-  ReleaseIfLarge(&answer_);
+  const ReleaseIfLarge release{&answer_};  // after the answer is made of it
   std::string& body = answer_;
   if (absl::Status s = worker_frames::ReadFrame(from_fd_, deadline, &ahead_, &body); !s.ok()) {
     return FrameFailure(s, "answer", TimeoutMs(manifest_));

@@ -46,8 +46,10 @@ struct WorkerManifest {
   std::vector<std::string> command;  // argv; argv[0] absolute or found on PATH
   std::string origin;                // where it comes from (serdiff list)
   std::vector<std::string> targets;  // the targets it joins
-  int timeout_ms = 10000;            // per call; SERDIFF_WORKER_TIMEOUT_MS overrides
-  bool is_default = true;            // false: loaded only when named (--worker)
+  // For writing a request, and for its answer from when serdiff waits for it (docs/workers.md);
+  // SERDIFF_WORKER_TIMEOUT_MS overrides.
+  int timeout_ms = 10000;
+  bool is_default = true;  // false: loaded only when named (--worker)
   // Added to the target's heap bound when this worker is the subject (its runtime's own
   // overhead), with the reason shown in reports.
   int64_t slack_per_output_permille = 0;
@@ -135,8 +137,10 @@ class WorkerClient {
   // At most one request is in the pipe at a time, so that neither process can block writing to
   // the other while that one writes too (a large request against a large answer): a Send while
   // another request is in flight reads that one's answer first and keeps it (or its failure)
-  // for its own Receive. Receives may come in any order. A Receive of an id that was never sent
-  // or was already received is InternalError (a bug of the caller, never a verdict).
+  // for its own Receive (the last 16 such answers are kept). Receives may come in any order. A
+  // Receive of an id that was never sent, was already received or was dropped is InternalError
+  // (a bug of the caller, never a verdict). The deadline holds for the write, and for the answer
+  // from when Receive starts to wait (an answer already there is taken).
   // peak false: serdiff does not need this call's peak, and says so in the request ("peak":
   // false); the answer then may leave it out (Receive's *peak_bytes -1).
   absl::StatusOr<int64_t> Send(absl::string_view op, absl::string_view input_json,

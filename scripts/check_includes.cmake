@@ -21,8 +21,8 @@ set(_forbidden_src "^(harness|reference|oracles|targets)/")
 set(_forbidden_reference "^(harness|oracles|targets)/")
 set(_forbidden_oracles "^targets/")
 # The engine's layers, lowest first; a header not listed is a leaf (includes no engine header).
-set(_layers result interchange definition run_config verdict report external typed_target
-  registry target)
+set(_layers result interchange definition run_config verdict report external run_impls
+  typed_target registry target)
 # harness: checked below (targets, reference, oracles, and serdiff/ outside serdiff/common/)
 
 set(_bad "")

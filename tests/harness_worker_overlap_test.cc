@@ -228,21 +228,25 @@ TEST_F(WorkerOverlapJudge, TheSubjectsRequestsArriveBeforeEachInProcessRun) {
   EXPECT_EQ(target.Judge(48, subject).failure_class, "nondeterministic:misbehaving");
 }
 
-// The deadline of an answer (the manifest's timeout, here 300 ms) is counted from the Receive:
-// a worker that answered at once is not late because the in-process runs took 400 ms each.
+// The deadline of an answer (the manifest's timeout, here 400 ms) is counted from the Receive:
+// a worker is not late because the in-process runs took 600 ms each, whether it answered at once
+// (47) or 0.7 s after the request (49: after the deadline counted from the request, within the
+// one counted from the Receive).
 TEST_F(WorkerOverlapJudge, TimeInTheInProcessRunsIsNotTheWorkers) {
   TargetDef<int64_t> def = WaitingTarget(mark_);
   def.others.push_back({"slow", [](const int64_t& v) -> Output {
-                          std::this_thread::sleep_for(std::chrono::milliseconds(400));
+                          std::this_thread::sleep_for(std::chrono::milliseconds(600));
                           return absl::StrCat(v);
                         }});
   WorkerManifest m = Manifest();
-  m.timeout_ms = 300;
+  m.timeout_ms = 400;
   auto client = std::make_shared<WorkerClient>(std::move(m));
   TypedTarget<int64_t> target(std::move(def), "test");
   ASSERT_TRUE(target.AttachWorker(client).ok());
   const CaseResult r = target.Judge(47, {}, Render::kAlways);
   EXPECT_TRUE(r.passed) << r.report;
+  const CaseResult late = target.Judge(49, {}, Render::kAlways);
+  EXPECT_TRUE(late.passed) << late.report;
   EXPECT_EQ(client->starts(), 1);
   // And a worker that does not answer within the deadline of its Receive is still late.
   EXPECT_EQ(target.Judge(14, {}).failure_class, "worker-timeout:misbehaving");
