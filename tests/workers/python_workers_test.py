@@ -424,18 +424,39 @@ class PymongoVersionTest(unittest.TestCase):
                 self.assertEqual(w.finish()[0], 0)
 
 
+def _library():
+    """workers/python/serdiff_worker.py, imported for the in-memory tests below."""
+    sys.path.insert(0, os.path.join(ROOT, 'workers', 'python'))
+    import serdiff_worker as sw
+    return sw
+
+
+def _frames(requests):
+    """The requests (dicts) as the frames serdiff writes."""
+    buf = bytearray()
+    for req in requests:
+        body = json.dumps(req).encode()
+        buf += struct.pack('>I', len(body)) + body
+    return bytes(buf)
+
+
+def _answers(data):
+    """The bodies of the frames a worker wrote, after its hello."""
+    answers, at = [], 0
+    while at < len(data):
+        (n,) = struct.unpack('>I', data[at:at + 4])
+        answers.append(data[at + 4:at + 4 + n])
+        at += 4 + n
+    return answers[1:]
+
+
 class AnswerBytesTest(unittest.TestCase):
     """The library writes the common answer (accepted, hex, not timed) without its JSON encoder:
     the bytes must be exactly the encoder's, and the frame limit must hold for it as for every
     other answer. Runs the library's request loop in memory (no pipe)."""
 
     def serve(self, requests, result, limit=None):
-        sys.path.insert(0, os.path.join(ROOT, 'workers', 'python'))
-        import serdiff_worker as sw
-        buf = bytearray()
-        for req in requests:
-            body = json.dumps(req).encode()
-            buf += struct.pack('>I', len(body)) + body
+        sw = _library()
         out = io.BytesIO()
         # A peak of 0 on every call: the limit test needs the answer's size to be the same from
         # one run to the next, and the traced peak's digits could differ.
@@ -443,16 +464,10 @@ class AnswerBytesTest(unittest.TestCase):
         tracemalloc.get_traced_memory = lambda: (0, 0)
         try:
             sw._serve('t', {'op': lambda inp: ('hex', result)}, 'peak', None,
-                      io.BytesIO(bytes(buf)), out, limit or sw.MAX_FRAME)
+                      io.BytesIO(_frames(requests)), out, limit or sw.MAX_FRAME)
         finally:
             tracemalloc.get_traced_memory = real
-        data, answers = out.getvalue(), []
-        at = 0
-        while at < len(data):
-            (n,) = struct.unpack('>I', data[at:at + 4])
-            answers.append(data[at + 4:at + 4 + n])
-            at += 4 + n
-        return sw, answers[1:]  # after the hello
+        return sw, _answers(out.getvalue())
 
     def test_the_common_answer_is_the_encoders_bytes(self):
         for result in (b'', b'\x00', bytes(range(256)), bytearray(b'-92233'),
@@ -492,22 +507,11 @@ class PeakNotAskedTest(unittest.TestCase):
     request without it is rehearsed and traced as before."""
 
     def serve(self, requests, op):
-        sys.path.insert(0, os.path.join(ROOT, 'workers', 'python'))
-        import serdiff_worker as sw
-        buf = bytearray()
-        for req in requests:
-            body = json.dumps(req).encode()
-            buf += struct.pack('>I', len(body)) + body
+        sw = _library()
         out = io.BytesIO()
-        sw._serve('t', {'op': op}, 'peak', None, io.BytesIO(bytes(buf)), out, sw.MAX_FRAME,
-                  False, True)  # rehearse on, as the shipped drivers' workers run
-        data, answers = out.getvalue(), []
-        at = 0
-        while at < len(data):
-            (n,) = struct.unpack('>I', data[at:at + 4])
-            answers.append(data[at + 4:at + 4 + n])
-            at += 4 + n
-        return sw, answers[1:]
+        sw._serve('t', {'op': op}, 'peak', None, io.BytesIO(_frames(requests)), out,
+                  sw.MAX_FRAME, False, True)  # rehearse on, as the shipped drivers' workers run
+        return sw, _answers(out.getvalue())
 
     def test_each_kind_of_answer(self):
         for result, kind in ((('hex', b'ab'), 'hex'), (('value', [1, 'x']), 'value')):
