@@ -352,7 +352,8 @@ function answerBody(a, limit) {
 // BOMs are kept (ignoreBOM), so that a frame starting with one is not JSON, as in every library.
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-// {id, op, input, time, batch, peak, raw} of a frame's body, or a ProtocolError naming what is wrong with it.
+// {id, op, input, time, batch, peak, raw} of a frame's body, or a ProtocolError naming what is
+// wrong with it.
 function parseRequest(body) {
   let text;
   try {
