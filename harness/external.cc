@@ -174,10 +174,12 @@ bool FindExecutable(const std::string& cmd, const std::string& dir) {
   return false;
 }
 
-int TimeoutMs(const WorkerManifest& m) {
+int64_t TimeoutMs(const WorkerManifest& m) {
   if (const char* e = std::getenv("SERDIFF_WORKER_TIMEOUT_MS")) {
-    int v = 0;
-    if (absl::SimpleAtoi(e, &v) && v > 0) return v;
+    int64_t v = 0;
+    // At most about 11 days, so that a deadline made of it (plus the hello's 20 s) never
+    // overflows the clock.
+    if (absl::SimpleAtoi(e, &v) && v > 0) return std::min<int64_t>(v, 1'000'000'000);
   }
   return m.timeout_ms > 0 ? m.timeout_ms : 10000;
 }
@@ -205,16 +207,30 @@ WorkerClient::WorkerClient(WorkerManifest manifest) : manifest_(std::move(manife
 
 WorkerClient::~WorkerClient() { Stop(false); }
 
+void WorkerClient::Keep(Early e) {
+  if (early_.size() >= kMaxEarly) early_.erase(early_.begin());
+  early_.push_back(std::move(e));
+}
+
+void WorkerClient::ReadEarly() {
+  Early e;
+  e.id = in_flight_.front().id;
+  e.answer = ReadAnswer(&e.peak_bytes, &e.ns);
+  Keep(std::move(e));
+}
+
 void WorkerClient::Stop(bool kill_it) {
-  if (in_flight_) {  // its answer can no longer come: Restart() between the halves
+  // Their answers can no longer come: Restart() between the halves, or a failure of the
+  // request before them.
+  for (const InFlight& f : in_flight_) {
     Early e;
-    e.id = in_flight_->id;
+    e.id = f.id;
     e.answer = WorkerFailure("worker-crashed", absl::StrCat(manifest_.name,
                                                             ": the worker was stopped before "
                                                             "its answer was read"));
-    early_.push_back(std::move(e));
-    in_flight_.reset();
+    Keep(std::move(e));
   }
+  in_flight_.clear();
   if (to_fd_ >= 0) close(to_fd_);
   if (from_fd_ >= 0) close(from_fd_);
   to_fd_ = from_fd_ = -1;
@@ -309,6 +325,10 @@ absl::Status WorkerClient::Start() {
   // while serdiff ran its own implementations costs one read, not a poll and a read.
   fcntl(from_fd_, F_SETFL, fcntl(from_fd_, F_GETFL) | O_NONBLOCK);
   ++starts_;
+  // Send's `behind`: a quarter of what the pipe holds (a pipe made while the user is over
+  // /proc/sys/fs/pipe-user-pages-soft holds fewer pages than the usual 16).
+  const int pipe_bytes = fcntl(to_fd_, F_GETPIPE_SZ);
+  pipe_budget_ = pipe_bytes > 0 ? static_cast<size_t>(pipe_bytes) / 4 : 0;
   // next_id_ goes on across restarts: an answer kept from the process before (Send's early_)
   // must not share its id with a request to this one.
   // The hello, within the deadline (a runtime's start-up counts against it).
@@ -351,35 +371,33 @@ absl::StatusOr<ExternalAnswer> WorkerClient::Call(absl::string_view op,
 }
 
 absl::StatusOr<int64_t> WorkerClient::Send(absl::string_view op, absl::string_view input_json,
-                                           int time_calls, int batch, bool peak) {
+                                           int time_calls, int batch, bool peak, bool behind) {
   if (declined_) return Declined(*declined_);
-  if (in_flight_) {
-    // One request in the pipe at a time (external.h): the one before is answered first.
-    Early e;
-    e.id = in_flight_->id;
-    e.answer = ReadAnswer(&e.peak_bytes, &e.ns);
-    if (early_.size() >= kMaxEarly) early_.erase(early_.begin());
-    early_.push_back(std::move(e));
+  // A request behind another is written only when the unread requests fit the pipe's budget
+  // (checked below, once its frame is built); any other waits for the answers before it.
+  if (behind && in_flight_.size() > 1) return 0;
+  if (!behind) {
+    while (!in_flight_.empty()) ReadEarly();
     if (declined_) return Declined(*declined_);
   }
   if (pid_ < 0) {
     if (absl::Status s = Start(); !s.ok()) {
       // A worker that cannot even start is declined for the rest of the process after two
-      // tries, so that a broken runtime does not make every input a failure.
+      // tries in a row, so that a broken runtime does not make every input a failure.
       if (!declined_ && ++failed_starts_ >= 2) {
         declined_ = absl::StrCat("the worker failed to start twice: ", s.message());
       }
       return s;
     }
+    failed_starts_ = 0;
   }
   if (std::find(ops_.begin(), ops_.end(), op) == ops_.end()) {
     return Declined(absl::StrCat(manifest_.name, " does not answer ", op));
   }
-  ++calls_;
-  const int64_t id = next_id_++;
   // The frame is built in one buffer kept between calls (no allocation once it is large enough).
   const ReleaseIfLarge release{&request_};
   std::string& req = request_;
+  const int64_t id = next_id_;
   worker_frames::StartFrame(&req);
   absl::StrAppend(&req, "{\"id\":", id, ",\"op\":\"", op, "\",\"input\":");
   req.append(input_json.data(), input_json.size());
@@ -388,12 +406,19 @@ absl::StatusOr<int64_t> WorkerClient::Send(absl::string_view op, absl::string_vi
   if (!peak) req.append(",\"peak\":false");
   req.push_back('}');
   worker_frames::EndFrame(&req);
+  if (!in_flight_.empty()) {  // behind: the unread requests must fit, this one included
+    size_t unread = req.size();
+    for (const InFlight& f : in_flight_) unread += f.frame_bytes;
+    if (unread > pipe_budget_) return 0;
+  }
+  ++next_id_;
+  ++calls_;
   const auto deadline = Clock::now() + std::chrono::milliseconds(TimeoutMs(manifest_));
   if (absl::Status s = worker_frames::WriteAll(to_fd_, req, deadline); !s.ok()) {
     if (absl::IsDeadlineExceeded(s)) return Fail("worker-timeout", "request not taken in time");
     return Fail("worker-crashed", absl::StrCat("writing the request: ", s.message()));
   }
-  in_flight_ = InFlight{id, time_calls, batch};
+  in_flight_.push_back(InFlight{id, time_calls, batch, req.size()});
   return id;
 }
 
@@ -409,16 +434,22 @@ absl::StatusOr<ExternalAnswer> WorkerClient::Receive(int64_t id, int64_t* peak_b
     if (ns != nullptr) *ns = std::move(e.ns);
     return std::move(e.answer);
   }
-  if (!in_flight_ || in_flight_->id != id) {
+  bool pending = false;
+  for (const InFlight& f : in_flight_) pending |= f.id == id;
+  if (!pending) {
     return absl::InternalError(absl::StrCat(manifest_.name, ": no request ", id, " is pending"));
   }
+  // The answers come in the order of the requests: those before this one's are kept. A failure
+  // among them ends the worker, and this request's verdict is then kept too (Stop).
+  while (!in_flight_.empty() && in_flight_.front().id != id) ReadEarly();
+  if (in_flight_.empty()) return Receive(id, peak_bytes, ns);
   return ReadAnswer(peak_bytes, ns);
 }
 
 absl::StatusOr<ExternalAnswer> WorkerClient::ReadAnswer(int64_t* peak_bytes,
                                                         std::vector<double>* ns) {
-  const InFlight f = *in_flight_;
-  in_flight_.reset();
+  const InFlight f = in_flight_.front();
+  in_flight_.pop_front();
   const int64_t id = f.id;
   const int time_calls = f.time_calls;
   const int batch = f.batch;

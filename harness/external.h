@@ -17,7 +17,9 @@
 // module to the targets they name.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -134,17 +136,26 @@ class WorkerClient {
   // what Call gives; its deadline (the manifest's timeout) is counted from the Receive, so time
   // spent between the two halves is not the worker's.
   //
-  // At most one request is in the pipe at a time, so that neither process can block writing to
-  // the other while that one writes too (a large request against a large answer): a Send while
-  // another request is in flight reads that one's answer first and keeps it (or its failure)
-  // for its own Receive (the last 16 such answers are kept). Receives may come in any order. A
-  // Receive of an id that was never sent, was already received or was dropped is InternalError
-  // (a bug of the caller, never a verdict). The deadline holds for the write, and for the answer
-  // from when Receive starts to wait (an answer already there is taken).
+  // Neither process may block writing to the other while that one writes too (a large request
+  // against a large answer). So a Send reads the answers of the requests in flight first and
+  // keeps them (or their failures) for their own Receives (the last 16 such answers are kept),
+  // except a Send `behind` them: that one is written behind the requests in flight, without
+  // reading their answers, when the requests unread fit in a quarter of the pipe (a quarter of
+  // the capacity fcntl F_GETPIPE_SZ gives, 16 KiB of the usual 64 KiB) and at most one request
+  // is in flight before it, so that its write can never block; otherwise it sends nothing and
+  // returns 0 (the caller sends it later, not behind). The worker answers the requests in order
+  // ("order.pipelined" of the worker conformance suite, docs/workers.md). A failure that ends
+  // the worker (a crash, a timeout, a protocol error) is the verdict of the request whose answer
+  // was being read, and the requests behind it are worker-crashed ("stopped before its answer
+  // was read"). Receives may come in any order. A Receive of an id that was never sent, was
+  // already received or was dropped is InternalError (a bug of the caller, never a verdict).
+  // The deadline holds for the write, and for the answer from when Receive starts to wait (an
+  // answer already there is taken).
   // peak false: serdiff does not need this call's peak, and says so in the request ("peak":
   // false); the answer then may leave it out (Receive's *peak_bytes -1).
   absl::StatusOr<int64_t> Send(absl::string_view op, absl::string_view input_json,
-                               int time_calls = 0, int batch = 1, bool peak = true);
+                               int time_calls = 0, int batch = 1, bool peak = true,
+                               bool behind = false);
   absl::StatusOr<ExternalAnswer> Receive(int64_t id, int64_t* peak_bytes,
                                          std::vector<double>* ns = nullptr);
 
@@ -178,6 +189,7 @@ class WorkerClient {
     int64_t id = 0;
     int time_calls = 0;
     int batch = 1;
+    size_t frame_bytes = 0;  // the request's frame, length included
   };
   struct Early {
     int64_t id = 0;
@@ -185,8 +197,12 @@ class WorkerClient {
     int64_t peak_bytes = -1;
     std::vector<double> ns;
   };
-  // Reads the answer of the request in flight (Receive's work; clears in_flight_).
+  // Reads the answer of the first request in flight (Receive's work; takes it off in_flight_).
   absl::StatusOr<ExternalAnswer> ReadAnswer(int64_t* peak_bytes, std::vector<double>* ns);
+  // Reads the first request in flight's answer into early_ (Send's and Receive's waits).
+  void ReadEarly();
+  // Keeps an answer for its Receive, dropping the oldest beyond 16.
+  void Keep(Early e);
 
   WorkerManifest manifest_;
   // Buffers kept between calls: bytes read from the worker past the last frame, the request
@@ -194,7 +210,8 @@ class WorkerClient {
   std::string ahead_;
   std::string request_;
   std::string answer_;
-  std::optional<InFlight> in_flight_;
+  std::deque<InFlight> in_flight_;  // in the order sent, which is the order of the answers
+  size_t pipe_budget_ = 0;          // Send's `behind`: a quarter of the pipe's capacity
   std::vector<Early> early_;
   int pid_ = -1;
   int to_fd_ = -1;
@@ -272,10 +289,10 @@ Impl<T> WorkerImpl(std::shared_ptr<WorkerClient> client, const Interchange<T>* i
     impl.slack_per_input_permille = t.per_input_permille;
     impl.slack_reason = t.reason;
   }
-  impl.send_run = [ic, client](const T& v, bool peak) -> absl::StatusOr<int64_t> {
+  impl.send_run = [ic, client](const T& v, bool peak, bool behind) -> absl::StatusOr<int64_t> {
     absl::StatusOr<std::string> in = ic->input_json(v);
     if (!in.ok()) return in.status();
-    return client->Send(ic->op, *in, 0, 1, peak);
+    return client->Send(ic->op, *in, 0, 1, peak, behind);
   };
   impl.receive_run = [ic, client](const T& v, const absl::StatusOr<int64_t>& sent) {
     MeasuredOutput r;
@@ -295,7 +312,7 @@ Impl<T> WorkerImpl(std::shared_ptr<WorkerClient> client, const Interchange<T>* i
   };
   // The whole call: its two halves in a row (WorkerClient::Call is Send then Receive).
   impl.measured_run = [send = impl.send_run, receive = impl.receive_run](const T& v) {
-    return receive(v, send(v, true));
+    return receive(v, send(v, true, false));
   };
   impl.fresh_process = [client] { client->Restart(); };
   impl.timed_run = [ic, client](const T& v, int calls, int batch) -> std::vector<double> {

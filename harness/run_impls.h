@@ -69,15 +69,17 @@ struct PlannedRun {
 // Runs the plan into *runs (one ImplRun each, in the plan's order). Without a worker among
 // them each implementation runs in turn (RunImpl). With one, the workers answer while the
 // in-process implementations run: each worker's first request is sent before any in-process
-// run. A worker that reruns (rule 1) has its first answer read after the in-process first runs
-// and its second request sent then, read after the in-process second runs; one that does not
-// (a peer on an input a fuzz binary's sample does not rerun) has its answer read after every
-// in-process run. The first request asks for the worker's peak when the plan says so (the
-// subject's always); the second never does. A run's result does not depend on this order (every
-// in-process run has its own heap scope; a worker's is its own process's figure), and a worker
-// that overlaps the in-process runs costs a fuzz binary about the longer of the two rather than
-// their sum on a machine with a core to spare (docs/fuzzing.md, "Fuzzing with a worker: the
-// call overlapped, and what each process spends").
+// run, and a worker that reruns (rule 1) has its second request written right behind it, so
+// that it runs both calls while serdiff runs its own. When the second request cannot go behind
+// the first without a risk of blocking (WorkerClient::Send: a request over a quarter of the
+// pipe), it is sent after the in-process first runs, once the first answer is read, and
+// overlaps the in-process second runs instead. Every answer is read after the in-process runs
+// it overlaps. The first request asks for the worker's peak when the plan says so (the
+// subject's always); the second never does. A run's result does not depend on this order
+// (every in-process run has its own heap scope; a worker's is its own process's figure), and a
+// worker that overlaps the in-process runs costs a fuzz binary about the longer of the two
+// rather than their sum on a machine with a core to spare (docs/fuzzing.md, "Fuzzing with a
+// worker: the call overlapped, and what each process spends").
 template <typename T>
 void RunAll(absl::Span<const PlannedRun<T>> plan, const T& v,
             absl::InlinedVector<ImplRun, 4>* runs) {
@@ -87,26 +89,34 @@ void RunAll(absl::Span<const PlannedRun<T>> plan, const T& v,
     for (const PlannedRun<T>& p : plan) runs->push_back(RunImpl(*p.impl, p.role, v, p.rerun));
     return;
   }
-  absl::InlinedVector<absl::StatusOr<int64_t>, 4> sent;
+  // Per implementation: the first request's id (or outcome), and the second's: 0 while unsent.
+  absl::InlinedVector<absl::StatusOr<int64_t>, 4> sent, second;
   for (const PlannedRun<T>& p : plan) {
     runs->push_back(Unrun(*p.impl, p.role, p.rerun));
-    sent.push_back(p.impl->send_run ? p.impl->send_run(v, p.peak) : absl::StatusOr<int64_t>(0));
+    sent.push_back(p.impl->send_run ? p.impl->send_run(v, p.peak, false)
+                                    : absl::StatusOr<int64_t>(0));
+    // Only the first run's peak is kept.
+    const bool behind = p.impl->send_run && p.rerun && sent.back().ok();
+    second.push_back(behind ? p.impl->send_run(v, false, true) : absl::StatusOr<int64_t>(0));
   }
   for (size_t i = 0; i < plan.size(); ++i) {
     if (!plan[i].impl->send_run) RunFirst(*plan[i].impl, v, &(*runs)[i]);
   }
-  // A worker that reruns: its first answer now, and its second request sent to overlap the
-  // in-process second runs. One that does not: its answer read after them.
+  absl::InlinedVector<bool, 4> received(plan.size(), false);
   auto receive_first = [&](size_t i) {
+    received[i] = true;
     MeasuredOutput m = plan[i].impl->receive_run(v, sent[i]);
     (*runs)[i].first = std::move(m.output);
     (*runs)[i].peak_heap_bytes = m.peak_bytes;
   };
+  auto unsent = [&](size_t i) { return second[i].ok() && *second[i] == 0; };
+  // A rerun whose second request could not go behind the first: the first answer now, and the
+  // second request sent to overlap the in-process second runs.
   for (size_t i = 0; i < plan.size(); ++i) {
     const Impl<T>& impl = *plan[i].impl;
-    if (!impl.send_run || !plan[i].rerun) continue;
+    if (!impl.send_run || !plan[i].rerun || !unsent(i)) continue;
     receive_first(i);
-    sent[i] = impl.send_run(v, false);  // only the first run's peak is kept
+    second[i] = impl.send_run(v, false, false);
   }
   for (size_t i = 0; i < plan.size(); ++i) {
     if (!plan[i].impl->send_run && plan[i].rerun) RunSecond(*plan[i].impl, v, &(*runs)[i]);
@@ -114,12 +124,10 @@ void RunAll(absl::Span<const PlannedRun<T>> plan, const T& v,
   for (size_t i = 0; i < plan.size(); ++i) {
     const Impl<T>& impl = *plan[i].impl;
     if (!impl.send_run) continue;
-    if (!plan[i].rerun) {
-      receive_first(i);
-      continue;
-    }
-    SecondRunScope second;
-    (*runs)[i].second = impl.receive_run(v, sent[i]).output;
+    if (!received[i]) receive_first(i);
+    if (!plan[i].rerun) continue;
+    SecondRunScope second_run;
+    (*runs)[i].second = impl.receive_run(v, second[i]).output;
   }
 }
 

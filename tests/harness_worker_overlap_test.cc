@@ -66,6 +66,74 @@ TEST(WorkerOverlap, RequestsSentAheadAreAnsweredEachByItsOwnId) {
   EXPECT_EQ(c.starts(), 1);
 }
 
+// A request `behind` another is written without reading the answer before it, when both fit a
+// quarter of the pipe and no other waits; otherwise nothing is sent (0). The answers are each
+// their own id's, in either order of the Receives.
+TEST(WorkerOverlap, ARequestBehindAnotherIsWrittenOnlyWhenItCannotBlock) {
+  WorkerClient c(Manifest());
+  const absl::StatusOr<int64_t> a = c.Send(kOp, Input(41));
+  const absl::StatusOr<int64_t> b = c.Send(kOp, Input(42), 0, 1, true, /*behind=*/true);
+  const absl::StatusOr<int64_t> third = c.Send(kOp, Input(43), 0, 1, true, /*behind=*/true);
+  const std::string large =
+      absl::StrCat("{\"value\":\"44\",\"pad\":\"", std::string(20000, 'x'), "\"}");
+  ASSERT_TRUE(a.ok() && b.ok() && third.ok());
+  EXPECT_GT(*b, *a);
+  EXPECT_EQ(*third, 0);  // two in flight already
+  EXPECT_EQ(c.calls(), 2);
+  int64_t peak = 0;
+  absl::StatusOr<ExternalAnswer> rb = c.Receive(*b, &peak);
+  ASSERT_TRUE(rb.ok()) << rb.status();
+  EXPECT_EQ(rb->bytes, "42");
+  EXPECT_EQ(peak, 420);
+  // One in flight (a's answer was read and kept): a large request cannot go behind it.
+  const absl::StatusOr<int64_t> c1 = c.Send(kOp, Input(45));
+  ASSERT_TRUE(c1.ok());
+  const absl::StatusOr<int64_t> big = c.Send(kOp, large, 0, 1, true, /*behind=*/true);
+  ASSERT_TRUE(big.ok());
+  EXPECT_EQ(*big, 0);
+  EXPECT_EQ(c.calls(), 3);
+  // Sent not behind, it waits for the answer before it and is answered.
+  const absl::StatusOr<int64_t> big2 = c.Send(kOp, large);
+  ASSERT_TRUE(big2.ok());
+  absl::StatusOr<ExternalAnswer> rbig = c.Receive(*big2, &peak);
+  ASSERT_TRUE(rbig.ok()) << rbig.status();
+  EXPECT_EQ(rbig->bytes, "44");
+  absl::StatusOr<ExternalAnswer> ra = c.Receive(*a, &peak);
+  ASSERT_TRUE(ra.ok()) << ra.status();
+  EXPECT_EQ(ra->bytes, "41");
+  EXPECT_EQ(peak, 410);
+  absl::StatusOr<ExternalAnswer> rc1 = c.Receive(*c1, &peak);
+  ASSERT_TRUE(rc1.ok()) << rc1.status();
+  EXPECT_EQ(rc1->bytes, "45");
+  EXPECT_EQ(c.starts(), 1);
+}
+
+// A request behind one that crashes the worker was in the same process: it is worker-crashed
+// too, and the next request goes to a new process.
+TEST(WorkerOverlap, ARequestBehindACrashIsCrashedToo) {
+  WorkerClient c(Manifest());
+  const absl::StatusOr<int64_t> crash = c.Send(kOp, Input(13));
+  const absl::StatusOr<int64_t> behind = c.Send(kOp, Input(43), 0, 1, true, /*behind=*/true);
+  ASSERT_TRUE(crash.ok() && behind.ok());
+  ASSERT_GT(*behind, 0);
+  int64_t peak = 0;
+  // Received first, the request behind reads the crash on its way and keeps it for its own.
+  const absl::StatusOr<ExternalAnswer> lost = c.Receive(*behind, &peak);
+  EXPECT_EQ(WorkerFailureClass(lost.status()), "worker-crashed") << lost.status();
+  EXPECT_NE(lost.status().message().find("stopped before its answer was read"), std::string::npos)
+      << lost.status();
+  const absl::StatusOr<ExternalAnswer> crashed = c.Receive(*crash, &peak);
+  EXPECT_EQ(WorkerFailureClass(crashed.status()), "worker-crashed") << crashed.status();
+  EXPECT_EQ(crashed.status().message().find("stopped before"), std::string::npos)
+      << crashed.status();
+  const absl::StatusOr<int64_t> next = c.Send(kOp, Input(46));
+  ASSERT_TRUE(next.ok());
+  absl::StatusOr<ExternalAnswer> answered = c.Receive(*next, &peak);
+  ASSERT_TRUE(answered.ok()) << answered.status();
+  EXPECT_EQ(answered->bytes, "46");
+  EXPECT_EQ(c.starts(), 2);
+}
+
 // A crash while a request waits is that request's verdict alone: the request sent after it
 // goes to a new process and is answered. A Restart between the halves is a crash of the request
 // in flight, and the next request is answered by a fresh process.
@@ -114,17 +182,20 @@ int MarkedRequests(const std::string& path) { return static_cast<int>(Marks(path
 using Lines = std::vector<std::string>;
 
 // A target whose optimized side, on 47, waits (up to 10 s) until the worker has received as many
-// requests as this run's number (1 on the first run, 2 on the rerun) and answers "47" only then:
-// a verdict that ran the in-process implementations before sending the worker its request
-// would see "47 alone" from it, a bytes-mismatch. Any other value is answered at once.
-TargetDef<int64_t> WaitingTarget(std::string mark) {
+// requests as it should have by then, and answers "47" only then: a verdict that ran the
+// in-process implementations before sending the worker its requests would see "47 alone" from
+// it, a bytes-mismatch. Any other value is answered at once. Both requests of a rerun are in the
+// worker before the first in-process run (the second written behind the first), unless the
+// request is padded with `pad` bytes, over a quarter of the pipe: the second is then sent after
+// the in-process first runs, and there is one request by the first run, two by the second.
+TargetDef<int64_t> WaitingTarget(std::string mark, size_t pad = 0) {
   TargetDef<int64_t> def;
   def.name = "test_worker_overlap";
   def.description = "int64 to decimal, the optimized side waiting for the worker's request";
   def.domain = IntegerDomain<int64_t>("int64", rc::gen::arbitrary<int64_t>());
-  def.optimized = {"optimized", [mark](const int64_t& v) -> Output {
+  def.optimized = {"optimized", [mark, pad](const int64_t& v) -> Output {
                      if (v != 47) return absl::StrCat(v);
-                     const int want = InSecondRun() ? 2 : 1;
+                     const int want = InSecondRun() || pad == 0 ? 2 : 1;
                      const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
                      while (MarkedRequests(mark) < want) {
                        if (std::chrono::steady_clock::now() > end) return std::string("47 alone");
@@ -134,8 +205,9 @@ TargetDef<int64_t> WaitingTarget(std::string mark) {
                    }};
   def.others.push_back({"reference", [](const int64_t& v) -> Output { return absl::StrCat(v); }});
   def.interchange.op = std::string(kOp);
-  def.interchange.input_json = [](const int64_t& v) -> absl::StatusOr<std::string> {
-    return Input(v);
+  def.interchange.input_json = [pad](const int64_t& v) -> absl::StatusOr<std::string> {
+    if (pad == 0) return Input(v);
+    return absl::StrCat("{\"value\":\"", v, "\",\"pad\":\"", std::string(pad, 'x'), "\"}");
   };
   return def;
 }
@@ -226,6 +298,25 @@ TEST_F(WorkerOverlapJudge, TheSubjectsRequestsArriveBeforeEachInProcessRun) {
   EXPECT_EQ(Marks(mark_), (Lines{"peak", "no peak"}));
   EXPECT_EQ(target.Judge(18, subject).failure_class, "bytes-mismatch:optimized");
   EXPECT_EQ(target.Judge(48, subject).failure_class, "nondeterministic:misbehaving");
+}
+
+// A request too large to go behind another (over a quarter of the 64 KiB pipe): the rerun's
+// second request is sent after the in-process first runs, and still before the second runs.
+TEST_F(WorkerOverlapJudge, ALargeRerunsSecondRequestWaitsForTheFirstAnswer) {
+  auto client = std::make_shared<WorkerClient>(Manifest());
+  TypedTarget<int64_t> target(WaitingTarget(mark_, 20000), "test");
+  ASSERT_TRUE(target.AttachWorker(client).ok());
+  const CaseResult r = target.Judge(47, {}, Render::kAlways);
+  EXPECT_TRUE(r.passed) << r.report;
+  EXPECT_EQ(Marks(mark_), (Lines{"peak", "no peak"}));
+  RunConfig subject;
+  subject.subject = "misbehaving";
+  const CaseResult s = target.Judge(47, subject, Render::kAlways);
+  EXPECT_TRUE(s.passed) << s.report;
+  EXPECT_EQ(s.optimized_peak_bytes, 470);
+  EXPECT_EQ(Marks(mark_), (Lines{"peak", "no peak", "peak", "no peak"}));
+  EXPECT_EQ(target.Judge(48, subject).failure_class, "nondeterministic:misbehaving");
+  EXPECT_EQ(client->starts(), 1);
 }
 
 // The deadline of an answer (the manifest's timeout, here 400 ms) is counted from the Receive:
