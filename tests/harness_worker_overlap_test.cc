@@ -1,10 +1,12 @@
 // A worker's call in two halves (WorkerClient::Send and Receive, harness/external.h) and the
-// verdict's use of them (RunAll, harness/run_impls.h): requests sent ahead are answered each by
-// its own id, whatever the order of the Receives and whatever fails in between; and the worker
-// has the request while the in-process implementations run, its first request before their
-// first runs and its second (rule 1's rerun) before their second runs, as a peer and as the
-// subject. The worker is tests/workers/misbehaving_worker.py (value 13 crashes it; value 47
-// marks each request it receives in the file SERDIFF_TEST_MARK names).
+// verdict's use of them (RunAll, harness/run_impls.h): requests sent ahead or behind another are
+// answered each by its own id, whatever the order of the Receives and whatever fails in between;
+// and the worker has the requests while the in-process implementations run: both of a rerun
+// before their first runs (the second behind the first), or, for a request too large to go
+// behind, the first before their first runs and the second before their second runs, as a peer
+// and as the subject. And a worker's starts: declined after two failures in a row. The worker is
+// tests/workers/misbehaving_worker.py (value 13 crashes it; value 47 marks each request it
+// receives in the file SERDIFF_TEST_MARK names).
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -21,6 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "harness/domains.h"
 #include "harness/external.h"
+#include "harness/result.h"
 #include "harness/run_config.h"
 #include "harness/target.h"
 
@@ -341,6 +344,65 @@ TEST_F(WorkerOverlapJudge, TimeInTheInProcessRunsIsNotTheWorkers) {
   EXPECT_EQ(client->starts(), 1);
   // And a worker that does not answer within the deadline of its Receive is still late.
   EXPECT_EQ(target.Judge(14, {}).failure_class, "worker-timeout:misbehaving");
+}
+
+// A worker that fails to start twice in a row is declined for the rest of the process; two
+// failed starts with a good one between them are not in a row. The worker
+// (tests/workers/misbehaving_worker.py) ends before its hello while the file
+// SERDIFF_TEST_NO_START names exists.
+TEST(WorkerStarts, TwoFailedStartsInARowDecline) {
+  const std::string gate =
+      (std::filesystem::temp_directory_path() / absl::StrCat("serdiff_no_start_", getpid()))
+          .string();
+  setenv("SERDIFF_TEST_NO_START", gate.c_str(), 1);
+  WorkerClient c(Manifest());
+  int64_t peak = 0;
+  auto call = [&](int64_t v) { return c.Call(kOp, Input(v), &peak); };
+  auto fail_starts = [&](bool fail) {
+    if (fail) {
+      std::ofstream(gate) << "x";
+    } else {
+      std::filesystem::remove(gate);
+    }
+  };
+  fail_starts(true);
+  EXPECT_EQ(WorkerFailureClass(call(41).status()), "worker-crashed");
+  fail_starts(false);
+  absl::StatusOr<ExternalAnswer> a = call(42);
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_EQ(a->bytes, "42");
+  c.Restart();
+  fail_starts(true);
+  EXPECT_EQ(WorkerFailureClass(call(43).status()), "worker-crashed");
+  fail_starts(false);
+  a = call(44);
+  ASSERT_TRUE(a.ok()) << a.status();  // the second failure, but not in a row
+  EXPECT_EQ(a->bytes, "44");
+  EXPECT_FALSE(c.declined_reason().has_value());
+  c.Restart();
+  fail_starts(true);
+  EXPECT_EQ(WorkerFailureClass(call(45).status()), "worker-crashed");
+  EXPECT_EQ(WorkerFailureClass(call(46).status()), "worker-crashed");
+  fail_starts(false);
+  const absl::Status declined = call(47).status();
+  EXPECT_TRUE(IsDeclined(declined)) << declined;
+  ASSERT_TRUE(c.declined_reason().has_value());
+  EXPECT_NE(c.declined_reason()->find("failed to start twice"), std::string::npos);
+  EXPECT_EQ(c.starts(), 6);
+  unsetenv("SERDIFF_TEST_NO_START");
+}
+
+// SERDIFF_WORKER_TIMEOUT_MS as large as an int64 is a deadline far away, not one that
+// overflowed into the past: the worker starts and answers.
+TEST(WorkerStarts, AHugeTimeoutOverrideIsADeadlineFarAway) {
+  setenv("SERDIFF_WORKER_TIMEOUT_MS", "9223372036854775807", 1);
+  WorkerClient c(Manifest());
+  int64_t peak = 0;
+  const absl::StatusOr<ExternalAnswer> a = c.Call(kOp, Input(42), &peak);
+  unsetenv("SERDIFF_WORKER_TIMEOUT_MS");
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_EQ(a->bytes, "42");
+  EXPECT_EQ(peak, 420);
 }
 
 }  // namespace

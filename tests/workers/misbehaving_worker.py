@@ -34,7 +34,9 @@ misbehaviour, so that one test process can see each failure and then a normal an
              and so on in turn (nondeterministic:misbehaving)
   value -1   it rejects the input at offset 1; -2 at offset 2; -3 without an offset; -4 it
              accepts "-4" (the tests' target rejects every negative value at offset 1)
-With --declined it says in its hello that its package is missing.
+With --declined it says in its hello that its package is missing. While the file
+SERDIFF_TEST_NO_START names (when set) exists, it exits with status 3 before its hello (a worker
+that fails to start).
 Every answer reports a peak of value * 10 bytes.
 With --planted it is a correct worker with one planted bug instead (tests/printed_commands_worker_test.sh):
 every value is answered with its digits and a peak of 0, except 18, answered "81".
@@ -85,6 +87,9 @@ MALFORMED = {
 
 
 def main():
+    gate = os.environ.get('SERDIFF_TEST_NO_START')
+    if gate and os.path.exists(gate):
+        sys.exit(3)
     if '--declined' in sys.argv:
         write({'serdiff_worker': 1, 'name': 'misbehaving', 'declined': 'package frobnicate is not installed'})
         return
