@@ -371,6 +371,22 @@ def _(cmd):
     expect_end(w, 0, '')
 
 
+# "peak": false (serdiff does not need this call's peak, docs/workers.md): the op's run runs once,
+# not rehearsed, and the answer carries no "peak"; any other value of "peak" is a request for it.
+@check('peak.not-asked', env={'SERDIFF_CONFORMANCE_REHEARSE': '1'})
+def _(cmd):
+    w = start(cmd)
+    w.write(frame({'id': 1, 'op': 'count', 'input': {}, 'peak': False}))
+    expect(w.read(), {'id': 1, 'ok': True, 'value': {'runs': 1}})
+    w.write(frame({'id': 2, 'op': 'count', 'input': {}, 'peak': 0}))
+    expect(w.read(), {'id': 2, 'ok': True, 'value': {'runs': 3}, 'peak': PEAK})
+    w.write(frame({'id': 3, 'op': 'reject', 'input': {'message': 'bad byte', 'offset': 1},
+                   'peak': False}))
+    expect(w.read(), dict(REJECTED, id=3, message='bad byte', offset=1))
+    w.close()
+    expect_end(w, 0, '')
+
+
 answer_check('op.unknown', 'no.such_op', {},
              dict(DECLINED_ANSWER, message='conformance does not answer op "no.such_op"'))
 

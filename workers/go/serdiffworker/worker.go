@@ -247,8 +247,8 @@ func (s *server) allocated() int64 {
 	return int64(s.stats.TotalAlloc)
 }
 
-// A request's "time" and "batch" as they came (nil when absent).
-type timing struct{ time, batch json.RawMessage }
+// A request's "time", "batch" and "peak" as they came (nil when absent).
+type timing struct{ time, batch, peak json.RawMessage }
 
 // The integer in raw when it is one in lo..hi, else 0.
 func intIn(raw json.RawMessage, lo, hi int64) int {
@@ -289,27 +289,37 @@ func (s *server) answer(req *Request, rawTime timing, rawLen int) (map[string]an
 		}
 		arg = a
 	}
-	if s.rehearse && rawLen <= rehearseMaxRequest {
+	// "peak": false: serdiff does not need this call's peak, so the call runs once, unmeasured,
+	// and the answer carries none (docs/workers.md).
+	measure := string(rawTime.peak) != "false"
+	if measure && s.rehearse && rawLen <= rehearseMaxRequest {
 		call(func() (any, error) { return op.Run(arg) }) // result or error dropped
 	}
-	before := s.allocated()
+	var before, peak int64
+	if measure {
+		before = s.allocated()
+	}
 	result, err := call(func() (any, error) { return op.Run(arg) })
-	peak := s.allocated() - before
-	if peak < 0 {
-		peak = 0
+	if measure {
+		if peak = s.allocated() - before; peak < 0 {
+			peak = 0
+		}
 	}
 	if err != nil { // the library refused the input
-		if c := classify(id, err, peak, true); c != nil {
+		if c := classify(id, err, peak, measure); c != nil {
 			return c, nil
 		}
-		return map[string]any{"id": id, "ok": false, "error": "rejected",
-			"message": unclassified(err), "peak": peak}, nil
+		a := map[string]any{"id": id, "ok": false, "error": "rejected", "message": unclassified(err)}
+		if measure {
+			a["peak"] = peak
+		}
+		return a, nil
 	}
 	var res Result
 	if op.Finish != nil {
 		r, err := call(func() (any, error) { return op.Finish(result) })
 		if err != nil { // an accepted result the worker cannot present
-			if c := classify(id, err, peak, true); c != nil {
+			if c := classify(id, err, peak, measure); c != nil {
 				return c, nil
 			}
 			return declinedAnswer(id, "result not presentable: "+unclassified(err)), nil
@@ -321,12 +331,15 @@ func (s *server) answer(req *Request, rawTime timing, rawLen int) (map[string]an
 	var a map[string]any
 	switch res.kind {
 	case 1:
-		a = map[string]any{"id": id, "ok": true, "hex": hex.EncodeToString(res.bytes), "peak": peak}
+		a = map[string]any{"id": id, "ok": true, "hex": hex.EncodeToString(res.bytes)}
 	case 2:
-		a = map[string]any{"id": id, "ok": true, "value": res.value, "peak": peak}
+		a = map[string]any{"id": id, "ok": true, "value": res.value}
 	default:
 		return nil, &workerBug{fmt.Sprintf("op %q (id %d) returned %s, not serdiffworker.Hex(bytes) "+
 			"or serdiffworker.Value(v)", req.Op, id, describe(result, op.Finish != nil))}
+	}
+	if measure {
+		a["peak"] = peak
 	}
 	if n := timedCalls(rawTime.time); n > 0 {
 		batch := batchOf(rawTime.batch)
@@ -513,7 +526,7 @@ func parseRequest(body []byte) (*Request, timing, error) {
 		return nil, timing{}, &protocolError{`a request whose "input" is not a JSON object`}
 	}
 	req.RawInput = rawInput
-	return req, timing{fields["time"], fields["batch"]}, nil
+	return req, timing{fields["time"], fields["batch"], fields["peak"]}, nil
 }
 
 // Serve answers requests on stdin until it ends, then exits the process (status 0 at a frame

@@ -329,7 +329,15 @@ public final class SerdiffWorker {
           return c != null ? c : declinedAnswer(id, "input not taken: " + errorText(t));
         }
       }
-      if (o.rehearse && rawLen <= REHEARSE_MAX_REQUEST) {
+      // "peak": false: serdiff does not need this call's peak, so the call runs once, unmeasured,
+      // and the answer carries none (docs/workers.md).
+      JsonElement peakAsked = timing[2];
+      boolean measure =
+          !(peakAsked != null
+              && peakAsked.isJsonPrimitive()
+              && peakAsked.getAsJsonPrimitive().isBoolean()
+              && !peakAsked.getAsBoolean());
+      if (measure && o.rehearse && rawLen <= REHEARSE_MAX_REQUEST) {
         try {
           op.run.apply(arg); // result or exception dropped
         } catch (Throwable t) {
@@ -346,8 +354,9 @@ public final class SerdiffWorker {
         // more than the whole heap (Runtime.maxMemory(), a little under -Xmx: the serial
         // collector leaves one survivor space out), the least its peak would have been.
         if (t instanceof OutOfMemoryError) peak = Math.max(peak, Runtime.getRuntime().maxMemory());
-        JsonObject c = classify(id, t, peak);
-        return c != null ? c : rejectedAnswer(id, errorText(t), -1, peak);
+        Long shown = measure ? peak : null;
+        JsonObject c = classify(id, t, shown);
+        return c != null ? c : rejectedAnswer(id, errorText(t), -1, shown);
       }
       long peak = Math.max(0, allocated() - before);
       Object res = result;
@@ -355,7 +364,7 @@ public final class SerdiffWorker {
         try {
           res = op.finish.apply(result);
         } catch (Throwable t) { // an accepted result the worker cannot present
-          JsonObject c = classify(id, t, peak);
+          JsonObject c = classify(id, t, measure ? peak : null);
           return c != null ? c : declinedAnswer(id, "result not presentable: " + errorText(t));
         }
       }
@@ -392,7 +401,7 @@ public final class SerdiffWorker {
       } catch (IllegalArgumentException | IOException | OutOfMemoryError | StackOverflowError e) {
         return declinedAnswer(id, "result not presentable: " + errorText(e));
       }
-      a.addProperty("peak", peak);
+      if (measure) a.addProperty("peak", peak);
       int n = intIn(timing[0], 1, MAX_TIMED);
       if (n > 0) {
         // "batch": B (2..MAX_BATCH) makes each timing one of B calls in a row.
@@ -541,7 +550,7 @@ public final class SerdiffWorker {
     if (!input.isJsonObject()) throw new ProtocolError("a request whose \"input\" is not a JSON object");
     return new Object[] {
       new Request(id, op.getAsString(), input.getAsJsonObject(), text),
-      new JsonElement[] {f.get("time"), f.get("batch")}
+      new JsonElement[] {f.get("time"), f.get("batch"), f.get("peak")}
     };
   }
 
