@@ -416,6 +416,13 @@ absl::StatusOr<int64_t> WorkerClient::Send(absl::string_view op, absl::string_vi
   const auto deadline = Clock::now() + std::chrono::milliseconds(TimeoutMs(manifest_));
   if (absl::Status s = worker_frames::WriteAll(to_fd_, req, deadline); !s.ok()) {
     if (absl::IsDeadlineExceeded(s)) return Fail("worker-timeout", "request not taken in time");
+    if (!in_flight_.empty()) {
+      // Behind a request whose answer is not read yet: the worker ended (EPIPE), perhaps after
+      // writing that answer, which must not be lost. Nothing is sent; the caller reads that
+      // answer, or the failure, first and sends this request again (to a new process).
+      --calls_;
+      return 0;
+    }
     return Fail("worker-crashed", absl::StrCat("writing the request: ", s.message()));
   }
   in_flight_.push_back(InFlight{id, time_calls, batch, req.size()});

@@ -142,8 +142,10 @@ class WorkerClient {
   // except a Send `behind` them: that one is written behind the requests in flight, without
   // reading their answers, when the requests unread fit in a quarter of the pipe (a quarter of
   // the capacity fcntl F_GETPIPE_SZ gives, 16 KiB of the usual 64 KiB) and at most one request
-  // is in flight before it, so that its write can never block; otherwise it sends nothing and
-  // returns 0 (the caller sends it later, not behind). The worker answers the requests in order
+  // is in flight before it, so that its write can never block; otherwise, and when the write
+  // fails because the worker has ended (whose last answer may be in the pipe, and is kept for
+  // its Receive), it sends nothing and returns 0 (the caller sends it later, not behind). The
+  // worker answers the requests in order
   // ("order.pipelined" of the worker conformance suite, docs/workers.md). A failure that ends
   // the worker (a crash, a timeout, a protocol error) is the verdict of the request whose answer
   // was being read, and the requests behind it are worker-crashed ("stopped before its answer

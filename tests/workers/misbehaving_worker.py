@@ -30,6 +30,7 @@ misbehaviour, so that one test process can see each failure and then a normal an
              see each request arrive while serdiff is still busy with its own runs, and what it
              asked (tests/harness_worker_overlap_test.cc); asked for no peak, it answers none
   value 49   it sleeps 0.7 s, then answers normally (a worker slower than serdiff's own runs)
+  value 50   it answers normally, then exits with status 0 (a worker that ends after an answer)
   value 48   it answers "48" to the first such request a process receives, "84" to the second,
              and so on in turn (nondeterministic:misbehaving)
   value -1   it rejects the input at offset 1; -2 at offset 2; -3 without an offset; -4 it
@@ -169,6 +170,8 @@ def main():
             if b > 1 or v == 45:
                 answer['batch'] = {43: b + 1, 44: str(b), 45: 2}.get(v, b)
         write(answer)
+        if v == 50:
+            sys.exit(0)
 
 
 if __name__ == '__main__':
