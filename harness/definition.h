@@ -180,8 +180,8 @@ struct Impl {
   // receive_run(v, sent) gives what measured_run(v) would have, without a peak (-1) when
   // send_run's `peak` was false (RunConfig::peer_peaks). send_run with `behind` writes the
   // request behind the one in flight only when that cannot block (WorkerClient::Send), and
-  // otherwise sends nothing and returns 0. Both set or neither; measured_run stays set for every
-  // other caller.
+  // otherwise, or when the worker has ended, sends nothing and returns 0. Both set or neither;
+  // measured_run stays set for every other caller.
   std::function<absl::StatusOr<int64_t>(const T&, bool peak, bool behind)> send_run = {};
   std::function<MeasuredOutput(const T&, const absl::StatusOr<int64_t>&)> receive_run = {};
   // The implementation's own timing (`serdiff review`): `calls` timings of `batch` calls each

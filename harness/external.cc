@@ -174,14 +174,16 @@ bool FindExecutable(const std::string& cmd, const std::string& dir) {
   return false;
 }
 
+// At most about 11 days, so that a deadline made of it (doubled for a request behind another,
+// plus the hello's 20 s) never overflows the clock.
+constexpr int64_t kMaxTimeoutMs = 1'000'000'000;
+
 int64_t TimeoutMs(const WorkerManifest& m) {
   if (const char* e = std::getenv("SERDIFF_WORKER_TIMEOUT_MS")) {
     int64_t v = 0;
-    // At most about 11 days, so that a deadline made of it (plus the hello's 20 s) never
-    // overflows the clock.
-    if (absl::SimpleAtoi(e, &v) && v > 0) return std::min<int64_t>(v, 1'000'000'000);
+    if (absl::SimpleAtoi(e, &v) && v > 0) return std::min(v, kMaxTimeoutMs);
   }
-  return m.timeout_ms > 0 ? m.timeout_ms : 10000;
+  return m.timeout_ms > 0 ? std::min<int64_t>(m.timeout_ms, kMaxTimeoutMs) : 10000;
 }
 
 using worker_frames::Clock;
@@ -414,18 +416,21 @@ absl::StatusOr<int64_t> WorkerClient::Send(absl::string_view op, absl::string_vi
   ++next_id_;
   ++calls_;
   const auto deadline = Clock::now() + std::chrono::milliseconds(TimeoutMs(manifest_));
-  if (absl::Status s = worker_frames::WriteAll(to_fd_, req, deadline); !s.ok()) {
-    if (absl::IsDeadlineExceeded(s)) return Fail("worker-timeout", "request not taken in time");
-    if (!in_flight_.empty()) {
-      // Behind a request whose answer is not read yet: the worker ended (EPIPE), perhaps after
-      // writing that answer, which must not be lost. Nothing is sent; the caller reads that
-      // answer, or the failure, first and sends this request again (to a new process).
+  const int ahead = static_cast<int>(in_flight_.size());
+  if (absl::Status s = worker_frames::WriteAll(to_fd_, req, deadline, /*only_if_room=*/ahead > 0);
+      !s.ok()) {
+    if (ahead > 0 && !absl::IsDeadlineExceeded(s)) {
+      // Behind a request whose answer is not read yet, and nothing could be written (the pipe
+      // full after all) or the worker ended (EPIPE), perhaps after writing that answer, which
+      // must not be lost. Not sent: the caller reads that answer, or its failure, first and
+      // sends this request again.
       --calls_;
       return 0;
     }
+    if (absl::IsDeadlineExceeded(s)) return Fail("worker-timeout", "request not taken in time");
     return Fail("worker-crashed", absl::StrCat("writing the request: ", s.message()));
   }
-  in_flight_.push_back(InFlight{id, time_calls, batch, req.size()});
+  in_flight_.push_back(InFlight{id, time_calls, batch, req.size(), ahead});
   return id;
 }
 
@@ -460,11 +465,15 @@ absl::StatusOr<ExternalAnswer> WorkerClient::ReadAnswer(int64_t* peak_bytes,
   const int64_t id = f.id;
   const int time_calls = f.time_calls;
   const int batch = f.batch;
-  const auto deadline = Clock::now() + std::chrono::milliseconds(TimeoutMs(manifest_));
+  // A request written behind others waits for the worker to answer those first: its answer has
+  // one more timeout for each of them, so that no worker is late here that would have been on
+  // time had the request been sent after their answers were read (docs/workers.md).
+  const int64_t timeout_ms = TimeoutMs(manifest_) * (1 + f.ahead);
+  const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
   const ReleaseIfLarge release{&answer_};  // after the answer is made of it
   std::string& body = answer_;
   if (absl::Status s = worker_frames::ReadFrame(from_fd_, deadline, &ahead_, &body); !s.ok()) {
-    return FrameFailure(s, "answer", TimeoutMs(manifest_));
+    return FrameFailure(s, "answer", timeout_ms);
   }
   // The common answer without a JSON document (worker_frames.h; under a fuzzer's
   // AddressSanitizer the document's allocations were most of the call's cost on serdiff's side,

@@ -140,19 +140,20 @@ class WorkerClient {
   // against a large answer). So a Send reads the answers of the requests in flight first and
   // keeps them (or their failures) for their own Receives (the last 16 such answers are kept),
   // except a Send `behind` them: that one is written behind the requests in flight, without
-  // reading their answers, when the requests unread fit in a quarter of the pipe (a quarter of
-  // the capacity fcntl F_GETPIPE_SZ gives, 16 KiB of the usual 64 KiB) and at most one request
-  // is in flight before it, so that its write can never block; otherwise, and when the write
-  // fails because the worker has ended (whose last answer may be in the pipe, and is kept for
-  // its Receive), it sends nothing and returns 0 (the caller sends it later, not behind). The
-  // worker answers the requests in order
-  // ("order.pipelined" of the worker conformance suite, docs/workers.md). A failure that ends
-  // the worker (a crash, a timeout, a protocol error) is the verdict of the request whose answer
-  // was being read, and the requests behind it are worker-crashed ("stopped before its answer
-  // was read"). Receives may come in any order. A Receive of an id that was never sent, was
-  // already received or was dropped is InternalError (a bug of the caller, never a verdict).
-  // The deadline holds for the write, and for the answer from when Receive starts to wait (an
-  // answer already there is taken).
+  // reading their answers, when at most one request is in flight before it and the requests
+  // unread fit in a quarter of the pipe (a quarter of the capacity fcntl F_GETPIPE_SZ gives,
+  // 16 KiB of the usual 64 KiB), so that its write does not block. Otherwise, and when its
+  // write finds the pipe full before its first byte or the worker ended (whose last answer may
+  // be in the pipe, and is kept for its Receive), it sends nothing and returns 0 (the caller
+  // sends it later, not behind). The worker answers the requests in order ("order.pipelined" of
+  // the worker conformance suite, docs/workers.md). A failure that ends the worker (a crash, a
+  // timeout, a protocol error) is the verdict of the request whose answer was being read, and
+  // the requests behind it are worker-crashed ("stopped before its answer was read"). Receives
+  // may come in any order. A Receive of an id that was never sent, was already received or was
+  // dropped is InternalError (a bug of the caller, never a verdict). The deadline holds for the
+  // write, and for the answer from when Receive starts to wait (an answer already there is
+  // taken); the answer of a request written behind another has twice the timeout, since the
+  // worker answers the one before it first.
   // peak false: serdiff does not need this call's peak, and says so in the request ("peak":
   // false); the answer then may leave it out (Receive's *peak_bytes -1).
   absl::StatusOr<int64_t> Send(absl::string_view op, absl::string_view input_json,
@@ -192,6 +193,7 @@ class WorkerClient {
     int time_calls = 0;
     int batch = 1;
     size_t frame_bytes = 0;  // the request's frame, length included
+    int ahead = 0;           // requests in flight before it when it was written
   };
   struct Early {
     int64_t id = 0;

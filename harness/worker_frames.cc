@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
+#include <limits>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -19,6 +21,11 @@ constexpr size_t kReadChunk = size_t{64} << 10;
 // The body is read in pieces of at most this many bytes beyond what was read ahead.
 constexpr size_t kFramePiece = size_t{1} << 20;
 
+// A poll timeout of `left` ms (> 0), at most INT_MAX (poll waits again until the deadline).
+int PollMs(int64_t left) {
+  return static_cast<int>(std::min<int64_t>(left, std::numeric_limits<int>::max()));
+}
+
 // Waits for `fd` to be readable before `deadline`. Errors: DeadlineExceeded.
 absl::Status WaitReadable(int fd, Clock::time_point deadline) {
   for (;;) {
@@ -26,7 +33,7 @@ absl::Status WaitReadable(int fd, Clock::time_point deadline) {
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) return absl::DeadlineExceededError("deadline");
     pollfd p{fd, POLLIN, 0};
-    const int r = poll(&p, 1, static_cast<int>(left));
+    const int r = poll(&p, 1, PollMs(left));
     if (r < 0 && errno == EINTR) continue;
     if (r == 0) return absl::DeadlineExceededError("deadline");
     return absl::OkStatus();
@@ -109,7 +116,8 @@ int HexDigit(char c) {
 
 }  // namespace
 
-absl::Status WriteAll(int fd, absl::string_view data, Clock::time_point deadline) {
+absl::Status WriteAll(int fd, absl::string_view data, Clock::time_point deadline,
+                      bool only_if_room) {
   size_t done = 0;
   while (done < data.size()) {
     const ssize_t n = write(fd, data.data() + done, data.size() - done);
@@ -119,11 +127,12 @@ absl::Status WriteAll(int fd, absl::string_view data, Clock::time_point deadline
     }
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno == EAGAIN) {
+      if (only_if_room && done == 0) return absl::ResourceExhaustedError("pipe full");
       const auto left =
           std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
       if (left <= 0) return absl::DeadlineExceededError("deadline");
       pollfd p{fd, POLLOUT, 0};
-      poll(&p, 1, static_cast<int>(left));
+      poll(&p, 1, PollMs(left));
       continue;
     }
     return absl::UnavailableError(std::strerror(errno));

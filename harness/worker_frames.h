@@ -19,8 +19,11 @@ inline constexpr uint32_t kMaxFrame = 256u << 20;
 
 // Writes all of `data` to `fd` (non-blocking) before `deadline`. Errors: DeadlineExceeded
 // "deadline" when the pipe stays full, Unavailable with the errno text (EPIPE: the reader is
-// gone).
-absl::Status WriteAll(int fd, absl::string_view data, Clock::time_point deadline);
+// gone). With `only_if_room`, a pipe found full before the first byte is written is
+// ResourceExhausted "pipe full", with nothing written; once a byte is written the rest is
+// written as without it.
+absl::Status WriteAll(int fd, absl::string_view data, Clock::time_point deadline,
+                      bool only_if_room = false);
 
 // Starts a frame in *out (cleared, its capacity kept): 4 bytes for the length, filled in by
 // EndFrame once the body is appended. Precondition for EndFrame: StartFrame(out) came first and

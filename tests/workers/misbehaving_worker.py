@@ -31,6 +31,7 @@ misbehaviour, so that one test process can see each failure and then a normal an
              asked (tests/harness_worker_overlap_test.cc); asked for no peak, it answers none
   value 49   it sleeps 0.7 s, then answers normally (a worker slower than serdiff's own runs)
   value 50   it answers normally, then exits with status 0 (a worker that ends after an answer)
+  value 51   it sleeps 0.9 s, then answers normally
   value 48   it answers "48" to the first such request a process receives, "84" to the second,
              and so on in turn (nondeterministic:misbehaving)
   value -1   it rejects the input at offset 1; -2 at offset 2; -3 without an offset; -4 it
@@ -135,6 +136,8 @@ def main():
             continue
         if v == 49:
             time.sleep(0.7)
+        if v == 51:
+            time.sleep(0.9)
         if v == 48:
             turns += 1
             write({'id': rid, 'ok': True, 'hex': (b'48' if turns % 2 else b'84').hex(), 'peak': peak})

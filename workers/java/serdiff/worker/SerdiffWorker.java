@@ -392,7 +392,7 @@ public final class SerdiffWorker {
           // declined without making a text that may not fit in the heap.
           JsonObject probe = a.deepCopy();
           probe.addProperty("hex", "");
-          probe.addProperty("peak", peak);
+          if (measure) probe.addProperty("peak", peak);
           long n = JsonText.write(probe).getBytes(StandardCharsets.UTF_8).length
               + 2L * r.bytes.length;
           if (n > o.frameLimit) return overLimit(id, n);
