@@ -178,9 +178,10 @@ struct Impl {
   // writes the request and returns its id, or the call's outcome when nothing was sent (a
   // decline, a failure to start or to write, an input the interchange cannot carry);
   // receive_run(v, sent) gives what measured_run(v) would have, without a peak (-1) when
-  // send_run's `peak` was false (RunConfig::peer_peaks). send_run with `behind` writes the
-  // request behind the one in flight only when that cannot block (WorkerClient::Send), and
-  // otherwise, or when the worker has ended, sends nothing and returns 0. Both set or neither;
+  // send_run's `peak` was false (RunConfig::peer_peaks). send_run with `behind` sends the
+  // value of this implementation's send_run just before again (a rerun; precondition), written
+  // behind that request only when that cannot block (WorkerClient::Send), and otherwise, or when
+  // the worker has ended, sends nothing and returns 0. Both set or neither;
   // measured_run stays set for every other caller.
   std::function<absl::StatusOr<int64_t>(const T&, bool peak, bool behind)> send_run = {};
   std::function<MeasuredOutput(const T&, const absl::StatusOr<int64_t>&)> receive_run = {};

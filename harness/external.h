@@ -293,10 +293,22 @@ Impl<T> WorkerImpl(std::shared_ptr<WorkerClient> client, const Interchange<T>* i
     impl.slack_per_input_permille = t.per_input_permille;
     impl.slack_reason = t.reason;
   }
-  impl.send_run = [ic, client](const T& v, bool peak, bool behind) -> absl::StatusOr<int64_t> {
+  // A request behind another is the rerun of the value just sent (RunAll): its input's JSON is
+  // the one made for that request, kept here (not kept over 1 MiB, which could not go behind
+  // another anyway: the request is then not sent behind, and 0 says so).
+  auto last_input = std::make_shared<std::string>();
+  impl.send_run = [ic, client, last_input](const T& v, bool peak,
+                                           bool behind) -> absl::StatusOr<int64_t> {
+    if (behind) {
+      if (last_input->empty()) return 0;
+      return client->Send(ic->op, *last_input, 0, 1, peak, behind);
+    }
     absl::StatusOr<std::string> in = ic->input_json(v);
     if (!in.ok()) return in.status();
-    return client->Send(ic->op, *in, 0, 1, peak, behind);
+    *last_input = std::move(*in);
+    absl::StatusOr<int64_t> sent = client->Send(ic->op, *last_input, 0, 1, peak, behind);
+    if (last_input->size() > (size_t{1} << 20)) std::string().swap(*last_input);
+    return sent;
   };
   impl.receive_run = [ic, client](const T& v, const absl::StatusOr<int64_t>& sent) {
     MeasuredOutput r;
