@@ -460,6 +460,9 @@ void RegisterTyped() {
 int main(int argc, char** argv) {
   RegisterAll();
   RegisterTyped();
+  // The context block of every run names the tier the unforced "typed" rows dispatched to.
+  benchmark::AddCustomContext("cql_typed_auto_tier",
+                              std::string(opt::TypedTierName(opt::AutoTypedTier())));
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -1,6 +1,6 @@
 // Timestamp family: ns per conversion, side by side in one binary:
 //   Optimized      serdiff::timestamp's validating StatusOr API (inline over fast.h);
-//   OptimizedTry   ms -> civil only: the validating form without a status (TryFromUnixMillis);
+//   OptimizedTry   the validating form without a status (TryFromUnixMillis, TryToUnixMillis);
 //   Unchecked      serdiff::timestamp::fast, the core without validation (what a caller that
 //                  validated once pays per value);
 //   WideCalendar   the same conversion through the wide any-int32-year calendar (Hinnant,
@@ -186,6 +186,17 @@ void BM_CivilToMillis_Optimized(benchmark::State& state) {
   const auto& c = Civils();
   Run(state, kN, [&](size_t i) { return *ts::ToUnixMillis(c[i]); });
 }
+// The validating form without a status (ts::TryToUnixMillis): like for like with
+// StdChronoValidated, which checks the same fields and returns -1.
+void BM_CivilToMillis_OptimizedTry(benchmark::State& state) {
+  const auto& c = Civils();
+  Run(state, kN, [&](size_t i) -> int64_t {
+    int64_t ms;
+    if (!ts::TryToUnixMillis(c[i], &ms)) [[unlikely]]
+      return -1;
+    return ms;
+  });
+}
 void BM_CivilToMillis_Unchecked(benchmark::State& state) {
   const auto& c = Civils();
   Run(state, kN, [&](size_t i) { return ts::fast::ToUnixMillisFloor(c[i]); });
@@ -274,6 +285,7 @@ BENCHMARK(BM_MillisToCivil_AbseilReference);
 BENCHMARK(BM_MillisToCivil_AbseilBare);
 BENCHMARK(BM_MillisToCivil_Slow);
 BENCHMARK(BM_CivilToMillis_Optimized);
+BENCHMARK(BM_CivilToMillis_OptimizedTry);
 BENCHMARK(BM_CivilToMillis_Unchecked);
 BENCHMARK(BM_CivilToMillis_WideCalendar);
 BENCHMARK(BM_CivilToMillis_StdChrono);

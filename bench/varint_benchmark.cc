@@ -263,4 +263,13 @@ const int registered = [] {
 
 }  // namespace
 
-BENCHMARK_MAIN();
+// The context block of every run names the tier the unforced ("optimized") rows dispatched to.
+int main(int argc, char** argv) {
+  benchmark::AddCustomContext("varint_auto_tier",
+                              std::string(opt::BatchTierName(opt::AutoBatchTier())));
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

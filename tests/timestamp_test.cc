@@ -96,6 +96,24 @@ TEST(TimestampExact, TryFromUnixMillisAnswersWhereTheStatusOrFormDoes) {
   }
 }
 
+// TryToUnixMillis (the status-free form of ToUnixMillis, floor): the same values at both ends of
+// the range and across the epoch; the fields one past their limits are in
+// TimestampFastCore.ValidityOfEachFieldAtAndPastItsLimits.
+TEST(TimestampExact, TryToUnixMillisGivesTheFloorValues) {
+  int64_t ms = 0;
+  ASSERT_TRUE(TryToUnixMillis(C(1, 1, 1), &ms));
+  EXPECT_EQ(ms, -62135596800000);
+  ASSERT_TRUE(TryToUnixMillis(C(9999, 12, 31, 23, 59, 59, 999999), &ms));
+  EXPECT_EQ(ms, 253402300799999);
+  ASSERT_TRUE(TryToUnixMillis(C(1969, 12, 31, 23, 59, 59, 999500), &ms));
+  EXPECT_EQ(ms, -1);
+  ASSERT_TRUE(TryToUnixMillis(C(2300, 1, 1, 0, 0, 0, 1000), &ms));
+  EXPECT_EQ(ms, 10413792000001);
+  ms = 7;
+  EXPECT_FALSE(TryToUnixMillis(C(2023, 2, 29), &ms));
+  EXPECT_EQ(ms, 7);
+}
+
 TEST(TimestampExact, CqlDateOfDecember31st1969) {
   EXPECT_EQ(Be32(*CqlDateFromCivil(CivilDay{1969, 12, 31})), "7f ff ff ff");
 }
@@ -253,6 +271,12 @@ TEST(TimestampFastCore, ValidityOfEachFieldAtAndPastItsLimits) {
     EXPECT_EQ(fast::IsValid(c), valid) << FormatCivil(c);
     EXPECT_EQ(fast::IsValidScalar(c), valid) << FormatCivil(c);
     EXPECT_EQ(Validate(c).ok(), valid) << FormatCivil(c);
+    // The status-free form answers as the StatusOr form does, and leaves *out alone on false.
+    int64_t ms = 12345;
+    EXPECT_EQ(TryToUnixMillis(c, &ms), valid) << FormatCivil(c);
+    const absl::StatusOr<int64_t> want = ToUnixMillis(c);
+    EXPECT_EQ(want.ok(), valid) << FormatCivil(c);
+    EXPECT_EQ(ms, want.ok() ? *want : 12345) << FormatCivil(c);
   };
   expect(base, true);
   for (const Field& f : fields) {

@@ -110,6 +110,14 @@ harness::TargetDef<ts::CivilDateTime> CivilToMillis(ts::Rounding r) {
       {"wide_calendar", harness::Role::kOptimizedTier,
        [r](const ts::CivilDateTime& c) -> Output { return AsBe64(WideToUnixMillis(c, r)); }});
   if (r == ts::Rounding::kFloor) {
+    // The status-free form (ts::TryToUnixMillis) on every input of the floor target; its false
+    // is the StatusOr form's InvalidArgument, whose text Validate gives.
+    def.others.push_back(
+        {"try", harness::Role::kOptimizedTier, [](const ts::CivilDateTime& c) -> Output {
+           int64_t ms;
+           if (!ts::TryToUnixMillis(c, &ms)) return AsBe64(ts::Validate(c));
+           return AsBe64(ms);
+         }});
     def.others.push_back(
         {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
          [](const ts::CivilDateTime& c) -> Output { return AsBe64(oab::ToUnixMillisFloor(c)); }});
@@ -131,6 +139,15 @@ harness::TargetDef<int64_t> MillisToCivil() {
       {"wide_calendar", harness::Role::kOptimizedTier, [](const int64_t& ms) -> Output {
          return AsCanon(WideFromCount(ms, 1000, ts::kMinUnixMillis, ts::kMaxUnixMillis));
        }});
+  // The status-free form (ts::TryFromUnixMillis) on every input; its false is the StatusOr
+  // form's OutOfRange.
+  def.others.push_back({"try", harness::Role::kOptimizedTier, [](const int64_t& ms) -> Output {
+                          ts::CivilDateTime c;
+                          if (!ts::TryFromUnixMillis(ms, &c)) {
+                            return AsCanon<ts::CivilDateTime>(ts::internal::MillisOutOfRange(ms));
+                          }
+                          return AsCanon<ts::CivilDateTime>(c);
+                        }});
   def.others.push_back(
       {"abseil", harness::Role::kOracle, oracle::abseil::kOrigin,
        [](const int64_t& ms) -> Output { return AsCanon(oab::FromUnixMillis(ms)); }});
