@@ -100,8 +100,8 @@ inline absl::StatusOr<int64_t> ToUnixMillis(const CivilDateTime& c, Rounding r =
 // validity check as ToUnixMillis (fast::IsValid, one predictable branch over all seven fields)
 // and no status. true and *out set exactly where ToUnixMillis(c, Rounding::kFloor) is OK (with
 // the same value); false, *out unchanged, exactly where it returns InvalidArgument (call it for
-// the status text). The StatusOr form's construction, ok check and destruction are about 1.5 ns
-// of a 4 ns conversion (docs/benchmarks.md, "Issue 35's table on one machine").
+// the status text). The StatusOr form took 0.15-0.62 ns more than this one, of 3.7-4.3 ns, on the
+// Zen 5 EPYC (docs/benchmarks.md, "Issue 35's table on one machine").
 // Precondition: out != nullptr.
 inline bool TryToUnixMillis(const CivilDateTime& c, int64_t* out) {
   if (!fast::IsValid(c)) [[unlikely]]
