@@ -33,7 +33,10 @@
 //         typed_<tier>     (int only) the same with one CPU tier forced: portable, ssse3,
 //                          avx2, avx512 (rows only for the tiers this CPU runs)
 //         typed_into       SerializeFixedListInto a reused buffer of the exact size
-//         value_tree       serdiff::cql::Serialize of the same list as Values
+//         value_tree       serdiff::cql::Serialize of the same list as Values (its block loop
+//                          kAuto: avx512 where the CPU has it, value_tiers.h; the run's context
+//                          block names it as cql_value_tree_auto_tier)
+//         value_tree_<tier>  (int only) the same with the block loop forced: portable, avx512
 //         reference        serdiff::ref::cql::Serialize of the Values
 //         plain_loop       the fair baseline: a loop writing the count, then per element
 //                          00000004 (00000008) and the byte-swapped value with one store
@@ -373,6 +376,20 @@ void RegisterTypedCase(size_t n, bool nulls) {
                                  }
                                  Finish(state, size);
                                });
+  // The value tree with its block loop forced (value_tiers.h; int lists only, the other kinds
+  // have one loop): value_tree above runs kAuto.
+  for (const opt::TypedTier tier : {opt::TypedTier::kPortable, opt::TypedTier::kAvx512}) {
+    if (sizeof(T) != 4 || !opt::ValueTreeTierSupported(tier)) continue;
+    benchmark::RegisterBenchmark(
+        ("typed_encode/" + name + "/value_tree_" + std::string(opt::TypedTierName(tier))).c_str(),
+        [=](benchmark::State& state) {
+          for (auto _ : state) {
+            auto out = opt::Serialize(type, *tree, kVersion, tier);
+            benchmark::DoNotOptimize(out);
+          }
+          Finish(state, size);
+        });
+  }
   if (n <= 1000) {
     benchmark::RegisterBenchmark(("typed_encode/" + name + "/reference").c_str(),
                                  [=](benchmark::State& state) {
@@ -463,6 +480,10 @@ int main(int argc, char** argv) {
   // The context block of every run names the tier the unforced "typed" rows dispatched to.
   benchmark::AddCustomContext("cql_typed_auto_tier",
                               std::string(opt::TypedTierName(opt::AutoTypedTier())));
+  // And the block loop the unforced value_tree rows ran (Serialize's kAuto, codec.h).
+  benchmark::AddCustomContext(
+      "cql_value_tree_auto_tier",
+      opt::ValueTreeTierSupported(opt::TypedTier::kAvx512) ? "avx512" : "portable");
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -4,7 +4,9 @@
 // size. Checked here, against bytes written by hand and against the reference:
 //   * an empty element, a null element (v3+) and each kind of bad element at every position of
 //     every count in 0..17 and 63..65 (the 8-element blocks of the loop, the tail after them),
-//     for list and set, protocol v4 and v2, Serialize and SerializeValue;
+//     for list and set, protocol v4 and v2, Serialize and SerializeValue, for int and date, and
+//     with every block loop of the value tree this machine runs (Serialize's TypedTier:
+//     portable, avx512, avx512_emulated; value_tiers.h);
 //   * a bad element makes the call fail where the two-pass route says (its output offset);
 //   * the peak heap at the route's edge: exactly the output with no null; the output plus the
 //     unused width of every null; one element past the route, the output again; a rejected
@@ -12,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -30,6 +33,16 @@ using harness::CompactHex;
 using test_util::Be;
 using test_util::kFixedListCounts;
 
+// The value tree's tiers this machine and build run (value_tiers.h), kAuto first.
+std::vector<TypedTier> ValueTreeTiers() {
+  std::vector<TypedTier> tiers;
+  for (TypedTier t :
+       {TypedTier::kAuto, TypedTier::kPortable, TypedTier::kAvx512, TypedTier::kAvx512Emulated}) {
+    if (ValueTreeTierSupported(t)) tiers.push_back(t);
+  }
+  return tiers;
+}
+
 // Element j of the test lists: varied, negative and positive, within int32.
 int32_t IntAt(size_t j) { return static_cast<int32_t>((j + 1) * 0x9e3779b1u); }
 
@@ -37,7 +50,9 @@ enum class Odd { kNone, kEmpty, kNull };
 
 // list<int> of n elements with element i empty or null (kNone: none): the payload by hand
 // (v4 spec 6: [int] count, each element [bytes]; v1/v2: [short] count and lengths).
-std::string Expected(size_t n, size_t i, Odd odd, bool short_form) {
+// A date writes its day count plus 2^31 (v4 spec 6.17), which flips the top bit.
+std::string Expected(size_t n, size_t i, Odd odd, bool short_form, Kind kind = Kind::kInt) {
+  const uint32_t flip = kind == Kind::kDate ? 0x80000000u : 0;
   const int prefix = short_form ? 2 : 4;
   std::string s = Be(n, prefix);
   for (size_t j = 0; j < n; ++j) {
@@ -46,7 +61,7 @@ std::string Expected(size_t n, size_t i, Odd odd, bool short_form) {
     } else if (j == i && odd == Odd::kNull) {
       s += Be(0xffffffffu, 4);
     } else {
-      s += Be(4, prefix) + Be(static_cast<uint32_t>(IntAt(j)), 4);
+      s += Be(4, prefix) + Be(static_cast<uint32_t>(IntAt(j)) ^ flip, 4);
     }
   }
   return s;
@@ -58,39 +73,65 @@ Value Items(size_t n, size_t i, const Value& at_i) {
   return Value::Items(std::move(items));
 }
 
+TEST(CqlOnePass, TheValueTreesTiersOnThisMachine) {
+  EXPECT_TRUE(ValueTreeTierSupported(TypedTier::kAuto));
+  EXPECT_TRUE(ValueTreeTierSupported(TypedTier::kPortable));
+#if defined(__x86_64__) && defined(__GLIBCXX__)
+  // libstdc++'s std::variant on x86-64: the layout the kernels read (value_tiers.h).
+  EXPECT_EQ(ValueTreeTierSupported(TypedTier::kAvx512), TypedTierSupported(TypedTier::kAvx512));
+#endif
+#if SERDIFF_EXPECT_AVX512_EMULATION && defined(__GLIBCXX__)
+  EXPECT_TRUE(ValueTreeTierSupported(TypedTier::kAvx512Emulated));
+#endif
+  // The value tree has no ssse3 or avx2 loop: forcing one is an error, not a crash.
+  const Value v = Value::Items({Value::Int(1)});
+  for (const TypedTier t : {TypedTier::kSsse3, TypedTier::kAvx2}) {
+    EXPECT_FALSE(ValueTreeTierSupported(t));
+    EXPECT_EQ(Serialize(Type::List(Type::Native(Kind::kInt)), v, 4, t).status().code(),
+              absl::StatusCode::kInvalidArgument);
+  }
+  std::cout << "value tree tiers on this machine:";
+  for (const TypedTier t : ValueTreeTiers()) std::cout << " " << TypedTierName(t);
+  std::cout << "\n";
+}
+
 TEST(CqlOnePass, EmptyAndNullElementsAtEveryPosition) {
-  for (const int version : {4, 2}) {
-    const bool short_form = version < 3;
-    for (const bool set : {false, true}) {
-      const Type type =
-          set ? Type::Set(Type::Native(Kind::kInt)) : Type::List(Type::Native(Kind::kInt));
-      for (const size_t n : kFixedListCounts) {
-        for (size_t i = 0; i <= n; ++i) {  // i == n: every element a value
-          for (const Odd odd : {Odd::kEmpty, Odd::kNull}) {
-            if (i == n && odd == Odd::kNull) continue;
-            const std::string where =
-                absl::StrCat(set ? "set" : "list", " v", version, " n ", n,
-                             odd == Odd::kNull ? " null" : " empty", " at ", i);
-            const Value v = Items(n, i, odd == Odd::kNull ? Value::Null() : Value::Empty());
-            absl::StatusOr<std::string> fast = Serialize(type, v, version);
-            absl::StatusOr<std::string> framed = SerializeValue(type, v, version);
-            if (short_form && odd == Odd::kNull && i < n) {  // a null has no [short bytes] form
-              const size_t at = 2 + i * 6;
-              EXPECT_EQ(fast.status().code(), absl::StatusCode::kInvalidArgument) << where;
-              EXPECT_TRUE(absl::StrContains(fast.status().message(),
-                                            absl::StrCat("output offset ", at, ":")))
-                  << where << fast.status();
-              EXPECT_EQ(framed.status(), fast.status()) << where;
-              continue;
+  for (const TypedTier tier : ValueTreeTiers()) {
+    for (const Kind kind : {Kind::kInt, Kind::kDate}) {
+      for (const int version : {4, 2}) {
+        const bool short_form = version < 3;
+        for (const bool set : {false, true}) {
+          const Type type = set ? Type::Set(Type::Native(kind)) : Type::List(Type::Native(kind));
+          for (const size_t n : kFixedListCounts) {
+            for (size_t i = 0; i <= n; ++i) {  // i == n: every element a value
+              for (const Odd odd : {Odd::kEmpty, Odd::kNull}) {
+                if (i == n && odd == Odd::kNull) continue;
+                const std::string where =
+                    absl::StrCat(std::string(TypedTierName(tier)), " ", KindName(kind), " ",
+                                 set ? "set" : "list", " v", version, " n ", n,
+                                 odd == Odd::kNull ? " null" : " empty", " at ", i);
+                const Value v = Items(n, i, odd == Odd::kNull ? Value::Null() : Value::Empty());
+                absl::StatusOr<std::string> fast = Serialize(type, v, version, tier);
+                absl::StatusOr<std::string> framed = SerializeValue(type, v, version);
+                if (short_form && odd == Odd::kNull && i < n) {  // a null has no [short bytes] form
+                  const size_t at = 2 + i * 6;
+                  EXPECT_EQ(fast.status().code(), absl::StatusCode::kInvalidArgument) << where;
+                  EXPECT_TRUE(absl::StrContains(fast.status().message(),
+                                                absl::StrCat("output offset ", at, ":")))
+                      << where << fast.status();
+                  EXPECT_EQ(framed.status(), fast.status()) << where;
+                  continue;
+                }
+                const std::string want = Expected(n, i, odd, short_form, kind);
+                ASSERT_TRUE(fast.ok()) << where << ": " << fast.status();
+                EXPECT_EQ(CompactHex(*fast), CompactHex(want)) << where;
+                ASSERT_TRUE(framed.ok()) << where << ": " << framed.status();
+                EXPECT_EQ(CompactHex(*framed), CompactHex(Be(want.size(), 4) + want)) << where;
+                absl::StatusOr<std::string> ref = ref::cql::Serialize(type, v, version);
+                ASSERT_TRUE(ref.ok()) << where << ": " << ref.status();
+                EXPECT_EQ(CompactHex(*ref), CompactHex(want)) << where << " reference";
+              }
             }
-            const std::string want = Expected(n, i, odd, short_form);
-            ASSERT_TRUE(fast.ok()) << where << ": " << fast.status();
-            EXPECT_EQ(CompactHex(*fast), CompactHex(want)) << where;
-            ASSERT_TRUE(framed.ok()) << where << ": " << framed.status();
-            EXPECT_EQ(CompactHex(*framed), CompactHex(Be(want.size(), 4) + want)) << where;
-            absl::StatusOr<std::string> ref = ref::cql::Serialize(type, v, version);
-            ASSERT_TRUE(ref.ok()) << where << ": " << ref.status();
-            EXPECT_EQ(CompactHex(*ref), CompactHex(want)) << where << " reference";
           }
         }
       }
@@ -122,9 +163,11 @@ TEST(CqlOnePass, BothSidesOfTheRoutesEdgeWriteTheSameBytes) {
       }
       const Value v = Value::Items(std::move(items));
       const std::string where = absl::StrCat(set ? "set" : "list", " of ", n);
-      absl::StatusOr<std::string> fast = Serialize(type, v, 4);
-      ASSERT_TRUE(fast.ok()) << where << ": " << fast.status();
-      EXPECT_TRUE(*fast == want) << where;
+      for (const TypedTier tier : ValueTreeTiers()) {
+        absl::StatusOr<std::string> fast = Serialize(type, v, 4, tier);
+        ASSERT_TRUE(fast.ok()) << where << " " << TypedTierName(tier) << ": " << fast.status();
+        EXPECT_TRUE(*fast == want) << where << " " << TypedTierName(tier);
+      }
       absl::StatusOr<std::string> framed = SerializeValue(type, v, 4);
       ASSERT_TRUE(framed.ok()) << where << ": " << framed.status();
       EXPECT_TRUE(*framed == Be(want.size(), 4) + want) << where;
@@ -149,26 +192,38 @@ TEST(CqlOnePass, BadElementsAtEveryPositionFailWhereTheSizePassSays) {
       {Value::Int(INT64_MIN), true, "INT64_MIN"},
       {Value::Text("x"), true, "text"},
       {Value::Double(1.0), true, "double"},
+      {Value::Int(INT64_MAX), true, "INT64_MAX"},
+      {Value::Int(int64_t{1} << 32), true, "2^32"},
+      {Value::Float(1.0f), true, "float"},
+      {Value::Bool(true), true, "boolean"},
+      {Value::Varint(BigInt::FromInt64(1)), true, "varint"},
+      {Value::Items({Value::Int(1)}), true, "list"},
       {Value::Unset(), false, "unset"},
   };
-  for (const int version : {4, 2}) {
-    const size_t prefix = version < 3 ? 2 : 4;
-    const Type type = Type::List(Type::Native(Kind::kInt));
-    for (const size_t n : kFixedListCounts) {
-      for (size_t i = 0; i < n; ++i) {
-        for (const Bad& bad : bads) {
-          const std::string where = absl::StrCat("v", version, " n ", n, " ", bad.name, " at ", i);
-          const Value v = Items(n, i, bad.v);
-          const size_t at = prefix + i * (prefix + 4) + (bad.at_payload ? prefix : 0);
-          absl::StatusOr<std::string> fast = Serialize(type, v, version);
-          EXPECT_EQ(fast.status().code(), absl::StatusCode::kInvalidArgument) << where;
-          EXPECT_TRUE(
-              absl::StrContains(fast.status().message(), absl::StrCat("output offset ", at, ":")))
-              << where << ": " << fast.status();
-          EXPECT_EQ(SerializeValue(type, v, version).status(), fast.status()) << where;
-          EXPECT_EQ(ref::cql::Serialize(type, v, version).status().code(),
-                    absl::StatusCode::kInvalidArgument)
-              << where;
+  for (const TypedTier tier : ValueTreeTiers()) {
+    for (const Kind kind : {Kind::kInt, Kind::kDate}) {
+      for (const int version : {4, 2}) {
+        const size_t prefix = version < 3 ? 2 : 4;
+        const Type type = Type::List(Type::Native(kind));
+        for (const size_t n : kFixedListCounts) {
+          for (size_t i = 0; i < n; ++i) {
+            for (const Bad& bad : bads) {
+              const std::string where =
+                  absl::StrCat(std::string(TypedTierName(tier)), " ", KindName(kind), " v", version,
+                               " n ", n, " ", bad.name, " at ", i);
+              const Value v = Items(n, i, bad.v);
+              const size_t at = prefix + i * (prefix + 4) + (bad.at_payload ? prefix : 0);
+              absl::StatusOr<std::string> fast = Serialize(type, v, version, tier);
+              EXPECT_EQ(fast.status().code(), absl::StatusCode::kInvalidArgument) << where;
+              EXPECT_TRUE(absl::StrContains(fast.status().message(),
+                                            absl::StrCat("output offset ", at, ":")))
+                  << where << ": " << fast.status();
+              EXPECT_EQ(SerializeValue(type, v, version).status(), fast.status()) << where;
+              EXPECT_EQ(ref::cql::Serialize(type, v, version).status().code(),
+                        absl::StatusCode::kInvalidArgument)
+                  << where;
+            }
+          }
         }
       }
     }

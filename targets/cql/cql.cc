@@ -48,6 +48,53 @@ Output RefEncode(const EncodeInput& in) {
   return ref::Serialize(in.type, in.value, in.version);
 }
 
+bool ValueTreeTierRuns(opt::TypedTier tier) {
+  const bool native = opt::ValueTreeTierSupported(opt::TypedTier::kAvx512);
+  if (tier == opt::TypedTier::kPortable) return native;
+  if (tier == opt::TypedTier::kAvx512Emulated) {
+    return !native && opt::ValueTreeTierSupported(opt::TypedTier::kAvx512Emulated);
+  }
+  return false;
+}
+
+Output OptEncodeValueTreeTier(const EncodeInput& in, opt::TypedTier tier) {
+  // Built once: copying an absl::Status shares its payload, so declining allocates nothing.
+  static const absl::Status* const kNoTier = new absl::Status(harness::Declined(
+      "the value tree's block loops cover unframed v3+ lists and sets of int and date"));
+  static const absl::Status* const kNotHere = new absl::Status(
+      harness::Declined("on this machine the tier is optimized's own or cannot run"));
+  const Type& t = in.type;
+  if (in.framed || in.version < 3 || (t.kind != Kind::kList && t.kind != Kind::kSet) ||
+      t.params.size() != 1 || (t.params[0].kind != Kind::kInt && t.params[0].kind != Kind::kDate)) {
+    return *kNoTier;
+  }
+  if (!ValueTreeTierRuns(tier)) return *kNotHere;
+  return opt::Serialize(in.type, in.value, in.version, tier);
+}
+
+std::vector<harness::DeclineEdge<EncodeInput>> ValueTreeTierDeclineEdges(opt::TypedTier tier) {
+  const bool here = ValueTreeTierRuns(tier);
+  const auto input = [](Type type, int version, bool framed) {
+    std::vector<Value> items(9, Value::Int(-7));
+    items[4] = Value::Null();
+    return EncodeInput{std::move(type), Value::Items(std::move(items)), version, framed};
+  };
+  const auto list = [](Kind k) { return Type::List(Type::Native(k)); };
+  return {
+      {"list<int> in v3, the first version with [int] element lengths",
+       input(list(Kind::kInt), 3, false), !here},
+      {"list<int> in v2", input(list(Kind::kInt), 2, false), true},
+      {"list<int> framed as a [value]", input(list(Kind::kInt), 4, true), true},
+      {"set<date> in v5", input(Type::Set(Type::Native(Kind::kDate)), 5, false), !here},
+      {"list<float> in v4 (the type id before int's)", input(list(Kind::kFloat), 4, false), true},
+      {"list<timestamp> in v4 (the type id after int's)", input(list(Kind::kTimestamp), 4, false),
+       true},
+      {"list<time> in v4 (the type id after date's)", input(list(Kind::kTime), 4, false), true},
+      {"list<smallint>, list<bigint> in v4 (the other int-valued kinds)",
+       input(list(Kind::kBigint), 4, false), true},
+  };
+}
+
 namespace {
 
 // SerializeTo into an exactly sized span inside a larger buffer whose tail must stay intact.
@@ -197,6 +244,12 @@ void RegisterTargets(harness::Registry& registry) {
     def.optimized = {"optimized", OptEncode};
     def.others.push_back({"reference", RefEncode});
     def.others.push_back({"optimized_buffer", harness::Role::kOptimizedTier, OptEncodeIntoBuffer});
+    for (const opt::TypedTier tier : kForcedValueTreeTiers) {
+      def.others.push_back(
+          {"value_tree_" + std::string(opt::TypedTierName(tier)), harness::Role::kOptimizedTier,
+           [tier](const EncodeInput& in) { return OptEncodeValueTreeTier(in, tier); }});
+      def.others.back().decline_edges = [tier] { return ValueTreeTierDeclineEdges(tier); };
+    }
     def.checks.push_back({"size-prediction", CheckSize});
     def.checks.push_back({"round-trip", CheckRoundTrip});
     def.heap_bound = harness::HeapBound<EncodeInput>::Linear(1, kEncodeSlack);
@@ -271,7 +324,8 @@ void RegisterTargets(harness::Registry& registry) {
     def.name = "cql_round_trip";
     def.description =
         "decode(encode(v)) with the optimized codec vs with the reference codec (canonical "
-        "text), checked to give back v (zero length as empty; a short tuple or UDT keeps only its items)";
+        "text), checked to give back v (zero length as empty; a short tuple or UDT keeps only its "
+        "items)";
     def.domain = EncodeDomain(true);
     def.optimized = {
         "optimized", [](const EncodeInput& in) -> Output {

@@ -249,6 +249,32 @@ std::vector<harness::DeclineEdge<TypedInput>> TierDeclineEdges(opt::TypedTier ti
   };
 }
 
+// The edges of the value tree's forced tiers (OptEncodeValueTreeTier) on this target's inputs:
+// the version, the container and the kind, as for the typed tiers above; float has a typed
+// tier but no value-tree one.
+std::vector<harness::DeclineEdge<TypedInput>> TreeTierDeclineEdges(opt::TypedTier tier) {
+  const bool here = ValueTreeTierRuns(tier);
+  const auto input = [](uint8_t container, uint8_t key, uint8_t version) {
+    TypedSpec spec;
+    spec.container = container;
+    spec.key = key;
+    spec.count = 20;
+    spec.null_pct = 10;
+    spec.seed = 7;
+    spec.version = version;
+    return BuildTyped(spec);
+  };
+  return {
+      {"list<int> in v3", input(0, 3, 3), !here},
+      {"list<int> in v2", input(0, 3, 2), true},
+      {"set<date> in v4", input(1, 4, 4), !here},
+      {"map<int, int> in v4", input(2, 3, 4), true},
+      {"list<smallint> in v4 (the kind before int)", input(0, 2, 4), true},
+      {"list<bigint> in v4 (the kind after date)", input(0, 5, 4), true},
+      {"list<float> in v4 (a typed tier, no value-tree one)", input(0, 9, 4), true},
+  };
+}
+
 template <typename IO>
 void VisitTypedSpec(IO& io, TypedSpec& s) {
   io.Int(s.container, uint8_t{0}, uint8_t{2});
@@ -529,6 +555,13 @@ harness::TargetDef<TypedInput> TypedEncodeTarget() {
   def.optimized = {"optimized", [](const TypedInput& in) -> Output { return TypedEncode(in); }};
   def.others.push_back({"value_tree", harness::Role::kOptimizedTier,
                         [](const TypedInput& in) { return OptEncode(in.built->tree); }});
+  // The value tree's other block loops (internal.h, OptEncodeValueTreeTier).
+  for (const opt::TypedTier tier : kForcedValueTreeTiers) {
+    def.others.push_back(
+        {"value_tree_" + std::string(opt::TypedTierName(tier)), harness::Role::kOptimizedTier,
+         [tier](const TypedInput& in) { return OptEncodeValueTreeTier(in.built->tree, tier); }});
+    def.others.back().decline_edges = [tier] { return TreeTierDeclineEdges(tier); };
+  }
   for (opt::TypedTier tier :
        {opt::TypedTier::kPortable, opt::TypedTier::kSsse3, opt::TypedTier::kAvx2,
         opt::TypedTier::kAvx512, opt::TypedTier::kAvx512Emulated}) {

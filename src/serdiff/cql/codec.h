@@ -84,6 +84,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "serdiff/cql/typed.h"
 #include "serdiff/cql/value.h"
 
 namespace serdiff::cql {
@@ -106,6 +107,20 @@ absl::StatusOr<size_t> SerializeTo(const Type& t, const Value& v, int version,
 // varint -128 -> 80; varint 128 -> 00 80; list<int> [1, 2] (v2) -> 00 02 00 04 00 00 00 01
 // 00 04 00 00 00 02. Null and Unset have no payload: InvalidArgument.
 absl::StatusOr<std::string> Serialize(const Type& t, const Value& v, int version);
+
+// Serialize with the one-pass route's block loop of `tier` for a list or set of int or date
+// (value_tiers.h; docs/cql.md, "The value tree's avx512 tier"): the same bytes and errors from
+// every tier, plus InvalidArgument when !ValueTreeTierSupported(tier). kAuto (what the
+// three-argument Serialize and SerializeValue run) is avx512 where supported, else portable;
+// the others force one, so that tests and the harness compare every tier the machine has.
+// Every other value takes the same code whatever the tier.
+absl::StatusOr<std::string> Serialize(const Type& t, const Value& v, int version, TypedTier tier);
+
+// Whether Serialize(..., tier) runs here: kAuto and kPortable always; kAvx512 on x86-64 CPUs
+// with AVX-512F and AVX-512BW, kAvx512Emulated in builds that found SIMDe, both only where this
+// build's Value has the byte layout the kernel reads (checked once per process); kSsse3 and
+// kAvx2 never (the value tree has no such tier).
+bool ValueTreeTierSupported(TypedTier tier);
 
 // Size of the [value] framing of `v`: 4 + payload (4 for null, unset and empty).
 absl::StatusOr<size_t> SerializedValueSize(const Type& t, const Value& v, int version);

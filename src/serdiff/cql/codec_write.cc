@@ -10,6 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "serdiff/common/fill_string.h"
 #include "serdiff/cql/codec_internal.h"
+#include "serdiff/cql/typed.h"
+#include "serdiff/cql/value_tiers.h"
 #include "serdiff/varint/varint.h"
 
 namespace serdiff::cql {
@@ -176,9 +178,12 @@ uint8_t* WritePayload(const Type& t, const Value& v, uint8_t* p, bool short_coll
 // give up; the two-pass route then finds it again and reports it.
 constexpr size_t kOnePassMaxBytes = 32 * 1024;
 
+// `tier` (value_tiers.h) picks the loop over whole blocks of an int or date list: kPortable
+// the plain C++ block below, kAvx512 / kAvx512Emulated the vector kernel. Other kinds have the
+// plain loop only.
 template <Kind K>
 uint8_t* WriteFixedItemsValidated(const std::vector<Value>& items, uint8_t* p,
-                                  bool short_collection) {
+                                  bool short_collection, typed_internal::Tier tier) {
   constexpr uint32_t kWidth = static_cast<uint32_t>(FixedWidth(K));
   constexpr Value::Shape kShape = ShapeOfKind(K);
   if (short_collection) {
@@ -200,9 +205,22 @@ uint8_t* WriteFixedItemsValidated(const std::vector<Value>& items, uint8_t* p,
   const Value* const end = e + items.size();
   constexpr size_t kBlock = 8;
   while (e != end) {
+    bool try_block = true;
+    if constexpr (K == Kind::kInt || K == Kind::kDate) {
+      if (tier != typed_internal::Tier::kPortable) {
+        // Whole blocks while they pass; the block that does not (or the tail) goes element by
+        // element below.
+        const size_t done = value_internal::WriteIntValueBlocks(
+            tier, e, static_cast<size_t>(end - e), K == Kind::kDate ? 0x80000000u : 0u, p);
+        e += done;
+        p += 8 * done;
+        if (e == end) break;
+        try_block = false;
+      }
+    }
     // A block of values of the element's shape, all in range, is written without a branch per
     // element; anything else in the block takes the element-by-element loop below.
-    if (static_cast<size_t>(end - e) >= kBlock) {
+    if (try_block && static_cast<size_t>(end - e) >= kBlock) {
       bool fast = true;
       for (size_t j = 0; j < kBlock; ++j) fast &= e[j].shape() == kShape;
       if (fast) {
@@ -247,7 +265,7 @@ uint8_t* WriteFixedItemsValidated(const std::vector<Value>& items, uint8_t* p,
 // kOnePassMaxBytes, after `header` bytes left for the caller (SerializeValue's [int] length).
 // Returns false, with *out empty, when the route does not apply or an element gave up.
 bool SerializeFixedItemsOnePass(const Type& t, const Value& v, int version, size_t header,
-                                std::string* out) {
+                                typed_internal::Tier tier, std::string* out) {
   if ((t.kind != Kind::kList && t.kind != Kind::kSet) || t.params.size() != 1 ||
       v.shape() != Value::Shape::kItems) {
     return false;
@@ -272,7 +290,7 @@ bool SerializeFixedItemsOnePass(const Type& t, const Value& v, int version, size
         }
         p += prefix;
         return DispatchFixed(t.params[0].kind, [&](auto kind) {
-          return WriteFixedItemsValidated<decltype(kind)::value>(items, p, short_collection);
+          return WriteFixedItemsValidated<decltype(kind)::value>(items, p, short_collection, tier);
         });
       },
       out);
@@ -282,6 +300,44 @@ absl::Status CheckWritten(size_t written, size_t predicted) {
   if (written == predicted) return absl::OkStatus();
   return absl::InternalError(absl::StrCat("cql encode: wrote ", written,
                                           " bytes but the size pass predicted ", predicted));
+}
+
+// The value tree's loop behind a TypedTier (kAuto: the best it supports here).
+typed_internal::Tier ValueTreeTierOf(TypedTier t) {
+  switch (t) {
+    case TypedTier::kPortable:
+      return typed_internal::Tier::kPortable;
+    case TypedTier::kSsse3:
+      return typed_internal::Tier::kSsse3;
+    case TypedTier::kAvx2:
+      return typed_internal::Tier::kAvx2;
+    case TypedTier::kAvx512:
+      return typed_internal::Tier::kAvx512;
+    case TypedTier::kAvx512Emulated:
+      return typed_internal::Tier::kAvx512Emulated;
+    case TypedTier::kAuto:
+      break;
+  }
+  return value_internal::BestTier();
+}
+
+absl::StatusOr<std::string> SerializeWithTier(const Type& t, const Value& v, int version,
+                                              typed_internal::Tier tier) {
+  std::string out;
+  if (SerializeFixedItemsOnePass(t, v, version, 0, tier, &out)) return out;
+  absl::StatusOr<size_t> size = PayloadSize(t, v, version);
+  if (!size.ok()) return size.status();
+  size_t written = 0;
+  const bool exact = ::serdiff::internal::FillString(
+      *size,
+      [&](uint8_t* base) {
+        uint8_t* end = WritePayload(t, v, base, version < 3);
+        written = static_cast<size_t>(end - base);
+        return end;
+      },
+      &out);
+  if (!exact) return CheckWritten(written, *size);
+  return out;
 }
 
 }  // namespace
@@ -301,26 +357,25 @@ absl::StatusOr<size_t> SerializeTo(const Type& t, const Value& v, int version,
 }
 
 absl::StatusOr<std::string> Serialize(const Type& t, const Value& v, int version) {
-  std::string out;
-  if (SerializeFixedItemsOnePass(t, v, version, 0, &out)) return out;
-  absl::StatusOr<size_t> size = PayloadSize(t, v, version);
-  if (!size.ok()) return size.status();
-  size_t written = 0;
-  const bool exact = ::serdiff::internal::FillString(
-      *size,
-      [&](uint8_t* base) {
-        uint8_t* end = WritePayload(t, v, base, version < 3);
-        written = static_cast<size_t>(end - base);
-        return end;
-      },
-      &out);
-  if (!exact) return CheckWritten(written, *size);
-  return out;
+  return SerializeWithTier(t, v, version, value_internal::BestTier());
+}
+
+absl::StatusOr<std::string> Serialize(const Type& t, const Value& v, int version, TypedTier tier) {
+  if (!ValueTreeTierSupported(tier)) {
+    return absl::InvalidArgumentError(absl::StrCat("cql encode: the value tree has no ",
+                                                   std::string(TypedTierName(tier)),
+                                                   " tier on this machine"));
+  }
+  return SerializeWithTier(t, v, version, ValueTreeTierOf(tier));
+}
+
+bool ValueTreeTierSupported(TypedTier tier) {
+  return tier == TypedTier::kAuto || value_internal::TierSupported(ValueTreeTierOf(tier));
 }
 
 absl::StatusOr<std::string> SerializeValue(const Type& t, const Value& v, int version) {
   std::string out;
-  if (SerializeFixedItemsOnePass(t, v, version, 4, &out)) {
+  if (SerializeFixedItemsOnePass(t, v, version, 4, value_internal::BestTier(), &out)) {
     // At most kOnePassMaxBytes, far below the [int] length's limit.
     Store32(reinterpret_cast<uint8_t*>(out.data()), static_cast<uint32_t>(out.size() - 4));
     return out;

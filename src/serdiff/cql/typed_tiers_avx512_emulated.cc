@@ -23,6 +23,7 @@
 
 #include "serdiff/cql/typed_tiers.h"
 #include "serdiff/cql/typed_tiers_lanes.h"
+#include "serdiff/cql/value_tiers.h"
 
 namespace serdiff::cql::typed_internal {
 namespace avx512_emulated {
@@ -51,3 +52,17 @@ uint8_t* Write4ByteElementsAvx512Emulated(const void* values, size_t n, const ui
 }
 
 }  // namespace serdiff::cql::typed_internal
+
+namespace serdiff::cql::value_internal {
+namespace avx512_emulated {
+
+#include "serdiff/cql/value_tiers_avx512.inc"
+
+}  // namespace avx512_emulated
+
+size_t WriteIntValueBlocksAvx512Emulated(const uint8_t* values, size_t n, uint64_t shape,
+                                         uint32_t flip, uint8_t* out) {
+  return avx512_emulated::IntValueLoop(values, n, shape, flip, out);
+}
+
+}  // namespace serdiff::cql::value_internal

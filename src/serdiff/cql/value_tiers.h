@@ -1,0 +1,52 @@
+// serdiff::cql internal: the CPU tiers of the value tree's one-pass route for lists and sets of
+// int and date (codec_write.cc; docs/cql.md, "The value tree's avx512 tier"). Not part of the
+// public API; codec.h exposes them through Serialize's TypedTier argument.
+//
+// The one-pass route writes each element of a list<int>, set<int>, list<date> or set<date> as
+// the [int] length 00 00 00 04 and its 4 big-endian bytes (native_protocol_v4.spec sections
+// 6.11, 6.13, 6.7 int, 6.17 date), reading one 48-byte Value per element. Its loops:
+//   portable         blocks of 8 checked and written by plain C++ (codec_write.cc)
+//   avx512           8 Values per kernel call: six 64-byte loads, payloads and shapes gathered
+//                    by permutes, both checked with one branch, one 64-byte store
+//   avx512_emulated  the avx512 kernel's source (value_tiers_avx512.inc) over SIMDe, as for
+//                    the typed path (typed_tiers.h): any CPU, for tests and mutants
+// The kernels read a Value's bytes, so they run only where ValueLayoutKnown() found the layout
+// they assume in this build's std::variant; elsewhere the route takes the portable loop.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "serdiff/cql/typed_tiers.h"
+#include "serdiff/cql/value.h"
+
+namespace serdiff::cql::value_internal {
+
+// Whether a Value is 48 bytes whose first 8 hold an int shape's int64_t (host order) and whose
+// byte 40 holds the shape's number (Value::Shape), checked once per process on a sample of
+// every shape. False on other standard libraries or ABIs.
+bool ValueLayoutKnown();
+
+// Whether tier t has a value-tree kernel here: kPortable always; kAvx512 and kAvx512Emulated
+// where typed_internal::TierSupported(t) and ValueLayoutKnown(); kSsse3 and kAvx2 never.
+bool TierSupported(typed_internal::Tier t);
+
+// The tier Serialize runs when not told: kAvx512 where supported, else kPortable.
+typed_internal::Tier BestTier();
+
+// Writes whole blocks of 8 from the start of values[0..n) while every Value of the block has
+// shape kInt and a payload within -2^31..2^31-1: each as 00 00 00 04 and the big-endian bytes
+// of (uint32_t)payload ^ flip (flip 0x80000000 gives a date's biased wire form, 0 an int's).
+// Stops before the first block that fails, writing nothing of it. Returns the Values written,
+// a multiple of 8, at 8 bytes each from out. Precondition: t is kAvx512 or kAvx512Emulated
+// and TierSupported(t).
+size_t WriteIntValueBlocks(typed_internal::Tier t, const Value* values, size_t n, uint32_t flip,
+                           uint8_t* out);
+
+#if SERDIFF_CQL_HAVE_AVX512_EMULATION
+// WriteIntValueBlocks for kAvx512Emulated (typed_tiers_avx512_emulated.cc).
+size_t WriteIntValueBlocksAvx512Emulated(const uint8_t* values, size_t n, uint64_t shape,
+                                         uint32_t flip, uint8_t* out);
+#endif
+
+}  // namespace serdiff::cql::value_internal

@@ -1,0 +1,135 @@
+// The value tree's vector kernel (src/serdiff/cql/value_tiers.h, WriteIntValueBlocks) on Values
+// placed at each of the 8 word offsets (skews) within a 64-byte cache line, since the kernel
+// reads a block in the middle of the array as whole cache lines whose layout depends on that
+// skew, and a heap array has whichever skew malloc gave it. For every skew, count and position
+// of one bad element of every kind, and for int and date: exactly how many Values the kernel
+// takes (whole blocks before the bad one's block), the bytes it writes for them (hand-derived:
+// 00 00 00 04 and the big-endian payload, plus 2^31 for a date, v4 spec 6.7 and 6.17), and
+// that nothing is written for the block that fails or after it. Every vector tier this machine
+// runs (avx512 and its SIMDe emulation).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "harness/hex.h"
+#include "serdiff/cql/value_tiers.h"
+#include "tests/cql_test_util.h"
+
+namespace serdiff::cql {
+namespace {
+
+using test_util::Be;
+using typed_internal::Tier;
+
+// n Values at `skew` words (0..7) past a 64-byte boundary, built in place.
+class PlacedValues {
+ public:
+  PlacedValues(const std::vector<Value>& values, unsigned skew)
+      : n_(values.size()),
+        raw_(static_cast<unsigned char*>(::operator new (48 * n_ + 128, std::align_val_t{64}))) {
+    // The bytes around the array are set, so that a kernel that read them would see a
+    // deterministic wrong shape rather than garbage.
+    std::memset(raw_, 0xA5, 48 * n_ + 128);
+    values_ = reinterpret_cast<Value*>(raw_ + 64 + 8 * skew);
+    for (size_t i = 0; i < n_; ++i) new (&values_[i]) Value(values[i]);
+  }
+  ~PlacedValues() {
+    for (size_t i = 0; i < n_; ++i) values_[i].~Value();
+    ::operator delete (raw_, std::align_val_t{64});
+  }
+  PlacedValues(const PlacedValues&) = delete;
+  PlacedValues& operator=(const PlacedValues&) = delete;
+  const Value* data() const { return values_; }
+
+ private:
+  size_t n_;
+  unsigned char* raw_;
+  Value* values_ = nullptr;
+};
+
+int32_t IntAt(size_t j) {
+  if (j % 11 == 3) return INT32_MIN;
+  if (j % 11 == 7) return INT32_MAX;
+  return static_cast<int32_t>((j + 1) * 0x9e3779b1u);
+}
+
+std::vector<Tier> VectorTiers() {
+  std::vector<Tier> tiers;
+  for (const Tier t : {Tier::kAvx512, Tier::kAvx512Emulated}) {
+    if (value_internal::TierSupported(t)) tiers.push_back(t);
+  }
+  return tiers;
+}
+
+TEST(CqlValueTiers, EveryVectorTierAtEverySkewTakesWholeGoodBlocksOnly) {
+  const std::vector<Tier> tiers = VectorTiers();
+  if (tiers.empty()) GTEST_SKIP() << "no vector tier of the value tree on this machine";
+  struct Bad {
+    Value v;
+    const char* name;
+  };
+  const std::vector<Bad> bads = {
+      {Value::Null(), "null"},
+      {Value::Empty(), "empty"},
+      {Value::Unset(), "unset"},
+      {Value::Float(1.0f), "float 1"},
+      {Value::Bool(true), "boolean"},
+      {Value::Double(0.0), "double 0"},
+      {Value::Text("x"), "text"},
+      {Value::Items({Value::Int(1)}), "list"},
+      {Value::Int(int64_t{1} << 31), "2^31"},
+      {Value::Int(-(int64_t{1} << 31) - 1), "-2^31 - 1"},
+      {Value::Int(int64_t{1} << 32), "2^32"},
+      {Value::Int(INT64_MIN), "INT64_MIN"},
+      {Value::Int(INT64_MAX), "INT64_MAX"},
+  };
+  size_t cases = 0;
+  for (const size_t n :
+       {size_t{7}, size_t{8}, size_t{9}, size_t{16}, size_t{17}, size_t{23}, size_t{24}, size_t{25},
+        size_t{32}, size_t{40}, size_t{63}, size_t{64}, size_t{65}}) {
+    // bad == bads.size(): every element good.
+    for (size_t bad = 0; bad <= bads.size(); ++bad) {
+      for (size_t at = 0; at < (bad == bads.size() ? 1 : n); ++at) {
+        std::vector<Value> values;
+        for (size_t j = 0; j < n; ++j) {
+          values.push_back(bad < bads.size() && j == at ? bads[bad].v : Value::Int(IntAt(j)));
+        }
+        const size_t blocks = (bad < bads.size() ? at : n) / 8 * 8;
+        const size_t want_taken = std::min(blocks, n / 8 * 8);
+        for (unsigned skew = 0; skew < 8; ++skew) {
+          const PlacedValues placed(values, skew);
+          for (const uint32_t flip : {0u, 0x80000000u}) {
+            std::string want;
+            for (size_t j = 0; j < want_taken; ++j) {
+              want += Be(4, 4) + Be(static_cast<uint32_t>(IntAt(j)) ^ flip, 4);
+            }
+            for (const Tier tier : tiers) {
+              const std::string where =
+                  absl::StrCat(std::string(typed_internal::TierName(tier)), " skew ", skew, " n ",
+                               n, flip ? " date" : " int", " ",
+                               bad < bads.size() ? bads[bad].name : "none", " at ", at);
+              std::string out(8 * n + 64, '\xA5');
+              const size_t taken = value_internal::WriteIntValueBlocks(
+                  tier, placed.data(), n, flip, reinterpret_cast<uint8_t*>(out.data()));
+              ASSERT_EQ(taken, want_taken) << where;
+              EXPECT_EQ(harness::CompactHex(out.substr(0, 8 * taken)), harness::CompactHex(want))
+                  << where;
+              EXPECT_EQ(out.substr(8 * taken), std::string(out.size() - 8 * taken, '\xA5'))
+                  << where << ": bytes written past the Values taken";
+              ++cases;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(cases, 10000u);
+}
+
+}  // namespace
+}  // namespace serdiff::cql
