@@ -183,11 +183,11 @@ std::string ShowOptions(const DecodeOptions& o);
 Output OptEncode(const EncodeInput& in);
 Output RefEncode(const EncodeInput& in);
 
-// The value tree's block loops (serdiff/cql/value_tiers.h), forced, so that every unframed
-// list or set of int or date in protocol v3+ is written by each loop this machine has and
-// compared with the others: `optimized` runs Serialize's kAuto (avx512 where the CPU has it,
-// else portable); "value_tree_portable" runs the portable loop where kAuto is avx512, and
-// "value_tree_avx512_emulated" the avx512 kernel over SIMDe where the CPU lacks AVX-512. Either
+// The value tree's block loops (serdiff/cql/value_tiers.h), forced, so that every list or set
+// of int or date in protocol v3+, as a payload or a [value], is written by each loop this
+// machine has and compared with the others: `optimized` runs Serialize's kAuto (avx512 where the
+// CPU has it, else portable); "value_tree_portable" runs the portable loop where kAuto is avx512,
+// and "value_tree_avx512_emulated" the avx512 kernel over SIMDe where the CPU lacks AVX-512. Either
 // declines every other input (the tier changes nothing there) and, on a machine where the
 // other runs instead, every input.
 inline constexpr opt::TypedTier kForcedValueTreeTiers[] = {opt::TypedTier::kPortable,

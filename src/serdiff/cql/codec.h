@@ -108,18 +108,19 @@ absl::StatusOr<size_t> SerializeTo(const Type& t, const Value& v, int version,
 // 00 04 00 00 00 02. Null and Unset have no payload: InvalidArgument.
 absl::StatusOr<std::string> Serialize(const Type& t, const Value& v, int version);
 
-// Serialize with the one-pass route's block loop of `tier` for a list or set of int or date
-// (value_tiers.h; docs/cql.md, "The value tree's avx512 tier"): the same bytes and errors from
-// every tier, plus InvalidArgument when !ValueTreeTierSupported(tier). kAuto (what the
-// three-argument Serialize and SerializeValue run) is avx512 where supported, else portable;
-// the others force one, so that tests and the harness compare every tier the machine has.
-// Every other value takes the same code whatever the tier.
+// Serialize with the one-pass route's block loop of `tier` (value_tiers.h; docs/cql.md, "The
+// value tree's avx512 tier"): the same bytes and errors from every tier, plus InvalidArgument
+// when !ValueTreeTierSupported(tier). kAuto (what the three-argument Serialize and
+// SerializeValue run) is avx512 where supported, else portable; the others force one, so that
+// tests and the harness compare every tier the machine has. The tier matters only on that
+// route: a list or set of int or date in protocol v3+ whose encoding fits in 32 KiB (at most
+// 4,095 elements); every other value takes the same code whatever the tier.
 absl::StatusOr<std::string> Serialize(const Type& t, const Value& v, int version, TypedTier tier);
 
-// Whether Serialize(..., tier) runs here: kAuto and kPortable always; kAvx512 on x86-64 CPUs
-// with AVX-512F and AVX-512BW, kAvx512Emulated in builds that found SIMDe, both only where this
-// build's Value has the byte layout the kernel reads (checked once per process); kSsse3 and
-// kAvx2 never (the value tree has no such tier).
+// Whether Serialize(..., tier) and SerializeValue(..., tier) run here: kAuto and kPortable always;
+// kAvx512 on x86-64 CPUs with AVX-512F and AVX-512BW, kAvx512Emulated in builds that found SIMDe,
+// both only where this build's Value has the byte layout the kernel reads (checked once per
+// process); kSsse3 and kAvx2 never (the value tree has no such tier).
 bool ValueTreeTierSupported(TypedTier tier);
 
 // Size of the [value] framing of `v`: 4 + payload (4 for null, unset and empty).
@@ -128,6 +129,12 @@ absl::StatusOr<size_t> SerializedValueSize(const Type& t, const Value& v, int ve
 // `v` as a [value]: null -> FF FF FF FF; unset -> FF FF FF FE (InvalidArgument before
 // protocol v4); empty -> 00 00 00 00; otherwise the [int] payload length then the payload.
 absl::StatusOr<std::string> SerializeValue(const Type& t, const Value& v, int version);
+
+// SerializeValue with the one-pass route's block loop of `tier`, as Serialize(t, v, version,
+// tier) above: the same bytes and errors from every tier, plus InvalidArgument when
+// !ValueTreeTierSupported(tier).
+absl::StatusOr<std::string> SerializeValue(const Type& t, const Value& v, int version,
+                                           TypedTier tier);
 
 // Reads a whole payload (no length prefix) as `t`. The input must be exactly one value:
 // trailing bytes are an error. Example: udt<u, a int, b int> from 00 00 00 04 00 00 00 01 ->

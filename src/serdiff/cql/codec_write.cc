@@ -340,42 +340,10 @@ absl::StatusOr<std::string> SerializeWithTier(const Type& t, const Value& v, int
   return out;
 }
 
-}  // namespace
-
-absl::StatusOr<size_t> SerializeTo(const Type& t, const Value& v, int version,
-                                   absl::Span<uint8_t> out) {
-  absl::StatusOr<size_t> size = PayloadSize(t, v, version);
-  if (!size.ok()) return size.status();
-  if (out.size() < *size) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("cql encode: payload needs ", *size, " bytes, buffer has ", out.size()));
-  }
-  const uint8_t* end = WritePayload(t, v, out.data(), version < 3);
-  absl::Status st = CheckWritten(static_cast<size_t>(end - out.data()), *size);
-  if (!st.ok()) return st;
-  return *size;
-}
-
-absl::StatusOr<std::string> Serialize(const Type& t, const Value& v, int version) {
-  return SerializeWithTier(t, v, version, value_internal::BestTier());
-}
-
-absl::StatusOr<std::string> Serialize(const Type& t, const Value& v, int version, TypedTier tier) {
-  if (!ValueTreeTierSupported(tier)) {
-    return absl::InvalidArgumentError(absl::StrCat("cql encode: the value tree has no ",
-                                                   std::string(TypedTierName(tier)),
-                                                   " tier on this machine"));
-  }
-  return SerializeWithTier(t, v, version, ValueTreeTierOf(tier));
-}
-
-bool ValueTreeTierSupported(TypedTier tier) {
-  return tier == TypedTier::kAuto || value_internal::TierSupported(ValueTreeTierOf(tier));
-}
-
-absl::StatusOr<std::string> SerializeValue(const Type& t, const Value& v, int version) {
+absl::StatusOr<std::string> SerializeValueWithTier(const Type& t, const Value& v, int version,
+                                                   typed_internal::Tier tier) {
   std::string out;
-  if (SerializeFixedItemsOnePass(t, v, version, 4, value_internal::BestTier(), &out)) {
+  if (SerializeFixedItemsOnePass(t, v, version, 4, tier, &out)) {
     // At most kOnePassMaxBytes, far below the [int] length's limit.
     Store32(reinterpret_cast<uint8_t*>(out.data()), static_cast<uint32_t>(out.size() - 4));
     return out;
@@ -399,6 +367,52 @@ absl::StatusOr<std::string> SerializeValue(const Type& t, const Value& v, int ve
       &out);
   if (!exact) return CheckWritten(written, *size);
   return out;
+}
+
+absl::Status NoSuchTier(TypedTier tier) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      "cql encode: tier ", std::string(TypedTierName(tier)),
+      " is not a value-tree tier this machine runs (the value tree has portable, avx512 and "
+      "avx512_emulated)"));
+}
+
+}  // namespace
+
+absl::StatusOr<size_t> SerializeTo(const Type& t, const Value& v, int version,
+                                   absl::Span<uint8_t> out) {
+  absl::StatusOr<size_t> size = PayloadSize(t, v, version);
+  if (!size.ok()) return size.status();
+  if (out.size() < *size) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("cql encode: payload needs ", *size, " bytes, buffer has ", out.size()));
+  }
+  const uint8_t* end = WritePayload(t, v, out.data(), version < 3);
+  absl::Status st = CheckWritten(static_cast<size_t>(end - out.data()), *size);
+  if (!st.ok()) return st;
+  return *size;
+}
+
+absl::StatusOr<std::string> Serialize(const Type& t, const Value& v, int version) {
+  return SerializeWithTier(t, v, version, value_internal::BestTier());
+}
+
+absl::StatusOr<std::string> Serialize(const Type& t, const Value& v, int version, TypedTier tier) {
+  if (!ValueTreeTierSupported(tier)) return NoSuchTier(tier);
+  return SerializeWithTier(t, v, version, ValueTreeTierOf(tier));
+}
+
+absl::StatusOr<std::string> SerializeValue(const Type& t, const Value& v, int version) {
+  return SerializeValueWithTier(t, v, version, value_internal::BestTier());
+}
+
+absl::StatusOr<std::string> SerializeValue(const Type& t, const Value& v, int version,
+                                           TypedTier tier) {
+  if (!ValueTreeTierSupported(tier)) return NoSuchTier(tier);
+  return SerializeValueWithTier(t, v, version, ValueTreeTierOf(tier));
+}
+
+bool ValueTreeTierSupported(TypedTier tier) {
+  return tier == TypedTier::kAuto || value_internal::TierSupported(ValueTreeTierOf(tier));
 }
 
 }  // namespace serdiff::cql

@@ -1,8 +1,10 @@
-// The avx512 tier's kernel (typed_tiers_avx512.inc) compiled a second time against SIMDe's
-// portable emulation of the intrinsics it calls, for TypedTier::kAvx512Emulated (typed.h): the
-// same source as the native tier, run on any CPU, so that tests, the cql_typed_encode target and
-// the mutant catalog check that kernel on machines without AVX-512 too. Built only where CMake
-// found SIMDe's headers (Debian: libsimde-dev), as src/serdiff/varint/varint_avx512_emulated.cc.
+// The avx512 tiers' kernels compiled a second time against SIMDe's portable emulation of the
+// intrinsics they call, for TypedTier::kAvx512Emulated: the typed path's (typed_tiers_avx512.inc,
+// typed.h) and the value tree's (value_tiers_avx512.inc, value_tiers.h). The same sources as the
+// native tiers, run on any CPU, so that tests, the cql_typed_encode and cql_encode_nested targets
+// and the mutant catalog check those kernels on machines without AVX-512 too. Built only where
+// CMake found SIMDe's headers (Debian: libsimde-dev), as
+// src/serdiff/varint/varint_avx512_emulated.cc.
 //
 // SIMDe (https://github.com/simd-everywhere/simde) maps each _mm*_ call to a function of the
 // same semantics (SIMDE_ENABLE_NATIVE_ALIASES), with its native paths on, as

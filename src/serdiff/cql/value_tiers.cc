@@ -1,6 +1,7 @@
 // The value tree's one-pass tiers: see value_tiers.h.
 #include "serdiff/cql/value_tiers.h"
 
+#include <bit>
 #include <cstring>
 #include <vector>
 
@@ -44,7 +45,9 @@ uint8_t ShapeByte(const Value& v) {
 }
 
 bool ProbeLayout() {
-  if constexpr (sizeof(Value) != 48 || alignof(Value) != 8) {
+  // The kernels read the shape as the low byte of a little-endian word.
+  if constexpr (sizeof(Value) != 48 || alignof(Value) != 8 ||
+                std::endian::native != std::endian::little) {
     return false;
   } else {
     // One Value of every shape, each with bytes that differ from its neighbours'.

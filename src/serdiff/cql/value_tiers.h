@@ -4,10 +4,12 @@
 //
 // The one-pass route writes each element of a list<int>, set<int>, list<date> or set<date> as
 // the [int] length 00 00 00 04 and its 4 big-endian bytes (native_protocol_v4.spec sections
-// 6.11, 6.13, 6.7 int, 6.17 date), reading one 48-byte Value per element. Its loops:
+// 6.11 list, 6.13 set, 6.10 int, 6.5 date), reading one 48-byte Value per element. Its loops:
 //   portable         blocks of 8 checked and written by plain C++ (codec_write.cc)
-//   avx512           8 Values per kernel call: six 64-byte loads, payloads and shapes gathered
-//                    by permutes, both checked with one branch, one 64-byte store
+//   avx512           8 Values per kernel call: their 384 bytes loaded (six unaligned 64-byte
+//                    loads, or in the middle of the array the seven whole cache lines around
+//                    them), payloads and shapes gathered by permutes, both checked with one
+//                    branch, one 64-byte store
 //   avx512_emulated  the avx512 kernel's source (value_tiers_avx512.inc) over SIMDe, as for
 //                    the typed path (typed_tiers.h): any CPU, for tests and mutants
 // The kernels read a Value's bytes, so they run only where ValueLayoutKnown() found the layout
@@ -23,8 +25,8 @@
 namespace serdiff::cql::value_internal {
 
 // Whether a Value is 48 bytes whose first 8 hold an int shape's int64_t (host order) and whose
-// byte 40 holds the shape's number (Value::Shape), checked once per process on a sample of
-// every shape. False on other standard libraries or ABIs.
+// byte 40 holds the shape's number (Value::Shape), on a little-endian host, checked once per
+// process on a sample of every shape. False on other standard libraries, ABIs or byte orders.
 bool ValueLayoutKnown();
 
 // Whether tier t has a value-tree kernel here: kPortable always; kAvx512 and kAvx512Emulated
@@ -38,8 +40,9 @@ typed_internal::Tier BestTier();
 // shape kInt and a payload within -2^31..2^31-1: each as 00 00 00 04 and the big-endian bytes
 // of (uint32_t)payload ^ flip (flip 0x80000000 gives a date's biased wire form, 0 an int's).
 // Stops before the first block that fails, writing nothing of it. Returns the Values written,
-// a multiple of 8, at 8 bytes each from out. Precondition: t is kAvx512 or kAvx512Emulated
-// and TierSupported(t).
+// a multiple of 8, at 8 bytes each from out. Reads no byte outside values[0..n). Preconditions:
+// t is kAvx512 or kAvx512Emulated and TierSupported(t); values[0..n) is one array of live
+// Values (a std::vector's data(), say); out has room for 8 x (n / 8 x 8) bytes.
 size_t WriteIntValueBlocks(typed_internal::Tier t, const Value* values, size_t n, uint32_t flip,
                            uint8_t* out);
 
