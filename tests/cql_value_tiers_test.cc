@@ -100,21 +100,22 @@ TEST(CqlValueTiers, EveryVectorTierAtEverySkewTakesWholeGoodBlocksOnly) {
   struct Bad {
     Value v;
     const char* name;
+    const char* written;  // the kernel writes it (hex), or nullptr: the block stops there
   };
   const std::vector<Bad> bads = {
-      {Value::Null(), "null"},
-      {Value::Empty(), "empty"},
-      {Value::Unset(), "unset"},
-      {Value::Float(1.0f), "float 1"},
-      {Value::Bool(true), "boolean"},
-      {Value::Double(0.0), "double 0"},
-      {Value::Text("x"), "text"},
-      {Value::Items({Value::Int(1)}), "list"},
-      {Value::Int(int64_t{1} << 31), "2^31"},
-      {Value::Int(-(int64_t{1} << 31) - 1), "-2^31 - 1"},
-      {Value::Int(int64_t{1} << 32), "2^32"},
-      {Value::Int(INT64_MIN), "INT64_MIN"},
-      {Value::Int(INT64_MAX), "INT64_MAX"},
+      {Value::Null(), "null", "ffffffff"},
+      {Value::Empty(), "empty", "00000000"},
+      {Value::Unset(), "unset", nullptr},
+      {Value::Float(1.0f), "float 1", nullptr},
+      {Value::Bool(true), "boolean", nullptr},
+      {Value::Double(0.0), "double 0", nullptr},
+      {Value::Text("x"), "text", nullptr},
+      {Value::Items({Value::Int(1)}), "list", nullptr},
+      {Value::Int(int64_t{1} << 31), "2^31", nullptr},
+      {Value::Int(-(int64_t{1} << 31) - 1), "-2^31 - 1", nullptr},
+      {Value::Int(int64_t{1} << 32), "2^32", nullptr},
+      {Value::Int(INT64_MIN), "INT64_MIN", nullptr},
+      {Value::Int(INT64_MAX), "INT64_MAX", nullptr},
   };
   size_t cases = 0;
   for (const size_t n :
@@ -127,14 +128,18 @@ TEST(CqlValueTiers, EveryVectorTierAtEverySkewTakesWholeGoodBlocksOnly) {
         for (size_t j = 0; j < n; ++j) {
           values.push_back(bad < bads.size() && j == at ? bads[bad].v : Value::Int(IntAt(j)));
         }
-        const size_t blocks = (bad < bads.size() ? at : n) / 8 * 8;
-        const size_t want_taken = std::min(blocks, n / 8 * 8);
+        const bool stops = bad < bads.size() && bads[bad].written == nullptr;
+        const size_t want_taken = std::min((stops ? at : n) / 8 * 8, n / 8 * 8);
         for (unsigned skew = 0; skew < 8; ++skew) {
           const PlacedValues placed(values, skew);
           for (const uint32_t flip : {0u, 0x80000000u}) {
             std::string want;
             for (size_t j = 0; j < want_taken; ++j) {
-              want += Be(4, 4) + Be(static_cast<uint32_t>(IntAt(j)) ^ flip, 4);
+              if (bad < bads.size() && j == at) {
+                want += test_util::Unhex(bads[bad].written);
+              } else {
+                want += Be(4, 4) + Be(static_cast<uint32_t>(IntAt(j)) ^ flip, 4);
+              }
             }
             for (const Tier tier : tiers) {
               const std::string where =
@@ -142,13 +147,16 @@ TEST(CqlValueTiers, EveryVectorTierAtEverySkewTakesWholeGoodBlocksOnly) {
                                n, flip ? " date" : " int", " ",
                                bad < bads.size() ? bads[bad].name : "none", " at ", at);
               std::string out(8 * n + 64, '\xA5');
-              const size_t taken = value_internal::WriteIntValueBlocks(
-                  tier, placed.data(), n, flip, reinterpret_cast<uint8_t*>(out.data()));
+              uint8_t* const base = reinterpret_cast<uint8_t*>(out.data());
+              uint8_t* end = base;
+              const size_t taken =
+                  value_internal::WriteIntValueBlocks(tier, placed.data(), n, flip, &end);
               ASSERT_EQ(taken, want_taken) << where;
-              EXPECT_EQ(harness::CompactHex(out.substr(0, 8 * taken)), harness::CompactHex(want))
+              ASSERT_EQ(static_cast<size_t>(end - base), want.size()) << where;
+              EXPECT_EQ(harness::CompactHex(out.substr(0, want.size())), harness::CompactHex(want))
                   << where;
               EXPECT_EQ(out.substr(8 * taken), std::string(out.size() - 8 * taken, '\xA5'))
-                  << where << ": bytes written past the Values taken";
+                  << where << ": bytes written past the room of the Values taken";
               ++cases;
             }
           }
@@ -157,6 +165,59 @@ TEST(CqlValueTiers, EveryVectorTierAtEverySkewTakesWholeGoodBlocksOnly) {
     }
   }
   EXPECT_GT(cases, 10000u);
+}
+
+// Every mix of ints, nulls and empties in one block (3^8 of them), in the first block (read
+// unaligned), a middle one (read as whole cache lines) and the last one, at every skew: the
+// kernel packs them (8 bytes an int, 4 a null or an empty) with the hand-derived bytes.
+TEST(CqlValueTiers, EveryMixOfIntsNullsAndEmptiesInABlockIsPacked) {
+  const std::vector<Tier> tiers = VectorTiers();
+  if (tiers.empty()) GTEST_SKIP() << "no vector tier of the value tree on this machine";
+  constexpr size_t n = 24;
+  size_t cases = 0;
+  for (size_t block = 0; block < 3; ++block) {
+    for (unsigned mix = 0; mix < 6561; ++mix) {
+      std::vector<Value> values;
+      std::string want;
+      unsigned m = mix;
+      for (size_t j = 0; j < n; ++j) {
+        unsigned kind = 0;  // 0 int, 1 null, 2 empty
+        if (j / 8 == block) {
+          kind = m % 3;
+          m /= 3;
+        }
+        if (kind == 1) {
+          values.push_back(Value::Null());
+          want += Be(0xffffffffu, 4);
+        } else if (kind == 2) {
+          values.push_back(Value::Empty());
+          want += Be(0, 4);
+        } else {
+          values.push_back(Value::Int(IntAt(j)));
+          want += Be(4, 4) + Be(static_cast<uint32_t>(IntAt(j)), 4);
+        }
+      }
+      // Every skew for a third of the mixes, one (mix % 8) for the others.
+      for (unsigned skew = 0; skew < 8; ++skew) {
+        if (mix % 3 != 0 && skew != mix % 8) continue;
+        const PlacedValues placed(values, skew);
+        for (const Tier tier : tiers) {
+          std::string out(8 * n + 64, '\xA5');
+          uint8_t* const base = reinterpret_cast<uint8_t*>(out.data());
+          uint8_t* end = base;
+          const size_t taken = value_internal::WriteIntValueBlocks(tier, placed.data(), n, 0, &end);
+          const std::string where = absl::StrCat(std::string(typed_internal::TierName(tier)),
+                                                 " block ", block, " mix ", mix, " skew ", skew);
+          ASSERT_EQ(taken, n) << where;
+          ASSERT_EQ(static_cast<size_t>(end - base), want.size()) << where;
+          ASSERT_EQ(harness::CompactHex(out.substr(0, want.size())), harness::CompactHex(want))
+              << where;
+          ++cases;
+        }
+      }
+    }
+  }
+  EXPECT_GT(cases, 20000u);
 }
 
 // The end of the array against a page that cannot be read: for 8..80 Values ending there or
@@ -186,8 +247,8 @@ TEST(CqlValueTiers, NoVectorTierReadsPastTheLastValue) {
         const std::string where =
             absl::StrCat(std::string(typed_internal::TierName(tier)), " n ", n, " gap ", gap);
         std::string out(8 * n, '\xA5');
-        const size_t taken = value_internal::WriteIntValueBlocks(
-            tier, values, n, 0, reinterpret_cast<uint8_t*>(out.data()));
+        uint8_t* end = reinterpret_cast<uint8_t*>(out.data());
+        const size_t taken = value_internal::WriteIntValueBlocks(tier, values, n, 0, &end);
         EXPECT_EQ(taken, n / 8 * 8) << where;
         EXPECT_EQ(harness::CompactHex(out.substr(0, 8 * taken)), harness::CompactHex(want))
             << where;

@@ -210,10 +210,8 @@ uint8_t* WriteFixedItemsValidated(const std::vector<Value>& items, uint8_t* p,
       if (tier != typed_internal::Tier::kPortable) {
         // Whole blocks while they pass; the block that does not (or the tail) goes element by
         // element below.
-        const size_t done = value_internal::WriteIntValueBlocks(
-            tier, e, static_cast<size_t>(end - e), K == Kind::kDate ? 0x80000000u : 0u, p);
-        e += done;
-        p += 8 * done;
+        e += value_internal::WriteIntValueBlocks(tier, e, static_cast<size_t>(end - e),
+                                                 K == Kind::kDate ? 0x80000000u : 0u, &p);
         if (e == end) break;
         try_block = false;
       }

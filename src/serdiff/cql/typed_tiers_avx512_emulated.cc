@@ -59,12 +59,13 @@ namespace serdiff::cql::value_internal {
 namespace avx512_emulated {
 
 #include "serdiff/cql/value_tiers_avx512.inc"
+#undef SERDIFF_VALUE_TIER_PIN
 
 }  // namespace avx512_emulated
 
-size_t WriteIntValueBlocksAvx512Emulated(const uint8_t* values, size_t n, uint64_t shape,
-                                         uint32_t flip, uint8_t* out) {
-  return avx512_emulated::IntValueLoop(values, n, shape, flip, out);
+size_t WriteIntValueBlocksAvx512Emulated(const uint8_t* values, size_t n, const uint64_t shapes[3],
+                                         uint32_t flip, uint8_t** out) {
+  return avx512_emulated::IntValueLoop(values, n, {shapes[0], shapes[1], shapes[2]}, flip, out);
 }
 
 }  // namespace serdiff::cql::value_internal

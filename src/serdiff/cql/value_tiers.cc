@@ -24,7 +24,9 @@ namespace serdiff::cql::value_internal {
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 namespace avx512 {
+#define SERDIFF_VALUE_TIER_PIN(z) asm("" : "+v"(z))
 #include "serdiff/cql/value_tiers_avx512.inc"
+#undef SERDIFF_VALUE_TIER_PIN
 }  // namespace avx512
 #if defined(__clang__)
 #pragma clang attribute pop
@@ -110,17 +112,19 @@ typed_internal::Tier BestTier() {
 }
 
 size_t WriteIntValueBlocks(typed_internal::Tier t, const Value* values, size_t n, uint32_t flip,
-                           uint8_t* out) {
+                           uint8_t** out) {
   const auto* e = reinterpret_cast<const uint8_t*>(values);
-  constexpr uint64_t kShape = static_cast<uint64_t>(Value::Shape::kInt);
+  static constexpr uint64_t kShapes[3] = {static_cast<uint64_t>(Value::Shape::kInt),
+                                          static_cast<uint64_t>(Value::Shape::kNull),
+                                          static_cast<uint64_t>(Value::Shape::kEmpty)};
   switch (t) {
 #if defined(__x86_64__)
     case typed_internal::Tier::kAvx512:
-      return avx512::IntValueLoop(e, n, kShape, flip, out);
+      return avx512::IntValueLoop(e, n, {kShapes[0], kShapes[1], kShapes[2]}, flip, out);
 #endif
 #if SERDIFF_CQL_HAVE_AVX512_EMULATION
     case typed_internal::Tier::kAvx512Emulated:
-      return WriteIntValueBlocksAvx512Emulated(e, n, kShape, flip, out);
+      return WriteIntValueBlocksAvx512Emulated(e, n, kShapes, flip, out);
 #endif
     default:
       return 0;

@@ -36,20 +36,24 @@ bool TierSupported(typed_internal::Tier t);
 // The tier Serialize runs when not told: kAvx512 where supported, else kPortable.
 typed_internal::Tier BestTier();
 
-// Writes whole blocks of 8 from the start of values[0..n) while every Value of the block has
-// shape kInt and a payload within -2^31..2^31-1: each as 00 00 00 04 and the big-endian bytes
-// of (uint32_t)payload ^ flip (flip 0x80000000 gives a date's biased wire form, 0 an int's).
-// Stops before the first block that fails, writing nothing of it. Returns the Values written,
-// a multiple of 8, at 8 bytes each from out. Reads no byte outside values[0..n). Preconditions:
-// t is kAvx512 or kAvx512Emulated and TierSupported(t); values[0..n) is one array of live
-// Values (a std::vector's data(), say); out has room for 8 x (n / 8 x 8) bytes.
+// Writes whole blocks of 8 from the start of values[0..n) while every Value of the block is an
+// int (shape kInt) with a payload within -2^31..2^31-1, a null or an empty: an int as
+// 00 00 00 04 and the big-endian bytes of (uint32_t)payload ^ flip (flip 0x80000000 gives a
+// date's biased wire form, 0 an int's), a null as ff ff ff ff, an empty as 00 00 00 00 (v4
+// spec section 3 [bytes] inside a collection). Stops before the first block holding anything
+// else, writing nothing of it. Returns the Values written, a multiple of 8, and moves *out past
+// their bytes (8 per int, 4 per null or empty). Reads no byte outside values[0..n).
+// Preconditions: t is kAvx512 or kAvx512Emulated and TierSupported(t); values[0..n) is one
+// array of live Values (a std::vector's data(), say); *out has room for 8 x (n / 8 x 8) bytes
+// (a block's one 64-byte store may write past the bytes it packs, never past that room).
 size_t WriteIntValueBlocks(typed_internal::Tier t, const Value* values, size_t n, uint32_t flip,
-                           uint8_t* out);
+                           uint8_t** out);
 
 #if SERDIFF_CQL_HAVE_AVX512_EMULATION
 // WriteIntValueBlocks for kAvx512Emulated (typed_tiers_avx512_emulated.cc).
-size_t WriteIntValueBlocksAvx512Emulated(const uint8_t* values, size_t n, uint64_t shape,
-                                         uint32_t flip, uint8_t* out);
+// `shapes`: the numbers of Value::Shape::kInt, kNull and kEmpty, in that order.
+size_t WriteIntValueBlocksAvx512Emulated(const uint8_t* values, size_t n, const uint64_t shapes[3],
+                                         uint32_t flip, uint8_t** out);
 #endif
 
 }  // namespace serdiff::cql::value_internal
