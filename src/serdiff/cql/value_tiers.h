@@ -3,13 +3,16 @@
 // public API; codec.h exposes them through Serialize's TypedTier argument.
 //
 // The one-pass route writes each element of a list<int>, set<int>, list<date> or set<date> as
-// the [int] length 00 00 00 04 and its 4 big-endian bytes (native_protocol_v4.spec sections
-// 6.11 list, 6.13 set, 6.10 int, 6.5 date), reading one 48-byte Value per element. Its loops:
-//   portable         blocks of 8 checked and written by plain C++ (codec_write.cc)
+// the [int] length 00 00 00 04 and its 4 big-endian bytes, a null as ff ff ff ff and an empty
+// as 00 00 00 00 (native_protocol_v4.spec sections 6.11 list, 6.13 set, 6.10 int, 6.5 date, 3
+// [bytes]), reading one 48-byte Value per element. Its loops:
+//   portable         blocks of 8 ints checked and written by plain C++, anything else element
+//                    by element (codec_write.cc)
 //   avx512           8 Values per kernel call: their 384 bytes loaded (six unaligned 64-byte
 //                    loads, or in the middle of the array the seven whole cache lines around
-//                    them), payloads and shapes gathered by permutes, both checked with one
-//                    branch, one 64-byte store
+//                    them), payloads and shapes gathered by permutes; 8 ints in range are one
+//                    branch and one 64-byte store, a block mixing ints, nulls and empties is
+//                    packed by VPCOMPRESSD, any other block goes element by element
 //   avx512_emulated  the avx512 kernel's source (value_tiers_avx512.inc) over SIMDe, as for
 //                    the typed path (typed_tiers.h): any CPU, for tests and mutants
 // The kernels read a Value's bytes, so they run only where ValueLayoutKnown() found the layout
