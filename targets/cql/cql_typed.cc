@@ -221,31 +221,34 @@ Output TypedEncodeTier(const TypedInput& in, opt::TypedTier tier) {
   });
 }
 
+// A decline edge's input: 20 elements of kTypedKinds[key], 10 % null, in `container` (0 list,
+// 1 set, 2 map) and protocol `version`.
+TypedInput EdgeInput(uint8_t container, uint8_t key, uint8_t version) {
+  TypedSpec spec;
+  spec.container = container;
+  spec.key = key;
+  spec.count = 20;
+  spec.null_pct = 10;
+  spec.seed = 7;
+  spec.version = version;
+  return BuildTyped(spec);
+}
+
 // The edges of a tier's declines: the protocol version (3 is the first with tiers), the
 // container (a set has them, a map not) and the kind (int, date and float next to smallint,
 // bigint and double). An input a tier covers is declined only where this CPU cannot run it.
 std::vector<harness::DeclineEdge<TypedInput>> TierDeclineEdges(opt::TypedTier tier) {
   const bool cpu = TierRuns(tier);
-  const auto input = [](uint8_t container, uint8_t key, uint8_t version) {
-    TypedSpec spec;
-    spec.container = container;
-    spec.key = key;
-    spec.count = 20;
-    spec.null_pct = 10;
-    spec.seed = 7;
-    spec.version = version;
-    return BuildTyped(spec);
-  };
   return {
-      {"list<int> in v3, the first version with tiers", input(0, 3, 3), !cpu},
-      {"list<int> in v2", input(0, 3, 2), true},
-      {"set<int> in v4", input(1, 3, 4), !cpu},
-      {"map<int, int> in v4", input(2, 3, 4), true},
-      {"list<smallint> in v4 (the kind before int)", input(0, 2, 4), true},
-      {"list<date> in v4", input(0, 4, 4), !cpu},
-      {"list<bigint> in v4 (the kind after date)", input(0, 5, 4), true},
-      {"list<float> in v4", input(0, 9, 4), !cpu},
-      {"list<double> in v4 (the kind after float)", input(0, 10, 4), true},
+      {"list<int> in v3, the first version with tiers", EdgeInput(0, 3, 3), !cpu},
+      {"list<int> in v2", EdgeInput(0, 3, 2), true},
+      {"set<int> in v4", EdgeInput(1, 3, 4), !cpu},
+      {"map<int, int> in v4", EdgeInput(2, 3, 4), true},
+      {"list<smallint> in v4 (the kind before int)", EdgeInput(0, 2, 4), true},
+      {"list<date> in v4", EdgeInput(0, 4, 4), !cpu},
+      {"list<bigint> in v4 (the kind after date)", EdgeInput(0, 5, 4), true},
+      {"list<float> in v4", EdgeInput(0, 9, 4), !cpu},
+      {"list<double> in v4 (the kind after float)", EdgeInput(0, 10, 4), true},
   };
 }
 
@@ -254,24 +257,14 @@ std::vector<harness::DeclineEdge<TypedInput>> TierDeclineEdges(opt::TypedTier ti
 // tier but no value-tree one.
 std::vector<harness::DeclineEdge<TypedInput>> TreeTierDeclineEdges(opt::TypedTier tier) {
   const bool here = ValueTreeTierRuns(tier);
-  const auto input = [](uint8_t container, uint8_t key, uint8_t version) {
-    TypedSpec spec;
-    spec.container = container;
-    spec.key = key;
-    spec.count = 20;
-    spec.null_pct = 10;
-    spec.seed = 7;
-    spec.version = version;
-    return BuildTyped(spec);
-  };
   return {
-      {"list<int> in v3", input(0, 3, 3), !here},
-      {"list<int> in v2", input(0, 3, 2), true},
-      {"set<date> in v4", input(1, 4, 4), !here},
-      {"map<int, int> in v4", input(2, 3, 4), true},
-      {"list<smallint> in v4 (the kind before int)", input(0, 2, 4), true},
-      {"list<bigint> in v4 (the kind after date)", input(0, 5, 4), true},
-      {"list<float> in v4 (a typed tier, no value-tree one)", input(0, 9, 4), true},
+      {"list<int> in v3", EdgeInput(0, 3, 3), !here},
+      {"list<int> in v2", EdgeInput(0, 3, 2), true},
+      {"set<date> in v4", EdgeInput(1, 4, 4), !here},
+      {"map<int, int> in v4", EdgeInput(2, 3, 4), true},
+      {"list<smallint> in v4 (the kind before int)", EdgeInput(0, 2, 4), true},
+      {"list<bigint> in v4 (the kind after date)", EdgeInput(0, 5, 4), true},
+      {"list<float> in v4 (a typed tier, no value-tree one)", EdgeInput(0, 9, 4), true},
   };
 }
 
