@@ -302,21 +302,7 @@ absl::Status CheckWritten(size_t written, size_t predicted) {
 
 // The value tree's loop behind a TypedTier (kAuto: the best it supports here).
 typed_internal::Tier ValueTreeTierOf(TypedTier t) {
-  switch (t) {
-    case TypedTier::kPortable:
-      return typed_internal::Tier::kPortable;
-    case TypedTier::kSsse3:
-      return typed_internal::Tier::kSsse3;
-    case TypedTier::kAvx2:
-      return typed_internal::Tier::kAvx2;
-    case TypedTier::kAvx512:
-      return typed_internal::Tier::kAvx512;
-    case TypedTier::kAvx512Emulated:
-      return typed_internal::Tier::kAvx512Emulated;
-    case TypedTier::kAuto:
-      break;
-  }
-  return value_internal::BestTier();
+  return typed_internal::TierOf(t, value_internal::BestTier());
 }
 
 absl::StatusOr<std::string> SerializeWithTier(const Type& t, const Value& v, int version,

@@ -204,21 +204,7 @@ absl::Status SizePassDisagrees() {
 
 // The CPU tier behind a TypedTier (kAuto: the best supported).
 typed_internal::Tier TierOf(TypedTier t) {
-  switch (t) {
-    case TypedTier::kPortable:
-      return typed_internal::Tier::kPortable;
-    case TypedTier::kSsse3:
-      return typed_internal::Tier::kSsse3;
-    case TypedTier::kAvx2:
-      return typed_internal::Tier::kAvx2;
-    case TypedTier::kAvx512:
-      return typed_internal::Tier::kAvx512;
-    case TypedTier::kAvx512Emulated:
-      return typed_internal::Tier::kAvx512Emulated;
-    case TypedTier::kAuto:
-      break;
-  }
-  return typed_internal::BestTier();
+  return typed_internal::TierOf(t, typed_internal::BestTier());
 }
 
 // Writes the count and the elements at p; returns the end.

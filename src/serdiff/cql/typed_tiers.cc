@@ -147,6 +147,24 @@ Tier BestTier() {
   return best;
 }
 
+Tier TierOf(TypedTier t, Tier auto_tier) {
+  switch (t) {
+    case TypedTier::kPortable:
+      return Tier::kPortable;
+    case TypedTier::kSsse3:
+      return Tier::kSsse3;
+    case TypedTier::kAvx2:
+      return Tier::kAvx2;
+    case TypedTier::kAvx512:
+      return Tier::kAvx512;
+    case TypedTier::kAvx512Emulated:
+      return Tier::kAvx512Emulated;
+    case TypedTier::kAuto:
+      break;
+  }
+  return auto_tier;
+}
+
 uint8_t* Write4ByteElements(Tier t, const void* values, size_t n, const uint8_t* nulls,
                             uint32_t flip, uint8_t* out) {
   const auto* v = static_cast<const uint8_t*>(values);

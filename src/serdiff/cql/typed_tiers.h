@@ -25,6 +25,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "serdiff/cql/typed.h"
+
 namespace serdiff::cql::typed_internal {
 
 enum class Tier : uint8_t { kPortable, kSsse3, kAvx2, kAvx512, kAvx512Emulated };
@@ -38,6 +40,10 @@ bool TierSupported(Tier t);
 
 // The fastest supported tier, decided once per process.
 Tier BestTier();
+
+// The tier a TypedTier (typed.h, codec.h) names: kPortable .. kAvx512Emulated their own, kAuto
+// `auto_tier` (the typed path's BestTier, or the value tree's, value_tiers.h).
+Tier TierOf(TypedTier t, Tier auto_tier);
 
 // Writes n elements read from `values` (n host-order 32-bit words, any alignment; each is
 // XORed with `flip` before it is written: 0x80000000 turns a CQL date's signed day count into
