@@ -203,6 +203,7 @@ constexpr size_t kMaxEarly = 16;
 }  // namespace
 
 WorkerClient::WorkerClient(WorkerManifest manifest) : manifest_(std::move(manifest)) {
+  spin_.limit = worker_frames::DefaultSpinLimit();
   // A worker that dies while serdiff writes to it must not kill serdiff.
   signal(SIGPIPE, SIG_IGN);
 }
@@ -472,7 +473,8 @@ absl::StatusOr<ExternalAnswer> WorkerClient::ReadAnswer(int64_t* peak_bytes,
   const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
   const ReleaseIfLarge release{&answer_};  // after the answer is made of it
   std::string& body = answer_;
-  if (absl::Status s = worker_frames::ReadFrame(from_fd_, deadline, &ahead_, &body); !s.ok()) {
+  if (absl::Status s = worker_frames::ReadFrame(from_fd_, deadline, &ahead_, &body, &spin_);
+      !s.ok()) {
     return FrameFailure(s, "answer", timeout_ms);
   }
   // The common answer without a JSON document (worker_frames.h; under a fuzzer's

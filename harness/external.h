@@ -35,6 +35,7 @@
 #include "harness/definition.h"
 #include "harness/interchange.h"
 #include "harness/serdiff_module.h"
+#include "harness/worker_frames.h"
 
 namespace serdiff::harness {
 
@@ -178,6 +179,9 @@ class WorkerClient {
   // The hello's "library" (the library's name and the version the worker found; empty when the
   // hello names none), once it has started.
   const std::string& library() const { return library_; }
+  // How the answers are waited for (worker_frames::SpinWait: its limit, from
+  // worker_frames::DefaultSpinLimit() when the client is made, and its counts so far).
+  const worker_frames::SpinWait& spin() const { return spin_; }
 
  private:
   absl::Status Start();
@@ -215,6 +219,7 @@ class WorkerClient {
   std::string request_;
   std::string answer_;
   std::deque<InFlight> in_flight_;  // in the order sent, which is the order of the answers
+  worker_frames::SpinWait spin_;    // how the answers are waited for (not the hello)
   size_t pipe_budget_ = 0;          // Send's `behind`: a quarter of the pipe's capacity
   std::vector<Early> early_;
   int pid_ = -1;

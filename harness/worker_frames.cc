@@ -2,15 +2,18 @@
 #include "harness/worker_frames.h"
 
 #include <poll.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
 namespace serdiff::harness::worker_frames {
@@ -40,36 +43,76 @@ absl::Status WaitReadable(int fd, Clock::time_point deadline) {
   }
 }
 
+// Lets a spinning read give the other hyperthread and the bus a moment between tries.
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Keeps what a wait of `waited` says about the next one (SpinWait).
+void RecordWait(SpinWait* spin, Clock::duration waited, bool slept) {
+  if (spin == nullptr) return;
+  if (slept) {
+    ++spin->slept;
+  } else {
+    ++spin->spun;
+  }
+  if (waited <= spin->limit) {
+    spin->long_waits = 0;
+  } else if (spin->long_waits < SpinWait::kGiveUpAfter) {
+    ++spin->long_waits;
+  }
+}
+
 // One read of at most n bytes into out (fd non-blocking): tried first, and only when the pipe is
-// empty (EAGAIN) a wait for it, then read again. Returns the bytes read (> 0). Errors:
-// DeadlineExceeded, Unavailable ("end of stream", or the errno text).
-absl::StatusOr<size_t> ReadOnce(int fd, char* out, size_t n, Clock::time_point deadline) {
+// empty (EAGAIN) a wait for it, then read again. The wait spins (tries the read again) while
+// `spin` says so, within its limit and the deadline, then sleeps in poll. Returns the bytes read
+// (> 0). Errors: DeadlineExceeded, Unavailable ("end of stream", or the errno text).
+absl::StatusOr<size_t> ReadOnce(int fd, char* out, size_t n, Clock::time_point deadline,
+                                SpinWait* spin) {
+  bool waiting = false, slept = false;
+  Clock::time_point since;
   for (;;) {
     const ssize_t got = read(fd, out, n);
-    if (got > 0) return static_cast<size_t>(got);
-    if (got == 0) return absl::UnavailableError("end of stream");
-    if (errno == EAGAIN) {
-      if (absl::Status s = WaitReadable(fd, deadline); !s.ok()) return s;
-    } else if (errno != EINTR) {
-      return absl::UnavailableError(std::strerror(errno));
+    if (got > 0) {
+      if (waiting) RecordWait(spin, Clock::now() - since, slept);
+      return static_cast<size_t>(got);
     }
+    if (got == 0) return absl::UnavailableError("end of stream");
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN) return absl::UnavailableError(std::strerror(errno));
+    const Clock::time_point now = Clock::now();
+    if (!waiting) {
+      waiting = true;
+      since = now;
+    }
+    if (!slept && spin != nullptr && spin->Spinning() && now - since < spin->limit &&
+        now < deadline) {
+      for (int k = 0; k < 8; ++k) CpuRelax();
+      continue;
+    }
+    slept = true;
+    if (absl::Status s = WaitReadable(fd, deadline); !s.ok()) return s;
   }
 }
 
 // Reads what the pipe holds (at least one byte, at most kReadChunk), appended to *ahead.
-absl::Status ReadSome(int fd, Clock::time_point deadline, std::string* ahead) {
+absl::Status ReadSome(int fd, Clock::time_point deadline, std::string* ahead, SpinWait* spin) {
   char chunk[kReadChunk];
-  absl::StatusOr<size_t> got = ReadOnce(fd, chunk, sizeof chunk, deadline);
+  absl::StatusOr<size_t> got = ReadOnce(fd, chunk, sizeof chunk, deadline, spin);
   if (!got.ok()) return got.status();
   ahead->append(chunk, *got);
   return absl::OkStatus();
 }
 
 // Reads exactly n bytes into out before `deadline`. Errors: as ReadOnce.
-absl::Status ReadAll(int fd, char* out, size_t n, Clock::time_point deadline) {
+absl::Status ReadAll(int fd, char* out, size_t n, Clock::time_point deadline, SpinWait* spin) {
   size_t done = 0;
   while (done < n) {
-    absl::StatusOr<size_t> got = ReadOnce(fd, out + done, n - done, deadline);
+    absl::StatusOr<size_t> got = ReadOnce(fd, out + done, n - done, deadline, spin);
     if (!got.ok()) return got.status();
     done += *got;
   }
@@ -140,6 +183,19 @@ absl::Status WriteAll(int fd, absl::string_view data, Clock::time_point deadline
   return absl::OkStatus();
 }
 
+std::chrono::microseconds DefaultSpinLimit() {
+  if (const char* e = std::getenv("SERDIFF_WORKER_SPIN_US"); e != nullptr && *e != '\0') {
+    int64_t v = 0;
+    if (absl::SimpleAtoi(e, &v) && v >= 0 && v <= 100000) return std::chrono::microseconds(v);
+  }
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  if (sched_getaffinity(0, sizeof cpus, &cpus) != 0 || CPU_COUNT(&cpus) < 2) {
+    return std::chrono::microseconds(0);
+  }
+  return std::chrono::microseconds(100);
+}
+
 void StartFrame(std::string* out) { out->assign(4, '\0'); }
 
 void EndFrame(std::string* out) {
@@ -150,9 +206,10 @@ void EndFrame(std::string* out) {
   (*out)[3] = static_cast<char>(n);
 }
 
-absl::Status ReadFrame(int fd, Clock::time_point deadline, std::string* ahead, std::string* body) {
+absl::Status ReadFrame(int fd, Clock::time_point deadline, std::string* ahead, std::string* body,
+                       SpinWait* spin) {
   while (ahead->size() < 4) {
-    if (absl::Status s = ReadSome(fd, deadline, ahead); !s.ok()) return s;
+    if (absl::Status s = ReadSome(fd, deadline, ahead, spin); !s.ok()) return s;
   }
   const auto* len = reinterpret_cast<const unsigned char*>(ahead->data());
   const uint32_t n = (uint32_t{len[0]} << 24) | (uint32_t{len[1]} << 16) | (uint32_t{len[2]} << 8) |
@@ -167,7 +224,7 @@ absl::Status ReadFrame(int fd, Clock::time_point deadline, std::string* ahead, s
     const size_t done = body->size();
     const size_t piece = std::min<size_t>(n - done, kFramePiece);
     body->resize(done + piece);
-    if (absl::Status s = ReadAll(fd, body->data() + done, piece, deadline); !s.ok()) return s;
+    if (absl::Status s = ReadAll(fd, body->data() + done, piece, deadline, spin); !s.ok()) return s;
   }
   return absl::OkStatus();
 }

@@ -31,8 +31,34 @@ absl::Status WriteAll(int fd, absl::string_view data, Clock::time_point deadline
 void StartFrame(std::string* out);
 void EndFrame(std::string* out);
 
+// How a read that finds the pipe empty waits for it (ReadFrame). With a `limit`, it first tries
+// the read again, without sleeping, for up to `limit`; then it sleeps in poll. A worker on
+// another CPU often answers within tens of microseconds, and a process that sleeps pays for its
+// wake-up (docs/workers.md, "Waiting for an answer": on a 2-vCPU VM, spinning up to 100 µs took
+// cql_typed_encode with the python driver as a peer from a median of 4,994 exec/s to 6,288).
+// A wait that outlasts `limit` kGiveUpAfter times in a row turns the spinning off (a slow
+// worker, or one that shares this process's CPU); the next wait that ends within `limit` turns
+// it on again. A spin never outlasts the read's deadline. Not thread-safe: one per reader.
+struct SpinWait {
+  static constexpr int kGiveUpAfter = 8;
+  std::chrono::microseconds limit{0};  // 0: never spin
+  int long_waits = 0;  // waits in a row that outlasted `limit` (at most kGiveUpAfter)
+  // Counts, for tests and reports: reads answered while spinning, and waits that slept in poll.
+  int64_t spun = 0;
+  int64_t slept = 0;
+
+  bool Spinning() const { return limit.count() > 0 && long_waits < kGiveUpAfter; }
+};
+
+// The spin limit of a worker client: SERDIFF_WORKER_SPIN_US when it is set to an integer from 0
+// to 100000 (µs; 0 turns spinning off), else 100 µs when this process may run on at least two
+// CPUs (sched_getaffinity) and 0 when it may run on one, where spinning would only hold the CPU
+// the worker needs.
+std::chrono::microseconds DefaultSpinLimit();
+
 // Reads one frame's body into *body from `fd` (non-blocking: a read that finds the pipe empty
-// waits for it with poll, so that the deadline holds) before `deadline`. *ahead holds bytes read
+// waits for it, spinning as `spin` says when it is given, and then with poll, so that the
+// deadline holds) before `deadline`. *ahead holds bytes read
 // from `fd` and not yet used (a read takes what the pipe holds, up to 64 KiB, so a frame written in
 // one piece costs one poll and one read); it is consumed first and keeps what is read past the
 // frame, for the next call. Errors: DeadlineExceeded, Unavailable ("end of stream", or the
@@ -40,7 +66,8 @@ void EndFrame(std::string* out);
 // allocated for it). A body not yet in *ahead is read in pieces of at most 1 MiB, the buffer
 // grown as they arrive: a length field is a claim, and a worker that claims 256 MiB and sends 10
 // bytes costs 1 MiB.
-absl::Status ReadFrame(int fd, Clock::time_point deadline, std::string* ahead, std::string* body);
+absl::Status ReadFrame(int fd, Clock::time_point deadline, std::string* ahead, std::string* body,
+                       SpinWait* spin = nullptr);
 
 // The common answer to a call that is not timed, read without a JSON document:
 //   {"id":I,"ok":true,"hex":"H","peak":P}

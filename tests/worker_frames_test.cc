@@ -1,15 +1,19 @@
 // The frame layer of the worker protocol (harness/worker_frames.h): frames read whole, split or
-// several in one read; the length limit held at its value; and the common answer read without a
-// JSON document exactly when, and exactly as, the JSON parser (nlohmann, serdiff's reading of
-// every other answer) reads it.
+// several in one read; an empty pipe spun on within the limit, then slept on; the length limit
+// held at its value; and the common answer read without a JSON document exactly when, and
+// exactly as, the JSON parser (nlohmann, serdiff's reading of every other answer) reads it.
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -135,6 +139,126 @@ TEST(WorkerFrames, TheLengthLimitIsHeldAtItsValue) {
     EXPECT_EQ(s.message(), "end of stream");
     EXPECT_LE(body.capacity(), (size_t{1} << 20) + 64);  // the claim, not the bytes, was refused
   }
+}
+
+// A frame written to `fd` after `delay`, from another thread (the pipe's write end is
+// non-blocking; a small frame never fills it).
+std::thread WriteLater(int fd, std::chrono::milliseconds delay, std::string bytes) {
+  return std::thread([fd, delay, bytes = std::move(bytes)] {
+    std::this_thread::sleep_for(delay);
+    EXPECT_TRUE(WriteAll(fd, bytes, Clock::now() + std::chrono::seconds(5)).ok());
+  });
+}
+
+// A read that finds the pipe empty tries again without sleeping while its SpinWait allows; an
+// answer that comes within the limit is read by the spinning, without a sleep in poll. Without
+// a limit it sleeps. A spin never outlasts the deadline.
+TEST(WorkerFrames, AnEmptyPipeIsSpunOnWithinTheLimitThenSlept) {
+  using std::chrono::milliseconds;
+  Pipe p;
+  std::string ahead, body;
+  SpinWait spin;
+  spin.limit = std::chrono::seconds(10);
+  std::thread w = WriteLater(p.fds[1], milliseconds(5), Frame("{\"a\":1}"));
+  ASSERT_TRUE(
+      ReadFrame(p.fds[0], Clock::now() + std::chrono::seconds(5), &ahead, &body, &spin).ok());
+  w.join();
+  EXPECT_EQ(body, "{\"a\":1}");
+  EXPECT_EQ(spin.spun, 1);
+  EXPECT_EQ(spin.slept, 0);
+  EXPECT_EQ(spin.long_waits, 0);
+  // A frame already in the pipe is no wait at all.
+  p.Write(Frame("{}"));
+  ASSERT_TRUE(
+      ReadFrame(p.fds[0], Clock::now() + std::chrono::seconds(5), &ahead, &body, &spin).ok());
+  EXPECT_EQ(spin.spun + spin.slept, 1);
+
+  SpinWait never;  // limit 0
+  EXPECT_FALSE(never.Spinning());
+  w = WriteLater(p.fds[1], milliseconds(5), Frame("{\"b\":2}"));
+  ASSERT_TRUE(
+      ReadFrame(p.fds[0], Clock::now() + std::chrono::seconds(5), &ahead, &body, &never).ok());
+  w.join();
+  EXPECT_EQ(body, "{\"b\":2}");
+  EXPECT_EQ(never.spun, 0);
+  EXPECT_EQ(never.slept, 1);
+
+  // The deadline, 50 ms away, ends a spin allowed 10 s.
+  const auto t0 = Clock::now();
+  const absl::Status s = ReadFrame(p.fds[0], t0 + milliseconds(50), &ahead, &body, &spin);
+  EXPECT_EQ(s.code(), absl::StatusCode::kDeadlineExceeded) << s;
+  EXPECT_GE(Clock::now() - t0, milliseconds(40));
+  EXPECT_LT(Clock::now() - t0, std::chrono::seconds(5));
+}
+
+// Waits that outlast the limit kGiveUpAfter times in a row turn the spinning off; the next wait
+// that ends within the limit turns it on again.
+TEST(WorkerFrames, ASpinThatKeepsRunningOutIsGivenUpUntilAShortWait) {
+  using std::chrono::milliseconds;
+  Pipe p;
+  std::string ahead, body;
+  SpinWait spin;
+  spin.limit = milliseconds(1);
+  for (int k = 1; k <= SpinWait::kGiveUpAfter; ++k) {
+    EXPECT_TRUE(spin.Spinning()) << k;
+    std::thread w = WriteLater(p.fds[1], milliseconds(30), Frame("{}"));
+    ASSERT_TRUE(
+        ReadFrame(p.fds[0], Clock::now() + std::chrono::seconds(5), &ahead, &body, &spin).ok());
+    w.join();
+    EXPECT_EQ(spin.long_waits, k);
+  }
+  EXPECT_FALSE(spin.Spinning());
+  EXPECT_EQ(spin.spun, 0);
+  EXPECT_EQ(spin.slept, SpinWait::kGiveUpAfter);
+  // Off: a wait within a limit (now 10 s) sleeps, and turns the spinning back on.
+  spin.limit = std::chrono::seconds(10);
+  EXPECT_FALSE(spin.Spinning());
+  std::thread w = WriteLater(p.fds[1], milliseconds(5), Frame("{}"));
+  ASSERT_TRUE(
+      ReadFrame(p.fds[0], Clock::now() + std::chrono::seconds(5), &ahead, &body, &spin).ok());
+  w.join();
+  EXPECT_EQ(spin.slept, SpinWait::kGiveUpAfter + 1);
+  EXPECT_EQ(spin.long_waits, 0);
+  EXPECT_TRUE(spin.Spinning());
+}
+
+// SERDIFF_WORKER_SPIN_US when it is an integer from 0 to 100000; else 100 µs on two CPUs or
+// more, 0 on one.
+TEST(WorkerFrames, TheSpinLimitComesFromTheEnvironmentOrTheCpus) {
+  using std::chrono::microseconds;
+  const char* saved = std::getenv("SERDIFF_WORKER_SPIN_US");
+  const std::string keep = saved ? saved : "";
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  ASSERT_EQ(sched_getaffinity(0, sizeof cpus, &cpus), 0);
+  const microseconds by_cpus(CPU_COUNT(&cpus) >= 2 ? 100 : 0);
+  setenv("SERDIFF_WORKER_SPIN_US", "250", 1);
+  EXPECT_EQ(DefaultSpinLimit(), microseconds(250));
+  setenv("SERDIFF_WORKER_SPIN_US", "0", 1);
+  EXPECT_EQ(DefaultSpinLimit(), microseconds(0));
+  setenv("SERDIFF_WORKER_SPIN_US", "100000", 1);
+  EXPECT_EQ(DefaultSpinLimit(), microseconds(100000));
+  for (const char* bad : {"100001", "-1", "12x", ""}) {
+    setenv("SERDIFF_WORKER_SPIN_US", bad, 1);
+    EXPECT_EQ(DefaultSpinLimit(), by_cpus) << bad;
+  }
+  unsetenv("SERDIFF_WORKER_SPIN_US");
+  EXPECT_EQ(DefaultSpinLimit(), by_cpus);
+  // On one CPU: no spinning (a child process, so that this one keeps its CPUs).
+  const pid_t pid = fork();
+  if (pid == 0) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    int first = 0;
+    while (!CPU_ISSET(first, &cpus)) ++first;
+    CPU_SET(first, &one);
+    if (sched_setaffinity(0, sizeof one, &one) != 0) _exit(2);
+    _exit(DefaultSpinLimit() == microseconds(0) ? 0 : 1);
+  }
+  int status = -1;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  if (saved != nullptr) setenv("SERDIFF_WORKER_SPIN_US", keep.c_str(), 1);
 }
 
 struct Plain {
