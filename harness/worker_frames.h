@@ -35,7 +35,7 @@ void EndFrame(std::string* out);
 // the read again, without sleeping, for up to `limit`; then it sleeps in poll. A worker on
 // another CPU often answers within tens of microseconds, and a process that sleeps pays for its
 // wake-up (docs/workers.md, "Waiting for an answer": on a 2-vCPU VM, spinning up to 100 µs took
-// cql_typed_encode with the python driver as a peer from a median of 4,994 exec/s to 6,288).
+// cql_typed_encode with the python driver as a peer from a median of 5,383 exec/s to 6,535).
 // A wait that outlasts `limit` kGiveUpAfter times in a row turns the spinning off (a slow
 // worker, or one that shares this process's CPU); the next wait that ends within `limit` turns
 // it on again. A spin never outlasts the read's deadline. Not thread-safe: one per reader.
