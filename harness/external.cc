@@ -473,7 +473,10 @@ absl::StatusOr<ExternalAnswer> WorkerClient::ReadAnswer(int64_t* peak_bytes,
   const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
   const ReleaseIfLarge release{&answer_};  // after the answer is made of it
   std::string& body = answer_;
-  if (absl::Status s = worker_frames::ReadFrame(from_fd_, deadline, &ahead_, &body, &spin_);
+  // A timed call's answer is not spun on: the spin would share a core (or an SMT sibling) with
+  // the worker while it times the implementation (docs/workers.md, "Waiting for an answer").
+  worker_frames::SpinWait* const spin = time_calls > 0 ? nullptr : &spin_;
+  if (absl::Status s = worker_frames::ReadFrame(from_fd_, deadline, &ahead_, &body, spin);
       !s.ok()) {
     return FrameFailure(s, "answer", timeout_ms);
   }

@@ -180,7 +180,8 @@ class WorkerClient {
   // hello names none), once it has started.
   const std::string& library() const { return library_; }
   // How the answers are waited for (worker_frames::SpinWait: its limit, from
-  // worker_frames::DefaultSpinLimit() when the client is made, and its counts so far).
+  // worker_frames::DefaultSpinLimit() when the client is made, and its counts so far). The hello
+  // and a timed call's answer (time_calls > 0) are never spun on, nor counted.
   const worker_frames::SpinWait& spin() const { return spin_; }
 
  private:

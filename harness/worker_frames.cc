@@ -10,11 +10,17 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <limits>
+#include <optional>
+#include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 
 namespace serdiff::harness::worker_frames {
 namespace {
@@ -43,7 +49,8 @@ absl::Status WaitReadable(int fd, Clock::time_point deadline) {
   }
 }
 
-// Lets a spinning read give the other hyperthread and the bus a moment between tries.
+// A short pause between two looks at the pipe while spinning (x86 PAUSE, Arm YIELD): it tells
+// the CPU that this is a wait loop, which eases the other hyperthread of the core.
 inline void CpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
@@ -54,7 +61,6 @@ inline void CpuRelax() {
 
 // Keeps what a wait of `waited` says about the next one (SpinWait).
 void RecordWait(SpinWait* spin, Clock::duration waited, bool slept) {
-  if (spin == nullptr) return;
   if (slept) {
     ++spin->slept;
   } else {
@@ -62,38 +68,48 @@ void RecordWait(SpinWait* spin, Clock::duration waited, bool slept) {
   }
   if (waited <= spin->limit) {
     spin->long_waits = 0;
+    spin->waits_off = 0;
   } else if (spin->long_waits < SpinWait::kGiveUpAfter) {
     ++spin->long_waits;
   }
 }
 
 // One read of at most n bytes into out (fd non-blocking): tried first, and only when the pipe is
-// empty (EAGAIN) a wait for it, then read again. The wait spins (tries the read again) while
-// `spin` says so, within its limit and the deadline, then sleeps in poll. Returns the bytes read
-// (> 0). Errors: DeadlineExceeded, Unavailable ("end of stream", or the errno text).
+// empty (EAGAIN) a wait for it, then read again. With `spin` (non-null), the wait spins first
+// when spin->TakeTurn() says so: it looks at the pipe (poll with no timeout, which does not take
+// the pipe's lock as a read does) until it holds bytes, the spin limit has passed or the deadline
+// has; then it sleeps in poll. A wait that ends with bytes is recorded in *spin (RecordWait); a
+// read that found bytes at once is not a wait. Returns the bytes read (> 0). Errors:
+// DeadlineExceeded, Unavailable ("end of stream", or the errno text).
 absl::StatusOr<size_t> ReadOnce(int fd, char* out, size_t n, Clock::time_point deadline,
                                 SpinWait* spin) {
-  bool waiting = false, slept = false;
+  bool waiting = false, spinning = false, slept = false;
   Clock::time_point since;
   for (;;) {
     const ssize_t got = read(fd, out, n);
     if (got > 0) {
-      if (waiting) RecordWait(spin, Clock::now() - since, slept);
+      if (waiting && spin != nullptr) RecordWait(spin, Clock::now() - since, slept);
       return static_cast<size_t>(got);
     }
     if (got == 0) return absl::UnavailableError("end of stream");
     if (errno == EINTR) continue;
     if (errno != EAGAIN) return absl::UnavailableError(std::strerror(errno));
-    const Clock::time_point now = Clock::now();
     if (!waiting) {
       waiting = true;
-      since = now;
+      since = Clock::now();
+      spinning = spin != nullptr && spin->TakeTurn();
     }
-    if (!slept && spin != nullptr && spin->Spinning() && now - since < spin->limit &&
-        now < deadline) {
+    while (spinning) {
+      const Clock::time_point now = Clock::now();
+      if (now - since >= spin->limit || now >= deadline) {
+        spinning = false;
+        break;
+      }
+      pollfd p{fd, POLLIN, 0};
+      if (poll(&p, 1, 0) != 0) break;  // bytes, the end of the stream, or an error: read
       for (int k = 0; k < 8; ++k) CpuRelax();
-      continue;
     }
+    if (spinning) continue;
     slept = true;
     if (absl::Status s = WaitReadable(fd, deadline); !s.ok()) return s;
   }
@@ -109,10 +125,10 @@ absl::Status ReadSome(int fd, Clock::time_point deadline, std::string* ahead, Sp
 }
 
 // Reads exactly n bytes into out before `deadline`. Errors: as ReadOnce.
-absl::Status ReadAll(int fd, char* out, size_t n, Clock::time_point deadline, SpinWait* spin) {
+absl::Status ReadAll(int fd, char* out, size_t n, Clock::time_point deadline) {
   size_t done = 0;
   while (done < n) {
-    absl::StatusOr<size_t> got = ReadOnce(fd, out + done, n - done, deadline, spin);
+    absl::StatusOr<size_t> got = ReadOnce(fd, out + done, n - done, deadline, nullptr);
     if (!got.ok()) return got.status();
     done += *got;
   }
@@ -183,16 +199,84 @@ absl::Status WriteAll(int fd, absl::string_view data, Clock::time_point deadline
   return absl::OkStatus();
 }
 
+std::optional<double> CpusOfQuota(absl::string_view cpu_max) {
+  std::vector<absl::string_view> f =
+      absl::StrSplit(absl::StripAsciiWhitespace(cpu_max), ' ', absl::SkipEmpty());
+  int64_t quota = 0, period = 0;
+  if (f.size() != 2 || f[0] == "max" || !absl::SimpleAtoi(f[0], &quota) ||
+      !absl::SimpleAtoi(f[1], &period) || quota <= 0 || period <= 0) {
+    return std::nullopt;
+  }
+  return static_cast<double>(quota) / static_cast<double>(period);
+}
+
+namespace {
+
+// The first line of a file, or "" when it cannot be read.
+std::string FirstLine(const std::string& path) {
+  std::ifstream f(path);
+  std::string line;
+  if (f) std::getline(f, line);
+  return line;
+}
+
+// The fewest CPUs of `quota_of(dir)` over `root` + `path` and each directory above it up to
+// `root` (a cgroup and its ancestors).
+template <typename QuotaOf>
+std::optional<double> FewestUpTo(const std::string& root, std::string path, QuotaOf quota_of) {
+  std::optional<double> fewest;
+  for (;;) {
+    const std::optional<double> cpus = quota_of(root + (path == "/" ? "" : path));
+    if (cpus && (!fewest || *cpus < *fewest)) fewest = cpus;
+    if (path == "/") return fewest;
+    const size_t slash = path.rfind('/');
+    path = slash == 0 ? "/" : path.substr(0, slash);
+  }
+}
+
+}  // namespace
+
+std::optional<double> CgroupCpuQuota() {
+  std::ifstream self("/proc/self/cgroup");
+  std::string line;
+  std::optional<double> fewest;
+  auto keep = [&](std::optional<double> cpus) {
+    if (cpus && (!fewest || *cpus < *fewest)) fewest = cpus;
+  };
+  while (std::getline(self, line)) {
+    // "ID:CONTROLLERS:PATH": cgroup v2 is "0::PATH"; v1 names its controllers, "cpu" among them.
+    const std::vector<std::string> f = absl::StrSplit(line, absl::MaxSplits(':', 2));
+    if (f.size() != 3 || f[2].empty() || f[2][0] != '/') continue;
+    if (f[0] == "0" && f[1].empty()) {
+      keep(FewestUpTo("/sys/fs/cgroup", f[2], [](const std::string& dir) {
+        return CpusOfQuota(FirstLine(dir + "/cpu.max"));
+      }));
+      continue;
+    }
+    const std::vector<absl::string_view> controllers = absl::StrSplit(f[1], ',');
+    if (std::find(controllers.begin(), controllers.end(), "cpu") == controllers.end()) continue;
+    for (const char* mount : {"/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct"}) {
+      keep(FewestUpTo(mount, f[2], [](const std::string& dir) {
+        // cgroup v1: a quota of -1 is none (CpusOfQuota takes only positive numbers).
+        return CpusOfQuota(absl::StrCat(FirstLine(dir + "/cpu.cfs_quota_us"), " ",
+                                        FirstLine(dir + "/cpu.cfs_period_us")));
+      }));
+    }
+  }
+  return fewest;
+}
+
 std::chrono::microseconds DefaultSpinLimit() {
   if (const char* e = std::getenv("SERDIFF_WORKER_SPIN_US"); e != nullptr && *e != '\0') {
     int64_t v = 0;
     if (absl::SimpleAtoi(e, &v) && v >= 0 && v <= 100000) return std::chrono::microseconds(v);
   }
+  // A mask of more CPUs than cpu_set_t holds (over 1,024) fails with EINVAL: many CPUs.
   cpu_set_t cpus;
   CPU_ZERO(&cpus);
-  if (sched_getaffinity(0, sizeof cpus, &cpus) != 0 || CPU_COUNT(&cpus) < 2) {
-    return std::chrono::microseconds(0);
-  }
+  const bool one_cpu = sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) < 2;
+  const std::optional<double> quota = CgroupCpuQuota();
+  if (one_cpu || (quota && *quota < 2)) return std::chrono::microseconds(0);
   return std::chrono::microseconds(100);
 }
 
@@ -208,8 +292,11 @@ void EndFrame(std::string* out) {
 
 absl::Status ReadFrame(int fd, Clock::time_point deadline, std::string* ahead, std::string* body,
                        SpinWait* spin) {
+  // The spin is for the wait before the frame's first bytes (the worker's call); the rest of a
+  // frame that did not come in one piece is waited for in poll.
   while (ahead->size() < 4) {
     if (absl::Status s = ReadSome(fd, deadline, ahead, spin); !s.ok()) return s;
+    spin = nullptr;
   }
   const auto* len = reinterpret_cast<const unsigned char*>(ahead->data());
   const uint32_t n = (uint32_t{len[0]} << 24) | (uint32_t{len[1]} << 16) | (uint32_t{len[2]} << 8) |
@@ -224,7 +311,7 @@ absl::Status ReadFrame(int fd, Clock::time_point deadline, std::string* ahead, s
     const size_t done = body->size();
     const size_t piece = std::min<size_t>(n - done, kFramePiece);
     body->resize(done + piece);
-    if (absl::Status s = ReadAll(fd, body->data() + done, piece, deadline, spin); !s.ok()) return s;
+    if (absl::Status s = ReadAll(fd, body->data() + done, piece, deadline); !s.ok()) return s;
   }
   return absl::OkStatus();
 }

@@ -249,6 +249,24 @@ TEST(Workers, TimedCallsAndTheirProtocolChecks) {
   }
 }
 
+// The client waits for an answer through its SpinWait (worker_frames.h), one wait per answer
+// it had to wait for; the hello and a timed call's answer never go through it.
+TEST(Workers, TheClientsSpinWaitsForAnswersOnly) {
+  WorkerClient client(Manifest());
+  int64_t peak = 0;
+  // Value 49: the worker sleeps 0.7 s before it answers, so serdiff waits for it.
+  absl::StatusOr<ExternalAnswer> a = client.Call("int64.to_decimal", "{\"value\":\"49\"}", &peak);
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_EQ(client.starts(), 1);
+  EXPECT_EQ(client.spin().spun + client.spin().slept, 1);
+  EXPECT_EQ(client.spin().long_waits, 1);  // 0.7 s is longer than any default limit
+  std::vector<double> ns;
+  a = client.Call("int64.to_decimal", "{\"value\":\"49\"}", &peak, 2, &ns);
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_EQ(ns, (std::vector<double>{1049, 1049}));
+  EXPECT_EQ(client.spin().spun + client.spin().slept, 1);
+}
+
 // "batch": B asks for timings of B calls each; the answer's "ns" is divided by the batch it
 // echoes (none: the worker timed each call alone), and a "batch" that is not the one asked for
 // is a worker-protocol verdict (it would divide the timings by the wrong count).
