@@ -17,7 +17,6 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/ascii.h"
-#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -220,14 +219,20 @@ std::string FirstLine(const std::string& path) {
   return line;
 }
 
+// The fewer of two CPU counts, either of which may be unknown (no quota).
+std::optional<double> Fewer(std::optional<double> a, std::optional<double> b) {
+  if (!a) return b;
+  if (!b) return a;
+  return std::min(*a, *b);
+}
+
 // The fewest CPUs of `quota_of(dir)` over `root` + `path` and each directory above it up to
 // `root` (a cgroup and its ancestors).
 template <typename QuotaOf>
 std::optional<double> FewestUpTo(const std::string& root, std::string path, QuotaOf quota_of) {
   std::optional<double> fewest;
   for (;;) {
-    const std::optional<double> cpus = quota_of(root + (path == "/" ? "" : path));
-    if (cpus && (!fewest || *cpus < *fewest)) fewest = cpus;
+    fewest = Fewer(fewest, quota_of(root + (path == "/" ? "" : path)));
     if (path == "/") return fewest;
     const size_t slash = path.rfind('/');
     path = slash == 0 ? "/" : path.substr(0, slash);
@@ -240,27 +245,24 @@ std::optional<double> CgroupCpuQuota() {
   std::ifstream self("/proc/self/cgroup");
   std::string line;
   std::optional<double> fewest;
-  auto keep = [&](std::optional<double> cpus) {
-    if (cpus && (!fewest || *cpus < *fewest)) fewest = cpus;
-  };
   while (std::getline(self, line)) {
     // "ID:CONTROLLERS:PATH": cgroup v2 is "0::PATH"; v1 names its controllers, "cpu" among them.
     const std::vector<std::string> f = absl::StrSplit(line, absl::MaxSplits(':', 2));
     if (f.size() != 3 || f[2].empty() || f[2][0] != '/') continue;
     if (f[0] == "0" && f[1].empty()) {
-      keep(FewestUpTo("/sys/fs/cgroup", f[2], [](const std::string& dir) {
-        return CpusOfQuota(FirstLine(dir + "/cpu.max"));
-      }));
+      fewest = Fewer(fewest, FewestUpTo("/sys/fs/cgroup", f[2], [](const std::string& dir) {
+                       return CpusOfQuota(FirstLine(dir + "/cpu.max"));
+                     }));
       continue;
     }
     const std::vector<absl::string_view> controllers = absl::StrSplit(f[1], ',');
     if (std::find(controllers.begin(), controllers.end(), "cpu") == controllers.end()) continue;
     for (const char* mount : {"/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct"}) {
-      keep(FewestUpTo(mount, f[2], [](const std::string& dir) {
-        // cgroup v1: a quota of -1 is none (CpusOfQuota takes only positive numbers).
-        return CpusOfQuota(absl::StrCat(FirstLine(dir + "/cpu.cfs_quota_us"), " ",
-                                        FirstLine(dir + "/cpu.cfs_period_us")));
-      }));
+      fewest = Fewer(fewest, FewestUpTo(mount, f[2], [](const std::string& dir) {
+                       // cgroup v1: a quota of -1 is none (CpusOfQuota takes positive numbers).
+                       return CpusOfQuota(absl::StrCat(FirstLine(dir + "/cpu.cfs_quota_us"), " ",
+                                                       FirstLine(dir + "/cpu.cfs_period_us")));
+                     }));
     }
   }
   return fewest;
