@@ -1,7 +1,10 @@
 // The cost of implementations from outside (docs/workers.md, docs/benchmarks.md "Workers and
 // modules"):
 //   * BM_PipeFloor: one frame through a pipe to /bin/cat and back (no JSON, no dispatch): the
-//     floor of any worker round trip;
+//     floor of any worker round trip (a blocking read(2));
+//   * BM_PipeFloorClientRead: the same, read back with WorkerClient's own frame reader and its
+//     spin (worker_frames.h), so that the floor and BM_Worker wait for an answer the same way
+//     (counters "spun" and "slept": the waits that ended each way);
 //   * BM_PipeEchoPython: the same frame through a Python loop that reads it and writes it back
 //     (no JSON, no dispatch): the floor of a Python worker's round trip;
 //   * BM_Worker/<worker>/<input>: WorkerClient::Call on the shipped workers (a worker whose
@@ -14,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <random>
@@ -26,16 +30,24 @@
 #include "harness/alloc_tracker.h"
 #include "harness/external.h"
 #include "harness/target.h"
+#include "harness/worker_frames.h"
 #include "targets/families.h"
 
 namespace {
 
 using serdiff::harness::ExternalAnswer;
 using serdiff::harness::WorkerClient;
+namespace worker_frames = serdiff::harness::worker_frames;
+
+// How PipeRoundTrip reads the frame back: a blocking read(2) (the bare floor), or as
+// WorkerClient reads an answer (worker_frames::ReadFrame on a non-blocking pipe, spinning first
+// for up to DefaultSpinLimit, then sleeping in poll), so that a floor can wait as BM_Worker does.
+enum class ReadBack { kBlocking, kAsTheClient };
 
 // A frame of 4 + n bytes through a child's stdin and back from its stdout. `argv`: the child's
 // program path, then its argv (argv[0] first).
-void PipeRoundTrip(benchmark::State& state, const std::vector<const char*>& argv) {
+void PipeRoundTrip(benchmark::State& state, const std::vector<const char*>& argv,
+                   ReadBack how = ReadBack::kBlocking) {
   int to[2], from[2];
   if (pipe(to) != 0 || pipe(from) != 0) {
     state.SkipWithError("pipe");
@@ -62,10 +74,25 @@ void PipeRoundTrip(benchmark::State& state, const std::vector<const char*>& argv
   frame[2] = static_cast<char>(n >> 8);
   frame[3] = static_cast<char>(n);
   std::string back(frame.size(), '\0');
+  worker_frames::SpinWait spin;
+  std::string ahead, body;
+  if (how == ReadBack::kAsTheClient) {
+    fcntl(from[0], F_SETFL, fcntl(from[0], F_GETFL) | O_NONBLOCK);
+    spin.limit = worker_frames::DefaultSpinLimit();
+  }
   for (auto _ : state) {
     if (write(to[1], frame.data(), frame.size()) != static_cast<ssize_t>(frame.size())) {
       state.SkipWithError("the write to the child failed");
       break;
+    }
+    if (how == ReadBack::kAsTheClient) {
+      const absl::Status s = worker_frames::ReadFrame(
+          from[0], worker_frames::Clock::now() + std::chrono::seconds(10), &ahead, &body, &spin);
+      if (!s.ok() || body.size() != n) {
+        state.SkipWithError("the child closed its pipe or sent another frame");
+        break;
+      }
+      continue;
     }
     size_t got = 0;
     while (got < back.size()) {
@@ -77,6 +104,10 @@ void PipeRoundTrip(benchmark::State& state, const std::vector<const char*>& argv
       got += static_cast<size_t>(r);
     }
   }
+  if (how == ReadBack::kAsTheClient) {
+    state.counters["spun"] = static_cast<double>(spin.spun);
+    state.counters["slept"] = static_cast<double>(spin.slept);
+  }
   close(to[1]);
   close(from[0]);
   waitpid(pid, nullptr, 0);
@@ -85,6 +116,13 @@ void PipeRoundTrip(benchmark::State& state, const std::vector<const char*>& argv
 // The floor of any worker round trip: /bin/cat, no framing, no JSON, no dispatch.
 void BM_PipeFloor(benchmark::State& state) { PipeRoundTrip(state, {"/bin/cat", "cat"}); }
 BENCHMARK(BM_PipeFloor)->Arg(40)->Arg(120);
+
+// The same, read back as the client reads (spinning where DefaultSpinLimit allows: with the
+// process pinned to one CPU it never spins, and the row differs from BM_PipeFloor by the poll).
+void BM_PipeFloorClientRead(benchmark::State& state) {
+  PipeRoundTrip(state, {"/bin/cat", "cat"}, ReadBack::kAsTheClient);
+}
+BENCHMARK(BM_PipeFloorClientRead)->Arg(40)->Arg(120);
 
 // The least a Python worker does per call: read one frame (its length, then its body) from
 // stdin's buffered stream and write it back with a flush, as workers/python/serdiff_worker.py
