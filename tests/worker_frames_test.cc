@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -118,6 +119,80 @@ TEST(WorkerFrames, AnEmptyPipeIsWaitedOnUntilTheDeadline) {
   EXPECT_EQ(body, "{}");
 }
 
+// The pipe's free bytes now (F_GETPIPE_SZ minus what is queued), by filling it with
+// non-blocking writes of one byte at a time after the big ones; the pipe is left full.
+size_t FillPipe(int fd) {
+  const std::string chunk(4096, 'f');
+  size_t wrote = 0;
+  while (true) {
+    const ssize_t n = write(fd, chunk.data(), chunk.size());
+    if (n <= 0) break;
+    wrote += static_cast<size_t>(n);
+  }
+  while (write(fd, "f", 1) == 1) ++wrote;
+  return wrote;
+}
+
+// With only_if_room, a full pipe gives ResourceExhausted "pipe full" at once and nothing is
+// written (a request written behind another must not wait for a worker that may itself be
+// blocked writing an answer nobody reads yet); without it the same write waits until the
+// deadline.
+TEST(WorkerFrames, AFullPipeRefusesAWriteOnlyIfRoomAtOnce) {
+  Pipe p;
+  const size_t held = FillPipe(p.fds[1]);
+  ASSERT_GT(held, 0u);
+  const auto t0 = Clock::now();
+  absl::Status s = WriteAll(p.fds[1], "abc", Clock::now() + std::chrono::seconds(5),
+                            /*only_if_room=*/true);
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
+  EXPECT_EQ(s.message(), "pipe full");
+  EXPECT_LT(Clock::now() - t0, std::chrono::seconds(2));
+  s = WriteAll(p.fds[1], "abc", Clock::now() + std::chrono::milliseconds(50));
+  EXPECT_EQ(s.code(), absl::StatusCode::kDeadlineExceeded) << s;
+  // Nothing of either write is in the pipe: exactly the fill, then EAGAIN.
+  std::string drained(held + 16, '\0');
+  size_t got = 0;
+  while (true) {
+    const ssize_t n = read(p.fds[0], drained.data() + got, drained.size() - got);
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  EXPECT_EQ(got, held);
+  EXPECT_EQ(drained.find_first_not_of('f'), held);
+}
+
+// Once a byte of the frame is written, only_if_room no longer applies: the rest is waited for,
+// as without it, so that no frame is left half written (the worker would read the next request's
+// bytes as this one's).
+TEST(WorkerFrames, AWriteOnlyIfRoomThatStartedIsFinished) {
+  Pipe p;
+  const size_t held = FillPipe(p.fds[1]);
+  // Free one page (4,096 bytes): a write of more than PIPE_BUF then goes in part, and EAGAIN.
+  std::string page(4096, '\0');
+  ASSERT_EQ(read(p.fds[0], page.data(), page.size()), 4096);
+  const std::string frame(10000, 'w');
+  std::string rest;  // what the reader drains after a delay, once the write has begun
+  std::atomic<bool> returned{false};
+  std::thread reader([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::string buf(1 << 16, '\0');
+    const auto until = Clock::now() + std::chrono::seconds(5);
+    while (rest.size() < held - 4096 + frame.size() && Clock::now() < until) {
+      const bool done = returned.load();  // before the read: a pipe empty after it stays so
+      const ssize_t n = read(p.fds[0], buf.data(), buf.size());
+      if (n > 0) rest.append(buf.data(), static_cast<size_t>(n));
+      if (n <= 0 && done) break;
+      if (n <= 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  });
+  const absl::Status s = WriteAll(p.fds[1], frame, Clock::now() + std::chrono::seconds(5),
+                                  /*only_if_room=*/true);
+  returned.store(true);
+  reader.join();
+  EXPECT_TRUE(s.ok()) << s;
+  ASSERT_EQ(rest.size(), held - 4096 + frame.size());
+  EXPECT_EQ(rest.substr(held - 4096), frame);
+}
 // The limit is 256 MiB: one byte over is refused on the length alone; exactly the limit is taken
 // (here cut short by the end of the stream: Unavailable, not OutOfRange).
 TEST(WorkerFrames, TheLengthLimitIsHeldAtItsValue) {
