@@ -15,6 +15,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
+#include <limits>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -54,6 +56,24 @@ bool ValidName(absl::string_view n) {
   return true;
 }
 
+// The first of the keys that `o` holds with a value of another JSON type than its list says
+// (integers, strings, booleans), or "" when there is none.
+template <typename J>
+std::string FieldOfAnotherType(const J& o, std::initializer_list<const char*> integers,
+                               std::initializer_list<const char*> strings,
+                               std::initializer_list<const char*> booleans) {
+  for (const char* k : integers) {
+    if (o.contains(k) && !o[k].is_number_integer()) return k;
+  }
+  for (const char* k : strings) {
+    if (o.contains(k) && !o[k].is_string()) return k;
+  }
+  for (const char* k : booleans) {
+    if (o.contains(k) && !o[k].is_boolean()) return k;
+  }
+  return "";
+}
+
 }  // namespace
 
 absl::StatusOr<WorkerManifest> ReadWorkerManifest(const std::string& path) {
@@ -86,8 +106,25 @@ absl::StatusOr<WorkerManifest> ReadWorkerManifest(const std::string& path) {
     if (!t.is_string()) return bad("\"targets\" holds a non-string");
     m.targets.push_back(t.get<std::string>());
   }
+  // Every optional field's type is checked before value() reads it (value() throws on a field of
+  // another type, and a manifest with a typo must be a message, not an ended process).
+  if (const std::string k =
+          FieldOfAnotherType(j, {"timeout_ms"}, {"origin", "no_decline_edges"}, {"default"});
+      !k.empty()) {
+    return bad(absl::StrCat("\"", k, "\" is not of its type (docs/workers.md, \"The manifest\")"));
+  }
+  for (const char* object : {"heap_noise", "heap_slack"}) {
+    if (!j.contains(object) || !j[object].is_object()) continue;
+    const OrderedJson& o = j[object];
+    if (const std::string k = FieldOfAnotherType(
+            o, {"percent", "bytes", "per_output_permille", "per_input_permille"}, {"reason"}, {});
+        !k.empty()) {
+      return bad(absl::StrCat("\"", object, "\".\"", k, "\" is not of its type"));
+    }
+  }
   m.origin = j.value("origin", std::string("worker ") + path);
-  m.timeout_ms = j.value("timeout_ms", 10000);
+  m.timeout_ms = static_cast<int>(std::clamp<int64_t>(j.value("timeout_ms", int64_t{10000}), 0,
+                                                      std::numeric_limits<int>::max()));
   m.is_default = j.value("default", true);
   if (j.contains("heap_noise") && j["heap_noise"].is_object()) {
     const OrderedJson& n = j["heap_noise"];
@@ -138,9 +175,11 @@ absl::StatusOr<WorkerManifest> ReadWorkerManifest(const std::string& path) {
           return bad(absl::StrCat("\"heap_slack\".\"targets\" names ", target,
                                   ", which is not in \"targets\""));
         }
-        if (!t.is_object() || !t.contains("reason") || !t["reason"].is_string()) {
+        if (!t.is_object() || !t.contains("reason") || !t["reason"].is_string() ||
+            !FieldOfAnotherType(t, {"per_output_permille", "bytes", "per_input_permille"}, {}, {})
+                 .empty()) {
           return bad(absl::StrCat("\"heap_slack\".\"targets\".\"", target,
-                                  "\" needs an object with a \"reason\""));
+                                  "\" needs an object with a \"reason\" string and integers"));
         }
         m.target_slack.push_back({target, t.value("per_output_permille", int64_t{0}),
                                   t.value("bytes", int64_t{0}), t["reason"].get<std::string>(),
@@ -341,7 +380,10 @@ absl::Status WorkerClient::Start() {
     return FrameFailure(s, "hello frame", TimeoutMs(manifest_) + 20000);
   }
   const Json h = Json::parse(body, nullptr, false);
-  if (!h.is_object() || h.value("serdiff_worker", 0) != 1) {
+  // Each field's type is checked before it is read: nlohmann's value() and get() throw on a
+  // field of another type, and a worker's bytes must never end serdiff.
+  if (!h.is_object() || !h.contains("serdiff_worker") || !h["serdiff_worker"].is_number_integer() ||
+      h["serdiff_worker"].get<int64_t>() != 1) {
     return Fail("worker-protocol", "the first frame is not a version-1 hello");
   }
   if (h.contains("declined") && h["declined"].is_string()) {
@@ -497,15 +539,18 @@ absl::StatusOr<ExternalAnswer> WorkerClient::ReadAnswer(int64_t* peak_bytes,
     return Fail("worker-protocol", absl::StrCat("the answer does not echo id ", id));
   }
   if (a.contains("peak")) {
-    if (!a["peak"].is_number_integer())
-      return Fail("worker-protocol", "\"peak\" is not an integer");
+    // A negative peak would pass every heap bound (docs/workers.md: a peak is 0 or more).
+    if (!a["peak"].is_number_integer() || a["peak"].get<int64_t>() < 0) {
+      return Fail("worker-protocol", "\"peak\" is not a byte count (an integer >= 0)");
+    }
     *peak_bytes = a["peak"].get<int64_t>();
   }
   if (!a.contains("ok") || !a["ok"].is_boolean()) {
     return Fail("worker-protocol", "the answer has no boolean \"ok\"");
   }
   if (!a["ok"].get<bool>()) {
-    const std::string err = a.value("error", std::string());
+    const std::string err =
+        a.contains("error") && a["error"].is_string() ? a["error"].get<std::string>() : "";
     const std::string msg = a.contains("message") && a["message"].is_string()
                                 ? a["message"].get<std::string>()
                                 : std::string();

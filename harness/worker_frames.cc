@@ -374,6 +374,8 @@ bool ReadPlainAnswer(absl::string_view body, int64_t* id, int64_t* peak, std::st
     if (hi < 0 || lo < 0) return false;
     out[k] = static_cast<char>(hi << 4 | lo);
   }
+  // A negative peak is the parser's to refuse (a protocol error), as every other broken answer.
+  if (seen_peak && read_peak < 0) return false;
   *id = read_id;
   *peak = read_peak;
   return true;

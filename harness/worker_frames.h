@@ -103,12 +103,12 @@ absl::Status ReadFrame(int fd, Clock::time_point deadline, std::string* ahead, s
 // The common answer to a call that is not timed, read without a JSON document:
 //   {"id":I,"ok":true,"hex":"H","peak":P}
 // with its four keys in any order ("peak" may be missing), each once, and nothing else: no
-// white space, I and P JSON integers of at most 18 digits (P may be negative), H an even number
-// of hex digits (either case, no escapes). What every shipped worker library writes for an
-// accepted call (Python's and Node's in this order, Go's with sorted keys). True when `body` is
-// exactly that: *id, *peak (-1 when missing) and *bytes (H decoded) are set. False for any
-// other text, left to the JSON parser, which then gives the same reading or the protocol error:
-// an answer this reads is one the parser reads the same way.
+// white space, I and P JSON integers of at most 18 digits (P not negative: a negative peak is a
+// broken answer, left to the parser), H an even number of hex digits (either case, no escapes).
+// What every shipped worker library writes for an accepted call (Python's and Node's in this order,
+// Go's with sorted keys). True when `body` is exactly that: *id, *peak (-1 when missing) and *bytes
+// (H decoded) are set. False for any other text, left to the JSON parser, which then gives the same
+// reading or the protocol error: an answer this reads is one the parser reads the same way.
 bool ReadPlainAnswer(absl::string_view body, int64_t* id, int64_t* peak, std::string* bytes);
 
 }  // namespace serdiff::harness::worker_frames

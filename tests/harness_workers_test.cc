@@ -5,6 +5,7 @@
 // picks its misbehaviour.
 #include <charconv>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -212,13 +213,73 @@ TEST(Workers, EachBrokenRuleOfAnAnswerIsAProtocolVerdict) {
       {30, "the answer does not echo id"},
       {31, "\"offset\" is not a byte offset (an integer >= 0)"},
       {32, "\"offset\" is not a byte offset (an integer >= 0)"},
-      {33, "\"peak\" is not an integer"},
+      {33, "\"peak\" is not a byte count (an integer >= 0)"},
+      // "error": null (nlohmann's value() would throw on it and end serdiff).
+      {40, "\"error\" is neither rejected nor declined"},
+      // A negative peak, which would pass every heap bound: in the plain answer's form (refused by
+      // the plain reader, then by the parser) and in a rejection.
+      {56, "\"peak\" is not a byte count (an integer >= 0)"},
+      {55, "\"peak\" is not a byte count (an integer >= 0)"},
+      // An earlier request's id: in the plain answer's form and in a decline.
+      {52, "the answer does not echo id"},
+      {53, "the answer does not echo id"},
   };
   for (const auto& c : kCases) {
     const CaseResult bad = w.target.Judge(c.value, {}, Render::kAlways);
     EXPECT_EQ(bad.failure_class, "worker-protocol:misbehaving") << c.value << "\n" << bad.report;
     EXPECT_NE(bad.report.find(c.why), std::string::npos) << c.value << "\n" << bad.report;
     EXPECT_TRUE(w.target.Judge(42, {}).passed) << "after " << c.value;
+  }
+}
+
+// The peak is read from every kind of answer: the plain accepted one, a rejection (-3, read by
+// the JSON parser) and an accepted "value" (54); a subject's rejection is held to the bound too.
+TEST(Workers, APeakIsReadFromEveryKindOfAnswer) {
+  WorkerClient client(Manifest());
+  int64_t peak = 0;
+  absl::StatusOr<ExternalAnswer> a = client.Call("int64.to_decimal", R"({"value":"42"})", &peak);
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_EQ(a->bytes, "42");
+  EXPECT_EQ(peak, 420);
+  a = client.Call("int64.to_decimal", R"({"value":"-3"})", &peak);
+  EXPECT_EQ(a.status().code(), absl::StatusCode::kInvalidArgument) << a.status();
+  EXPECT_EQ(peak, 30);
+  a = client.Call("int64.to_decimal", R"({"value":"54"})", &peak);
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_EQ(a->value_json, R"("54")");
+  EXPECT_EQ(peak, 540);
+  TargetDef<int64_t> def = Int64Target();
+  def.name = "test_reject_negatives";
+  auto reject_negatives = [](const int64_t& v) -> Output {
+    if (v < 0) return absl::InvalidArgumentError("negative");
+    return absl::StrCat(v);
+  };
+  def.optimized = {"optimized", reject_negatives};
+  def.others = {{"reference", reject_negatives}};
+  def.heap_bound = HeapBound<int64_t>::Fixed(25);
+  WithWorker w(Manifest(), std::move(def));
+  RunConfig subject;
+  subject.subject = "misbehaving";
+  const CaseResult r = w.target.Judge(-3, subject, Render::kAlways);
+  EXPECT_EQ(r.failure_class, "heap-bound:misbehaving") << r.report;  // 30 > 25
+  EXPECT_EQ(r.optimized_peak_bytes, 30);
+}
+
+// A hello whose "serdiff_worker" is not the integer 1 (a later version, none, the 1 as text) is a
+// protocol verdict, not a worker read by the wrong rules or an exception that ends serdiff.
+TEST(Workers, AHelloOfAnotherVersionIsAProtocolVerdict) {
+  for (const char* version : {"2", "0", "\"1\"", "null"}) {
+    WorkerManifest m = Manifest();
+    m.command.push_back("--hello-version");
+    m.command.push_back(version);
+    WorkerClient client(m);
+    int64_t peak = 0;
+    const absl::StatusOr<ExternalAnswer> a =
+        client.Call("int64.to_decimal", R"({"value":"42"})", &peak);
+    EXPECT_EQ(WorkerFailureClass(a.status()), "worker-protocol") << version << ": " << a.status();
+    EXPECT_NE(a.status().message().find("the first frame is not a version-1 hello"),
+              std::string::npos)
+        << version << ": " << a.status();
   }
 }
 
@@ -329,15 +390,33 @@ TEST(Workers, ManifestEnvironment) {
   m->env.emplace_back("B", "z");  // as AttachExternal appends RunConfig's worker_env
   WorkerClient client(*m);
   int64_t peak = 0;
+  // Over serdiff's own environment too: a name already set there is replaced, not repeated (a
+  // runtime reading the first of two would see serdiff's value).
+  ASSERT_EQ(std::getenv("A"), nullptr);
+  setenv("A", "serdiff", 1);
   absl::StatusOr<ExternalAnswer> a = client.Call("int64.to_decimal", "{\"value\":\"1\"}", &peak);
+  unsetenv("A");
   ASSERT_TRUE(a.ok()) << a.status();
   EXPECT_EQ(a->bytes, "xz");
-  for (const char* bad : {R"("env": ["A=x"])", R"("env": {"A": 1})", R"("env": {"A=B": "x"})"}) {
+  // And every optional field of another type than its own, refused (not thrown).
+  for (const char* bad :
+       {R"("env": ["A=x"])", R"("env": {"A": 1})", R"("env": {"A=B": "x"})", R"("timeout_ms": "5")",
+        R"("timeout_ms": 1.5)", R"("origin": 5)", R"("default": "no")",
+        R"("no_decline_edges": false)", R"("heap_noise": {"percent": "1"})",
+        R"("heap_noise": {"reason": 1})", R"("heap_slack": {"bytes": 1.5, "reason": "r"})",
+        R"("heap_slack": {"per_input_permille": "1"})"}) {
     const std::string f = write("bad.json", absl::StrCat(R"({"name": "e", "command": ["x"],
         "targets": [], )",
                                                          bad, "}"));
     EXPECT_FALSE(ReadWorkerManifest(f).ok()) << bad;
   }
+  const std::string slack = write("slack.json", R"({"name": "e", "command": ["x"], "targets": ["t"],
+      "heap_slack": {"targets": {"t": {"bytes": "1", "reason": "r"}}}})");
+  const absl::StatusOr<WorkerManifest> s = ReadWorkerManifest(slack);
+  EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument) << s.status();
+  EXPECT_NE(s.status().message().find("needs an object with a \"reason\" string and integers"),
+            std::string::npos)
+      << s.status();
   std::filesystem::remove_all(dir);
 }
 

@@ -422,9 +422,9 @@ TEST(WorkerFrames, ThePlainAnswerInEveryShippedWorkersOrder) {
   EXPECT_EQ(p.id, 9007199254740991);
   EXPECT_EQ(p.peak, -1);  // no "peak": unknown
   EXPECT_EQ(p.bytes, "");
-  p = Read(R"({"id":0,"ok":true,"hex":"00ff","peak":-5})");
+  p = Read(R"({"id":0,"ok":true,"hex":"00ff","peak":0})");
   EXPECT_TRUE(p.read);
-  EXPECT_EQ(p.peak, -5);
+  EXPECT_EQ(p.peak, 0);
   EXPECT_EQ(p.bytes, std::string("\0\xff", 2));
 }
 
@@ -446,6 +446,8 @@ TEST(WorkerFrames, AnythingElseIsLeftToTheJsonParser) {
            R"({"id":1234567890123456789,"ok":true,"hex":""})",  // 19 digits
            R"({"id":7,"ok":true,"hex":"2d3"})",                 // odd length
            R"({"id":7,"ok":true,"hex":"2g"})",                  // not hex
+           R"({"id":7,"ok":true,"hex":"g2"})",                  // not hex, the high digit
+           R"({"id":7,"ok":true,"hex":"2d","peak":-5})",        // a negative peak
            R"({"id":7,"ok":true,"hex":"\u0032d"})",             // an escape
            R"({"id":7,"ok":true,"hex":"2d)",                    // unterminated
            R"({"id":7,"ok":true,"hex":2})",                     // hex not a string

@@ -16,8 +16,9 @@ misbehaviour, so that one test process can see each failure and then a normal an
   value 19   it declines the input
   value 20   it rejects the input with offset 3
   value 21   it kills itself with SIGKILL mid-call (worker-crashed)
-  values 22 to 33 answer a frame that breaks one rule of the answer (docs/workers.md), each a
-             worker-protocol verdict: MALFORMED below says which
+  values 22 to 33, 40, 52, 53, 55 and 56 answer a frame that breaks one rule of the answer
+             (docs/workers.md), each a worker-protocol verdict: MALFORMED below says which
+  value 54   it answers {"value": "54"} (JSON, not hex) with its peak, 540
   values 34 to 37, asked to time its calls ("time": N): "ns" not a list (34), a list of N - 1
              (35), holding a negative number (36) or a fraction (37); any other value answers
              N timings of 1000 + the value ns (a worker without "time" support would send none)
@@ -36,7 +37,8 @@ misbehaviour, so that one test process can see each failure and then a normal an
              and so on in turn (nondeterministic:misbehaving)
   value -1   it rejects the input at offset 1; -2 at offset 2; -3 without an offset; -4 it
              accepts "-4" (the tests' target rejects every negative value at offset 1)
-With --declined it says in its hello that its package is missing. While the file
+With --declined it says in its hello that its package is missing. With --hello-version V its hello
+says "serdiff_worker": V (V read as JSON: 2, 0, "1", ...). While the file
 SERDIFF_TEST_NO_START names (when set) exists, it exits with status 3 before its hello (a worker
 that fails to start).
 Every answer reports a peak of value * 10 bytes.
@@ -85,6 +87,11 @@ MALFORMED = {
     31: lambda rid: {'id': rid, 'ok': False, 'error': 'rejected', 'message': 'no', 'offset': '3'},
     32: lambda rid: {'id': rid, 'ok': False, 'error': 'rejected', 'message': 'no', 'offset': -1},
     33: lambda rid: {'id': rid, 'ok': True, 'hex': '3333', 'peak': '330'},  # peak not an integer
+    40: lambda rid: {'id': rid, 'ok': False, 'error': None},          # "error" not a string
+    56: lambda rid: {'id': rid, 'ok': True, 'hex': '3536', 'peak': -5},  # a negative peak
+    55: lambda rid: {'id': rid, 'ok': False, 'error': 'rejected', 'message': 'no', 'peak': -5},
+    52: lambda rid: {'id': rid - 1, 'ok': True, 'hex': '3532', 'peak': 520},  # an earlier id
+    53: lambda rid: {'id': rid - 1, 'ok': False, 'error': 'declined', 'message': 'stale'},
 }
 
 
@@ -95,7 +102,10 @@ def main():
     if '--declined' in sys.argv:
         write({'serdiff_worker': 1, 'name': 'misbehaving', 'declined': 'package frobnicate is not installed'})
         return
-    write({'serdiff_worker': 1, 'name': 'misbehaving', 'ops': ['int64.to_decimal'],
+    version = 1
+    if '--hello-version' in sys.argv:
+        version = json.loads(sys.argv[sys.argv.index('--hello-version') + 1])
+    write({'serdiff_worker': version, 'name': 'misbehaving', 'ops': ['int64.to_decimal'],
            'peak': 'value x 10, made up for the tests'})
     turns = 0  # requests of value 48 so far
     while True:
@@ -153,6 +163,9 @@ def main():
             continue
         if v in MALFORMED:
             write(MALFORMED[v](rid))
+            continue
+        if v == 54:
+            write({'id': rid, 'ok': True, 'value': '54', 'peak': peak})
             continue
         if v in (-1, -2):
             write({'id': rid, 'ok': False, 'error': 'rejected', 'message': 'negative', 'offset': -v, 'peak': peak})
