@@ -448,6 +448,7 @@ TEST(WorkerFrames, AnythingElseIsLeftToTheJsonParser) {
            R"({"id":7,"ok":true,"hex":"2g"})",                  // not hex
            R"({"id":7,"ok":true,"hex":"g2"})",                  // not hex, the high digit
            R"({"id":7,"ok":true,"hex":"2d","peak":-5})",        // a negative peak
+           R"({"id":7,"ok":true,"hex":"2d","peak":-1})",        // -1, which reads as "unknown"
            R"({"id":7,"ok":true,"hex":"\u0032d"})",             // an escape
            R"({"id":7,"ok":true,"hex":"2d)",                    // unterminated
            R"({"id":7,"ok":true,"hex":2})",                     // hex not a string
