@@ -617,6 +617,17 @@ TEST(Workers, TheSubjectsSlackIsAddedToTheByte) {
       EXPECT_EQ(r.failure_class, "heap-bound:misbehaving");
     }
   }
+  // A target's own slack replaces the default for that target alone: 100 bytes named for this
+  // target lift a bound of 510 to the peak (610); named for another target, the default (0) holds.
+  for (const std::string& named : {std::string("test_int64_to_decimal"), std::string("other")}) {
+    TargetDef<int64_t> def = Int64Target();
+    def.heap_bound = HeapBound<int64_t>::Fixed(510);
+    WorkerManifest m = Manifest();
+    m.target_slack.push_back({named, 0, 100, "a target's own", 0});
+    WithWorker w(std::move(m), std::move(def));
+    const CaseResult r = w.target.Judge(61, subject);
+    EXPECT_EQ(r.passed, named != "other") << named << ": " << r.failure_class;
+  }
 }
 
 }  // namespace
