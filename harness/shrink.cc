@@ -224,7 +224,15 @@ std::string ReproCommands(const std::string& target, const std::string& file, bo
   const std::string& subject = config.subject;
   const std::string workers = absl::StrJoin(config.external.worker_files, ":");
   const std::string modules = absl::StrJoin(config.external.module_files, ":");
-  if (!subject.empty() || !workers.empty() || !modules.empty()) {
+  // Whether the default workers join differs by program: the CLI joins them unless told not to,
+  // the ctest registry and the fuzz binaries do not. A line whose program would choose otherwise
+  // than this run did is told, so that no command judges with more or fewer peers. (Self-test
+  // targets have no interchange, so no worker joins them either way.)
+  const bool cli_lines = !selftest && (!tools.serdiff.empty() || !tools.source_dir.empty());
+  const bool other_lines = !selftest && (!tools.ctest_tree.empty() || !tools.fuzz_binary.empty());
+  const bool defaults_differ = (cli_lines && !config.external.default_workers) ||
+                               (other_lines && config.external.default_workers);
+  if (!subject.empty() || !workers.empty() || !modules.empty() || defaults_differ) {
     absl::StrAppend(&env, "SERDIFF_DEFAULT_WORKERS=", config.external.default_workers ? "1" : "0",
                     " ");
     if (!subject.empty()) absl::StrAppend(&env, "SERDIFF_SUBJECT=", ShellWord(subject), " ");

@@ -104,7 +104,9 @@ ReproTools FindReproTools(const std::string& target, const std::string& self);
 // --emit-regression (self-test targets have no corpus, ctest or fuzz binary).
 // The environment part comes from `config`: SERDIFF_DEFAULT_WORKERS, SERDIFF_SUBJECT,
 // SERDIFF_WORKERS and SERDIFF_MODULES before each command when the run has a subject, workers
-// or modules.
+// or modules; SERDIFF_DEFAULT_WORKERS alone when a printed program would otherwise choose other
+// than the run did whether the default workers join (the CLI joins them by default; the ctest
+// registry and the fuzz binaries do not).
 std::string ReproCommands(const std::string& target, const std::string& file, bool selftest,
                           const ReproTools& tools, const RunConfig& config);
 

@@ -153,16 +153,59 @@ TEST(Shrink, ReproCommandsNameEveryConsumerByAbsolutePath) {
   tools.ctest_tree = "/b/dev";
   tools.fuzz_binary = "/b/dev/fuzz/serdiff_fuzz_replay";
   tools.fuzz_binary_replays = true;
+  // A run without the default workers (a fuzz binary's, `serdiff --no-workers`): the CLI would
+  // join them, so every line says it must not.
   EXPECT_EQ(ReproCommands("varint_zigzag64", "/tmp/crash-1", false, tools, {}),
             "reproduce:\n"
-            "  /b/dev/tools/serdiff repro varint_zigzag64 /tmp/crash-1   # the report\n"
-            "  /b/dev/tools/serdiff repro --shrink --emit-regression varint_zigzag64 /tmp/crash-1"
+            "  SERDIFF_DEFAULT_WORKERS=0 /b/dev/tools/serdiff repro varint_zigzag64 /tmp/crash-1"
+            "   # the report\n"
+            "  SERDIFF_DEFAULT_WORKERS=0 /b/dev/tools/serdiff repro --shrink --emit-regression "
+            "varint_zigzag64 /tmp/crash-1"
             "   # smallest value, kept in corpus/varint_zigzag64/regressions/\n"
-            "  cmake --build /b/dev && ctest --test-dir /b/dev --no-tests=error -R "
+            "  cmake --build /b/dev && SERDIFF_DEFAULT_WORKERS=0 ctest --test-dir /b/dev "
+            "--no-tests=error -R "
             "'^(varint_zigzag64\\.CorpusReplayPasses|fuzz_replay\\.varint_zigzag64)$'"
             "   # ctest, once kept as a regression (rebuilds first)\n"
-            "  /b/dev/fuzz/serdiff_fuzz_replay varint_zigzag64 /tmp/crash-1"
-            "   # the fuzz entry point (replay binary)\n");
+            "  SERDIFF_DEFAULT_WORKERS=0 /b/dev/fuzz/serdiff_fuzz_replay varint_zigzag64 "
+            "/tmp/crash-1   # the fuzz entry point (replay binary)\n");
+  // A run with them (`serdiff check`): ctest and the fuzz binary would not join them.
+  RunConfig with_defaults;
+  with_defaults.external.default_workers = true;
+  const std::string report = ReproCommands("varint_zigzag64", "/x", false, tools, with_defaults);
+  EXPECT_EQ(report.substr(0, report.find('\n', 12) + 1),
+            "reproduce:\n  SERDIFF_DEFAULT_WORKERS=1 /b/dev/tools/serdiff repro varint_zigzag64 /x"
+            "   # the report\n");
+  EXPECT_NE(report.find("&& SERDIFF_DEFAULT_WORKERS=1 ctest "), std::string::npos) << report;
+  EXPECT_NE(report.find("  SERDIFF_DEFAULT_WORKERS=1 /b/dev/fuzz/serdiff_fuzz_replay "),
+            std::string::npos)
+      << report;
+  // With the CLI alone, which joins them by default as the run did: nothing to say.
+  ReproTools cli_only;
+  cli_only.serdiff = "/b/dev/tools/serdiff";
+  EXPECT_EQ(ReproCommands("varint_zigzag64", "/x", false, cli_only, with_defaults),
+            "reproduce:\n"
+            "  /b/dev/tools/serdiff repro varint_zigzag64 /x   # the report\n"
+            "  /b/dev/tools/serdiff repro --shrink --emit-regression varint_zigzag64 /x"
+            "   # smallest value, kept in corpus/varint_zigzag64/regressions/\n");
+  // A worker or a module as a peer only (no subject) reaches every line too.
+  RunConfig peer;
+  peer.external.worker_files = {"/w/a.json"};
+  EXPECT_EQ(ReproCommands("varint_zigzag64", "/x", false, cli_only, peer),
+            "reproduce:\n"
+            "  SERDIFF_DEFAULT_WORKERS=0 SERDIFF_WORKERS=/w/a.json /b/dev/tools/serdiff repro "
+            "varint_zigzag64 /x   # the report\n"
+            "  SERDIFF_DEFAULT_WORKERS=0 SERDIFF_WORKERS=/w/a.json /b/dev/tools/serdiff repro "
+            "--shrink --emit-regression varint_zigzag64 /x"
+            "   # smallest value, kept in corpus/varint_zigzag64/regressions/\n");
+  RunConfig module;
+  module.external.default_workers = true;
+  module.external.module_files = {"/m/x.so"};
+  const std::string with_module = ReproCommands("varint_zigzag64", "/x", false, cli_only, module);
+  EXPECT_EQ(with_module.rfind("reproduce:\n  SERDIFF_DEFAULT_WORKERS=1 SERDIFF_MODULES=/m/x.so "
+                              "/b/dev/tools/serdiff repro ",
+                              0),
+            0u)
+      << with_module;
 }
 
 TEST(Shrink, ReproCommandsOfAFuzzBinaryNameOnlyWhatItsBuildHas) {
@@ -181,16 +224,19 @@ TEST(Shrink, ReproCommandsOfAFuzzBinaryNameOnlyWhatItsBuildHas) {
   // With no CLI but a source tree, the repro lines build the CLI first; odd paths are quoted.
   tools.oss_fuzz = false;
   tools.source_dir = "/src/my serdiff";
-  EXPECT_EQ(ReproCommands("varint_zigzag64", "/c/it's", false, tools, {}),
-            "reproduce:\n"
-            "  (cd '/src/my serdiff' && cmake --preset dev >/dev/null && cmake --build --preset "
-            "dev --target serdiff >/dev/null) && '/src/my serdiff/build/dev/tools/serdiff' repro "
-            "varint_zigzag64 '/c/it'\\''s'   # the report\n"
-            "  (cd '/src/my serdiff' && cmake --preset dev >/dev/null && cmake --build --preset "
-            "dev --target serdiff >/dev/null) && '/src/my serdiff/build/dev/tools/serdiff' repro "
-            "--shrink --emit-regression varint_zigzag64 '/c/it'\\''s'"
-            "   # smallest value, kept in corpus/varint_zigzag64/regressions/\n"
-            "  /out/varint_zigzag64 '/c/it'\\''s'   # the libFuzzer binary\n");
+  EXPECT_EQ(
+      ReproCommands("varint_zigzag64", "/c/it's", false, tools, {}),
+      "reproduce:\n"
+      "  (cd '/src/my serdiff' && cmake --preset dev >/dev/null && cmake --build --preset "
+      "dev --target serdiff >/dev/null) && SERDIFF_DEFAULT_WORKERS=0 "
+      "'/src/my serdiff/build/dev/tools/serdiff' repro "
+      "varint_zigzag64 '/c/it'\\''s'   # the report\n"
+      "  (cd '/src/my serdiff' && cmake --preset dev >/dev/null && cmake --build --preset "
+      "dev --target serdiff >/dev/null) && SERDIFF_DEFAULT_WORKERS=0 "
+      "'/src/my serdiff/build/dev/tools/serdiff' repro "
+      "--shrink --emit-regression varint_zigzag64 '/c/it'\\''s'"
+      "   # smallest value, kept in corpus/varint_zigzag64/regressions/\n"
+      "  SERDIFF_DEFAULT_WORKERS=0 /out/varint_zigzag64 '/c/it'\\''s'   # the libFuzzer binary\n");
   // A self-test target: the CLI lines only, with --selftest and no regression.
   ReproTools cli;
   cli.serdiff = "/b/tools/serdiff";
