@@ -72,6 +72,10 @@ TEST(ReviewRules, OffsetsComparedWhereBothSidesGiveOne) {
   EXPECT_EQ(d.details, "before rejects at input byte 3, after at 4");
   EXPECT_EQ(CompareSides(RejectsAt(3), RejectsWithoutOffset(), {}).cls, "");
   EXPECT_EQ(CompareSides(RejectsWithoutOffset(), RejectsAt(3), {}).cls, "");
+  // Either way: an offset that moves earlier is a change too.
+  const Difference earlier = CompareSides(RejectsAt(4), RejectsAt(3), {});
+  EXPECT_EQ(earlier.cls, "offset-changed");
+  EXPECT_EQ(earlier.details, "before rejects at input byte 4, after at 3");
 }
 
 TEST(ReviewRules, ADeclineIsNotCompared) {
@@ -114,6 +118,14 @@ TEST(ReviewRules, HeapIsJudgedOnTheAfterSideOnly) {
   EXPECT_EQ(CompareSides(Accepts("x", 1 << 20), Accepts("x", 0), {0, 0}).cls, "");
   // The allowance grows with the before side's peak, not the after side's.
   EXPECT_EQ(CompareSides(Accepts("x", 100), Accepts("x", 10000), {50, 0}).cls, "heap-grew");
+  // A before side that allocates nothing (a compiled target with a small output) is compared
+  // too: the allowance is then the slack alone.
+  const Difference from_zero = CompareSides(Accepts("x", 0), Accepts("x", 257), {10, 256});
+  EXPECT_TRUE(from_zero.heap_compared);
+  EXPECT_EQ(from_zero.cls, "heap-grew");
+  EXPECT_EQ(from_zero.details,
+            "after peaks at 257 B, before at 0 B; allowed 256 B (+10 % + 256 B)");
+  EXPECT_EQ(CompareSides(Accepts("x", 0), Accepts("x", 256), {10, 256}).cls, "");
 }
 
 TEST(ReviewRules, HeapOnRejectionsToo) {
@@ -266,6 +278,17 @@ std::string ReproduceLineOf(const std::string& out, const std::string& target,
   return "";
 }
 
+// Runs `command` through the shell: (exit status, stdout and stderr).
+std::pair<int, std::string> RunShell(const std::string& command) {
+  FILE* f = popen(absl::StrCat(command, " 2>&1").c_str(), "r");
+  if (f == nullptr) return {-1, ""};
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, f)) out.append(buf, n);
+  const int status = pclose(f);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
 TEST(ReviewCommand, APairThatMustPass) {
   const auto [rc, out] =
       RunCli("review --before optimized --after reference --filter varint_ --cases 40");
@@ -320,6 +343,14 @@ TEST(ReviewCommand, OffsetAndHeapRegressions) {
       dir));
   EXPECT_EQ(rc2, 1) << out2;
   EXPECT_TRUE(absl::StrContains(out2, "heap-grew: after peaks at 1048576 B")) << out2;
+  // Its printed repro, as printed from another directory, finds the same on the same side.
+  const std::string repro = ReproduceLineOf(out2, "selftest_heap_on_reject", "heap-grew");
+  ASSERT_FALSE(repro.empty()) << out2;
+  const auto [rc_again, again] = RunShell(absl::StrCat("cd / && ", repro));
+  EXPECT_EQ(rc_again, 1) << again;
+  EXPECT_TRUE(absl::StrContains(again, "serdiff review: selftest_heap_on_reject: heap-grew"))
+      << again;
+  EXPECT_TRUE(absl::StrContains(again, "review: after peaks at 1048576 B, before at ")) << again;
   // A tolerance that covers it passes.
   const auto [rc3, out3] = RunCli(absl::StrCat(
       "review --selftest --before reference --after optimized --filter selftest_heap_on_reject "
@@ -327,6 +358,39 @@ TEST(ReviewCommand, OffsetAndHeapRegressions) {
       dir));
   EXPECT_EQ(rc3, 0) << out3;
   std::filesystem::remove_all(dir);
+}
+
+// The corpus's regression inputs are reviewed like its seeds: a corpus holding one input, -5,
+// under regressions/ (where every input that once failed is kept) finds the class change and
+// shrinks it to -1.
+TEST(ReviewCommand, ARegressionInputIsReviewed) {
+  const std::string corpus = TempDir("regression_corpus");
+  const std::string out_dir = TempDir("regression_out");
+  const auto [rc_seed, seeded] =
+      RunCli(absl::StrCat("--selftest seed selftest_two_bugs --value -5 --corpus ", corpus));
+  ASSERT_EQ(rc_seed, 0) << seeded;
+  const std::filesystem::path family = std::filesystem::path(corpus) / "selftest_two_bugs";
+  std::filesystem::create_directories(family / "regressions");
+  int moved = 0;
+  for (const auto& e : std::filesystem::directory_iterator(family)) {
+    if (!e.is_regular_file()) continue;
+    std::filesystem::rename(e.path(), family / "regressions" / e.path().filename());
+    ++moved;
+  }
+  ASSERT_EQ(moved, 1);
+  const auto [rc, out] = RunCli(absl::StrCat(
+      "--selftest review --before reference --after optimized --filter selftest_two_bugs "
+      "--cases 0 --corpus ",
+      corpus, " --out ", out_dir));
+  EXPECT_EQ(rc, 1) << out;
+  EXPECT_TRUE(absl::StrContains(out,
+                                "selftest_two_bugs                      1        1        0"
+                                "         1"))
+      << out;
+  EXPECT_TRUE(absl::StrContains(out, "shrunk: -5  ->  -1 (")) << out;
+  EXPECT_TRUE(absl::StrContains(out, "serdiff review: selftest_two_bugs: class-changed")) << out;
+  std::filesystem::remove_all(corpus);
+  std::filesystem::remove_all(out_dir);
 }
 
 TEST(ReviewCommand, UsageErrors) {
