@@ -31,7 +31,11 @@ std::vector<std::string> ListCorpusFiles(const std::string& dir) {
   for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
        it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (!name.empty() && name[0] == '.') continue;
+    if (!name.empty() && name[0] == '.') {
+      // A hidden folder (.git, an editor's cache) is not descended into either.
+      if (it->is_directory(ec)) it.disable_recursion_pending();
+      continue;
+    }
     if (it->is_regular_file(ec)) files.push_back(it->path().string());
   }
   std::sort(files.begin(), files.end());

@@ -16,7 +16,8 @@ namespace serdiff::harness {
 std::string Sha1Hex(std::string_view bytes);
 
 // Every regular file below `dir` (recursive), sorted by path. An absent directory is an
-// empty corpus, not an error. Hidden files (names starting with '.') are skipped.
+// empty corpus, not an error. Hidden files and folders (names starting with '.') are skipped,
+// with everything inside such a folder.
 std::vector<std::string> ListCorpusFiles(const std::string& dir);
 
 // Whole file contents. Errors name the path: NotFound (no such file), InvalidArgument (not a

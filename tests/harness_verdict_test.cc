@@ -563,7 +563,7 @@ void WriteFile(const std::filesystem::path& p, const std::string& bytes) {
   std::ofstream(p, std::ios::binary) << bytes;
 }
 
-TEST(CorpusReplay, ListsNestedFoldersSortedAndSkipsHiddenFiles) {
+TEST(CorpusReplay, ListsNestedFoldersSortedAndSkipsHiddenFilesAndFolders) {
   namespace fs = std::filesystem;
   const fs::path root = fs::path(::testing::TempDir()) / "serdiff_nested_corpus";
   fs::remove_all(root);
@@ -572,6 +572,8 @@ TEST(CorpusReplay, ListsNestedFoldersSortedAndSkipsHiddenFiles) {
   WriteFile(root / "regressions" / "deeper" / "r2", "nested regression");
   WriteFile(root / "regressions" / ".keep", "");
   WriteFile(root / ".hidden", "x");
+  WriteFile(root / ".cache" / "x", "inside a hidden folder");
+  WriteFile(root / "regressions" / ".git" / "objects" / "y", "inside a hidden folder, deeper");
   const std::vector<std::string> files = ListCorpusFiles(root.string());
   const std::vector<std::string> expected = {(root / "b0").string(),
                                              (root / "regressions" / "deeper" / "r2").string(),
