@@ -112,6 +112,20 @@ TEST(Workers, EachFailureIsAVerdictAndTheNextInputIsJudged) {
   }
 }
 
+// A peer that runs once (a fuzz binary's peers on the inputs its rerun sample leaves out) still
+// has its crash, timeout or protocol break reported as such (rule 0), not read as a rejection.
+TEST(Workers, AFailureOfARunMadeOnceIsItsOwnVerdict) {
+  WithWorker w(Manifest());
+  for (const auto& [value, cls] :
+       {std::pair<int64_t, const char*>{13, "worker-crashed:misbehaving"},
+        {15, "worker-protocol:misbehaving"}}) {
+    const CaseResult r = w.target.Judge(value, {}, Render::kOnFailure, /*rerun_all=*/false);
+    EXPECT_EQ(r.failure_class, cls) << value << ": " << r.details;
+    EXPECT_EQ(r.failing_impl, "misbehaving");
+    EXPECT_TRUE(w.target.Judge(42, {}, Render::kOnFailure, /*rerun_all=*/false).passed);
+  }
+}
+
 // The frame limit (256 MiB, docs/workers.md) held at its value: a length of 256 MiB + 1 is a
 // protocol verdict on the length alone; a length of exactly 256 MiB is taken, so the same worker
 // sending 10 bytes of it and exiting is a crash (the body cut short), not a protocol verdict.

@@ -1,0 +1,89 @@
+// Verdict paths that the row tables of harness_verdict_test.cc do not reach: a target's output
+// checks (rule 5), an outside implementation's own peak held to the bound as the subject, and
+// the differential property (what every <target>.DifferentialAgreesWithReferences runs) failing
+// on a planted bug.
+#include <string>
+
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "harness/domains.h"
+#include "harness/target.h"
+#include "serdiff/common/error_offset.h"
+#include "targets/families.h"
+
+namespace serdiff::harness {
+namespace {
+
+TargetDef<int64_t> WithSizeCheck(Output opt, Output ref) {
+  TargetDef<int64_t> def;
+  def.name = "tiny";
+  def.domain = IntegerDomain<int64_t>("int64", rc::gen::arbitrary<int64_t>());
+  def.optimized = {"optimized", [opt](const int64_t&) { return opt; }};
+  def.others.push_back({"reference", [ref](const int64_t&) { return ref; }});
+  def.offsets = OffsetPolicy::kCompareWhenPresent;
+  def.checks.push_back({"size", [](const int64_t&, const std::string& out) -> absl::Status {
+                          if (out.size() == 3) return absl::OkStatus();
+                          return absl::InternalError(absl::StrCat(out.size(), " bytes, not 3"));
+                        }});
+  return def;
+}
+
+// Rule 5: a failing check is a verdict of its own, named by the check, also when the references
+// agree on the bytes and when a subject gives the optimized bytes; a passing check and a
+// rejected input (nothing to check) pass.
+TEST(OutputChecks, AFailingCheckIsItsOwnVerdict) {
+  TypedTarget<int64_t> two_bytes(WithSizeCheck(std::string("ab"), std::string("ab")));
+  const CaseResult r = two_bytes.Judge(0, {}, Render::kAlways);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.failure_class, "check-failed:size");
+  EXPECT_EQ(r.failing_impl, "size");
+  EXPECT_TRUE(absl::EndsWith(r.report, "serdiff: tiny: check-failed:size\n")) << r.report;
+  EXPECT_TRUE(absl::StrContains(r.report, "2 bytes, not 3")) << r.report;
+  RunConfig subject;
+  subject.subject = "reference";
+  EXPECT_EQ(two_bytes.Judge(0, subject).failure_class, "check-failed:size");
+  TypedTarget<int64_t> three_bytes(WithSizeCheck(std::string("abc"), std::string("abc")));
+  EXPECT_TRUE(three_bytes.Judge(0, {}).passed);
+  TypedTarget<int64_t> rejected(
+      WithSizeCheck(InvalidAt(1, "bad field"), InvalidAt(1, "bad field")));
+  EXPECT_TRUE(rejected.Judge(0, {}).passed);
+}
+
+// An outside implementation's peak is its own report (measured_run), not the allocation
+// tracker's: as the subject it is held to the bound (a module's 5,000 bytes against 4,096).
+TEST(OutputChecks, AnOutsideImplementationsOwnPeakIsBounded) {
+  TargetDef<int64_t> def = WithSizeCheck(std::string("abc"), std::string("abc"));
+  def.checks.clear();
+  def.heap_bound = HeapBound<int64_t>::Fixed(4096);
+  Impl<int64_t> module;
+  module.name = "mod";
+  module.kind = ImplKind::kModule;
+  module.run = [](const int64_t&) -> Output { return std::string("abc"); };
+  module.measured_run = [](const int64_t&) { return MeasuredOutput{std::string("abc"), 5000}; };
+  def.others.push_back(module);
+  TypedTarget<int64_t> t(std::move(def));
+  RunConfig subject;
+  subject.subject = "mod";
+  const CaseResult r = t.Judge(7, subject);
+  EXPECT_EQ(r.failure_class, "heap-bound:mod");
+  EXPECT_EQ(r.optimized_peak_bytes, 5000);
+  EXPECT_EQ(t.RunOne(t.Encode(7), "mod").peak_bytes, 5000);
+}
+
+// The differential property fails on a planted bug (a ZigZag with a logical shift: wrong for
+// every negative value) and keeps the failing input, which is negative.
+TEST(OutputChecks, TheDifferentialPropertyFailsOnAPlantedBug) {
+  const Target* t = serdiff::targets::SelfTestTargets().Find("selftest_broken_zigzag");
+  ASSERT_NE(t, nullptr);
+  const bool passed = rc::check("the planted ZigZag", [t] { t->RcDifferentialProperty({}); });
+  EXPECT_FALSE(passed);
+  ASSERT_FALSE(t->last_counterexample().empty());
+  EXPECT_TRUE(absl::StartsWith(t->ShowBytes(t->last_counterexample()), "-"))
+      << t->ShowBytes(t->last_counterexample());
+}
+
+}  // namespace
+}  // namespace serdiff::harness
