@@ -124,6 +124,15 @@ CaseResult JudgeCase(const JudgeInput& in) {
   }
   // The optimized side must accept or reject every input; only the others may decline (verdict.h,
   // rule 1).
+  // With a subject, the optimized implementation is a peer (runs[in.optimized_index]) and is held
+  // to the same: its decline is reported, also on an input the subject declines.
+  if (in.optimized_index != 0 && in.optimized_index < runs.size() &&
+      OutcomeOf(runs[in.optimized_index].first) == Outcome::kDeclined) {
+    const absl::string_view name = runs[in.optimized_index].name;
+    fail("optimized-declined", name, [&] {
+      return absl::StrCat("the optimized implementation (", name, ") must not decline an input");
+    });
+  }
   // A subject other than the optimized implementation may decline (an input its language or
   // API cannot take): the case is then not judged.
   if (OutcomeOf(opt.first) == Outcome::kDeclined && opt.role != Role::kOptimized) {

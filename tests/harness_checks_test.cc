@@ -73,6 +73,30 @@ TEST(OutputChecks, AnOutsideImplementationsOwnPeakIsBounded) {
   EXPECT_EQ(t.RunOne(t.Encode(7), "mod").peak_bytes, 5000);
 }
 
+// With a subject, the optimized implementation may no more decline than without one: its decline
+// is "optimized-declined:optimized", whether the subject accepts the input or declines it too.
+TEST(OutputChecks, TheOptimizedSideMayNotDeclineBesideASubject) {
+  for (const bool subject_declines : {false, true}) {
+    TargetDef<int64_t> def = WithSizeCheck(Declined("not supported here"), std::string("abc"));
+    def.checks.clear();
+    Impl<int64_t> module;
+    module.name = "mod";
+    module.kind = ImplKind::kModule;
+    module.run = [subject_declines](const int64_t&) -> Output {
+      if (subject_declines) return Declined("no such type");
+      return std::string("abc");
+    };
+    def.others.push_back(module);
+    TypedTarget<int64_t> t(std::move(def));
+    RunConfig subject;
+    subject.subject = "mod";
+    const CaseResult r = t.Judge(7, subject);
+    EXPECT_EQ(r.failure_class, "optimized-declined:optimized") << subject_declines;
+    EXPECT_EQ(r.failing_impl, "optimized");
+    EXPECT_FALSE(r.subject_declined);
+  }
+}
+
 // The differential property fails on a planted bug (a ZigZag with a logical shift: wrong for
 // every negative value) and keeps the failing input, which is negative.
 TEST(OutputChecks, TheDifferentialPropertyFailsOnAPlantedBug) {
