@@ -457,6 +457,44 @@ TEST(ReviewCommand, AMovingHeapFigureIsUnconfirmed) {
   std::filesystem::remove_all(dir);
 }
 
+// A finding whose smallest form matches only now and then is kept as found: the after side's
+// worker grows by 1 MiB on every call for values of 1,000 or more in magnitude, and on one call
+// in three below, so the search keeps a small value on a lucky call; its confirmation (3 re-runs)
+// fails, and the input as found, which grows every time, is written and printed.
+TEST(ReviewCommand, AShrunkFormThatDoesNotConfirmIsNotKept) {
+  if (std::system("test -x /usr/bin/python3") != 0) GTEST_SKIP() << "no /usr/bin/python3";
+  const std::string dir = TempDir("moving");
+  std::ofstream(dir + "/moving_worker.py")
+      << "import os, sys\n"
+      << "sys.path.insert(0, '" << SERDIFF_CORPUS_DIR << "/../workers/python')\n"
+      << "import serdiff_worker as sw\n"
+      << "calls = [0]\n"
+      << "def to_decimal(inp):\n"
+      << "    calls[0] += 1\n"
+      << "    v = int(inp['value'])\n"
+      << "    grow = os.environ.get('MOVING') and (abs(v) >= 1000 or calls[0] % 3 == 0)\n"
+      << "    held = bytes(1 << 20) if grow else b''\n"
+      << "    return ('hex', str(v).encode() + held[:0])\n"
+      << "sw.serve(name='moving', ops={'int64.to_decimal': to_decimal})\n";
+  std::ofstream(dir + "/worker.json")
+      << R"({"name": "moving", "command": ["/usr/bin/python3", "moving_worker.py"],)"
+      << R"( "targets": ["bson_format_int64"], "default": false})";
+  const std::string m = dir + "/worker.json";
+  const auto [rc, out] = RunCli(absl::StrCat("review --before ", m, " --after ", m,
+                                             " --after-env MOVING=1 --cases 30 --out ", dir));
+  EXPECT_EQ(rc, 1) << out;
+  EXPECT_TRUE(absl::StrContains(out, "serdiff review: bson_format_int64: heap-grew")) << out;
+  EXPECT_TRUE(absl::StrContains(out, " re-runs: not confirmed, the input as found is kept")) << out;
+  EXPECT_FALSE(absl::StrContains(out, "  shrunk: ")) << out;
+  // The written input shows the class when its printed line is run.
+  const std::string repro = ReproduceLineOf(out, "bson_format_int64", "heap-grew");
+  ASSERT_FALSE(repro.empty()) << out;
+  const auto [rc_again, again] = RunShell(absl::StrCat("cd / && ", repro));
+  EXPECT_EQ(rc_again, 1) << again;
+  EXPECT_TRUE(absl::StrContains(again, "serdiff review: bson_format_int64: heap-grew")) << again;
+  std::filesystem::remove_all(dir);
+}
+
 // The example worker (examples/own_worker) against its own variants, chosen through the after
 // side's environment: the same manifest on both sides.
 const std::string kExampleWorker =

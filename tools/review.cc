@@ -445,11 +445,24 @@ int Review(const ReviewOptions& o) {
                               "a ladder step: the smallest step of its class is kept"))
                         : harness::ShrinkWhile(*tb, f.input, class_of, o.shrink_runs);
     std::string kept = f.input;
-    if (s.ok()) {
+    // The search keeps a candidate on one judgement; the smallest it kept is confirmed as the
+    // input was, or the input as found is kept: a figure that moves between runs (V8's heap)
+    // can match once by chance, and the written file and its reproduce line must show the class.
+    int shrunk_confirmed = 0;
+    for (int i = 0; s.ok() && i < review_internal::kConfirmRuns; ++i) {
+      if (class_of(s->after_bytes) == f.cls) ++shrunk_confirmed;
+    }
+    if (s.ok() && shrunk_confirmed >= review_internal::kConfirmNeeded) {
       f.shrunk = *std::move(s);
       f.shrunk_ok = true;
       kept = f.shrunk.after_bytes;
     } else {
+      if (s.ok()) {
+        f.shrink_note =
+            absl::StrCat("its shrunk form, ", Cap(s->after_value), ", gave the same class on ",
+                         shrunk_confirmed, " of ", review_internal::kConfirmRuns,
+                         " re-runs: not confirmed, the input as found is kept");
+      }
       f.shrunk.before_value = tb->ShowBytes(f.input);
     }
     const MeasuredOutput b = tb->RunOne(kept, before.impl);

@@ -28,7 +28,8 @@ struct Finding {
   std::string details;
   harness::ShrinkResult shrunk;
   bool shrunk_ok = false;
-  std::string written;  // the shrunk input's file
+  std::string shrink_note;  // why a shrunk form was not kept, when one was found
+  std::string written;      // the shrunk input's file
   std::string before_text, after_text;
   // Re-judged kConfirmRuns times before it counts: how many gave the same class. Below
   // kConfirmNeeded the finding is unconfirmed (a measurement that moves from run to run, such as

@@ -156,6 +156,7 @@ void PrintSummary(std::ostream& out, const ReviewOptions& o, const std::vector<T
     } else {
       out << "  input:  " << Cap(f.shrunk.before_value)
           << (f.from_ladder ? " (the smallest ladder step that differs)" : "") << "\n";
+      if (!f.shrink_note.empty()) out << "  " << f.shrink_note << "\n";
     }
     out << "  before: " << f.before_text << "\n  after:  " << f.after_text << "\n";
     if (!f.written.empty()) {
