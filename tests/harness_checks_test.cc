@@ -3,6 +3,7 @@
 // the differential property (what every <target>.DifferentialAgreesWithReferences runs) failing
 // on a planted bug.
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
@@ -95,6 +96,61 @@ TEST(OutputChecks, TheOptimizedSideMayNotDeclineBesideASubject) {
     EXPECT_EQ(r.failing_impl, "optimized");
     EXPECT_FALSE(r.subject_declined);
   }
+}
+
+// A reference's decline edges hold both ways: a decline widened past its edge (0 declined where
+// it must be answered) and one narrowed (-1 answered where it must be declined) are each a
+// problem naming the edge; the edges held give none.
+TEST(OutputChecks, DeclineEdgesAreHeldBothWays) {
+  auto problems = [](int64_t first_answered) {
+    TargetDef<int64_t> def = WithSizeCheck(std::string("abc"), std::string("abc"));
+    def.others[0].run = [first_answered](const int64_t& v) -> Output {
+      if (v < first_answered) return Declined("negative");
+      return std::string("abc");
+    };
+    def.others[0].decline_edges = [] {
+      return std::vector<DeclineEdge<int64_t>>{{"-1, the last declined", -1, true},
+                                               {"0, the first answered", 0, false}};
+    };
+    size_t edges = 0;
+    TypedTarget<int64_t> t(std::move(def));
+    std::vector<std::string> found = t.DeclineEdgeProblems(&edges);
+    EXPECT_EQ(edges, 2u);
+    return found;
+  };
+  EXPECT_TRUE(problems(0).empty());
+  const std::vector<std::string> widened = problems(1);
+  ASSERT_EQ(widened.size(), 1u);
+  EXPECT_TRUE(absl::StartsWith(widened[0], "reference: 0, the first answered: declined ("))
+      << widened[0];
+  EXPECT_TRUE(absl::EndsWith(widened[0], "), must answer")) << widened[0];
+  const std::vector<std::string> narrowed = problems(-1);
+  ASSERT_EQ(narrowed.size(), 1u);
+  EXPECT_EQ(narrowed[0], "reference: -1, the last declined: answered (accepted), must decline");
+}
+
+// A divergence is checked against its edge with the answers in their places: a predicate that
+// covers its own edge (here widened by one value) is a problem; one that stops short is not.
+TEST(OutputChecks, ADivergenceThatCoversItsEdgeIsAProblem) {
+  auto problems = [](int64_t from) {
+    TargetDef<int64_t> def = WithSizeCheck(std::string("abc"), std::string("abc"));
+    def.divergences.push_back(
+        {"reference", "the reference rejects what the optimized side accepts, from `from` on",
+         [from](const int64_t& v, const Output& optimized, const Output& other) {
+           return v >= from && optimized.ok() && !other.ok();
+         },
+         [] {
+           return std::vector<DivergenceEdge<int64_t>>{
+               {"-1, the last value both accept", -1, std::string("x"), InvalidAt(0, "no")}};
+         }});
+    TypedTarget<int64_t> t(std::move(def));
+    return t.DivergenceEdgeProblems();
+  };
+  EXPECT_TRUE(problems(0).empty());
+  const std::vector<std::string> widened = problems(-1);
+  ASSERT_EQ(widened.size(), 1u);
+  EXPECT_TRUE(absl::StrContains(widened[0], "covers its edge -1, the last value both accept"))
+      << widened[0];
 }
 
 // The differential property fails on a planted bug (a ZigZag with a logical shift: wrong for
