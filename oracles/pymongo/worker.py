@@ -169,6 +169,16 @@ def _datetimes_out_of_range(data):
                 (n,) = _INT32.unpack_from(data, pos)
                 if n < 4:
                     return False
+                # The scope, a document after the code's string, can hold datetimes too; walked
+                # when its bounds read inside the element (what it finds is kept either way).
+                inner_end = min(end, pos + n)
+                if pos + 8 <= inner_end:
+                    (code_len,) = _INT32.unpack_from(data, pos + 4)
+                    scope = pos + 8 + code_len
+                    if code_len >= 1 and scope + 5 <= inner_end:
+                        (scope_len,) = _INT32.unpack_from(data, scope)
+                        if scope_len >= 5 and scope + scope_len <= inner_end:
+                            walk(scope, scope + scope_len, depth + 1)
                 pos += n
             else:  # no BSON type: bson.decode fails on it whatever follows
                 return False
@@ -261,8 +271,14 @@ def _decode_run(data):
             zeroed = bytearray(data)
             for pos in where:
                 zeroed[pos:pos + 8] = bytes(8)
+            # With the datetimes set to 0 bson.decode still fails: the document has another
+            # reason to be refused, and that reason (not the datetime's year, which the first
+            # error named because it came first) is the answer, so that the divergences that
+            # model it (a UUID binary that is not 16 bytes, ...) are the ones that apply.
             try:
                 _decode(bytes(zeroed), codec_options=CODEC)
+            except bson.errors.InvalidBSON as again:
+                raise again from None
             except Exception:
                 raise e from None
             raise sw.DeclinedOp('pymongo 3.11 reads a UTC datetime as a datetime.datetime, which '

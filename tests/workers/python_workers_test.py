@@ -393,8 +393,22 @@ class PymongoVersionTest(unittest.TestCase):
                           '0f6300' '0f000000' '02000000' '7800' '05000000' '00' +
                           '096400' '00dc1fd277e60000' '00')
 
+    # A datetime of INT64_MAX ms inside the scope of code with scope: {"a": code "x" with scope
+    # {"d": ...}} (the walk once stepped over the scope whole: a false failure).
+    IN_A_SCOPE = ('22000000' '0f6100' '1a000000' '02000000' '7800' + '10000000' '096400' +
+                  'ffffffffffffff7f' '00' '00')
+    # The datetime first, then a UUID binary (subtype 4) of 3 bytes, which pymongo refuses
+    # whatever the datetime: the answer is that refusal, not the datetime's year, so that the
+    # UUID's divergence applies (targets/bson/divergences_pymongo.cc).
+    DATETIME_THEN_SHORT_UUID = ('1b000000' '096400' 'ffffffffffffff7f' '056600' '03000000' '04' +
+                                '616263' '00')
+
     def check_worker(self, worker):
-        for doc in (self.YEAR_10000, self.YEAR_0, self.BEHIND_OTHER_TYPES):
+        got = worker.call('bson.decode', {'bson': self.DATETIME_THEN_SHORT_UUID})
+        self.assertEqual((got['ok'], got.get('error')), (False, 'rejected'), got)
+        self.assertIn('invalid length or type code', got['message'], got)
+        self.assertNotIn('year', got['message'], got)
+        for doc in (self.YEAR_10000, self.YEAR_0, self.BEHIND_OTHER_TYPES, self.IN_A_SCOPE):
             got = worker.call('bson.decode', {'bson': doc})
             self.assertEqual((got['ok'], got.get('error')), (False, 'declined'), got)
             self.assertIn('years 1..9999', got['message'], got)
