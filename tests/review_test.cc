@@ -426,26 +426,36 @@ TEST(ReviewCommand, AShippedWorkerAgainstItselfPasses) {
       << out;
 }
 
-// A heap figure that moves between runs is reported unconfirmed and does not fail the review: a
-// worker that, with JITTER=1, holds 1 MiB during every fourth call (so at most one of the three
-// back-to-back confirming re-runs sees it).
-TEST(ReviewCommand, AMovingHeapFigureIsUnconfirmed) {
-  if (std::system("test -x /usr/bin/python3") != 0) GTEST_SKIP() << "no /usr/bin/python3";
-  const std::string dir = TempDir("jitter");
-  std::ofstream(dir + "/jitter_worker.py")
+// Writes a Python worker `name` for bson_format_int64 into `dir` and returns its manifest's path.
+// Its int64.to_decimal counts its calls in calls[0], runs `held_lines` (Python, indented four
+// spaces, setting `held`: bytes held during the call, so that tracemalloc's peak sees them) and
+// answers the value's digits.
+std::string WriteHeapWorker(const std::string& dir, const std::string& name,
+                            const std::string& held_lines) {
+  std::ofstream(dir + "/" + name + "_worker.py")
       << "import os, sys\n"
       << "sys.path.insert(0, '" << SERDIFF_CORPUS_DIR << "/../workers/python')\n"
       << "import serdiff_worker as sw\n"
       << "calls = [0]\n"
       << "def to_decimal(inp):\n"
       << "    calls[0] += 1\n"
-      << "    held = bytes(1 << 20) if os.environ.get('JITTER') and calls[0] % 4 == 0 else b''\n"
-      << "    return ('hex', str(int(inp['value'])).encode() + held[:0])\n"
-      << "sw.serve(name='jitter', ops={'int64.to_decimal': to_decimal})\n";
+      << held_lines << "    return ('hex', str(int(inp['value'])).encode() + held[:0])\n"
+      << "sw.serve(name='" << name << "', ops={'int64.to_decimal': to_decimal})\n";
   std::ofstream(dir + "/worker.json")
-      << R"({"name": "jitter", "command": ["/usr/bin/python3", "jitter_worker.py"],)"
-      << R"( "targets": ["bson_format_int64"], "default": false})";
-  const std::string m = dir + "/worker.json";
+      << R"({"name": ")" << name << R"(", "command": ["/usr/bin/python3", ")" << name
+      << R"(_worker.py"], "targets": ["bson_format_int64"], "default": false})";
+  return dir + "/worker.json";
+}
+
+// A heap figure that moves between runs is reported unconfirmed and does not fail the review: a
+// worker that, with JITTER=1, holds 1 MiB during every fourth call (so at most one of the three
+// back-to-back confirming re-runs sees it).
+TEST(ReviewCommand, AMovingHeapFigureIsUnconfirmed) {
+  if (std::system("test -x /usr/bin/python3") != 0) GTEST_SKIP() << "no /usr/bin/python3";
+  const std::string dir = TempDir("jitter");
+  const std::string m = WriteHeapWorker(
+      dir, "jitter",
+      "    held = bytes(1 << 20) if os.environ.get('JITTER') and calls[0] % 4 == 0 else b''\n");
   const auto [rc, out] = RunCli(absl::StrCat("review --before ", m, " --after ", m,
                                              " --after-env JITTER=1 --cases 30", " --out ", dir));
   EXPECT_EQ(rc, 0) << out;
@@ -464,22 +474,11 @@ TEST(ReviewCommand, AMovingHeapFigureIsUnconfirmed) {
 TEST(ReviewCommand, AShrunkFormThatDoesNotConfirmIsNotKept) {
   if (std::system("test -x /usr/bin/python3") != 0) GTEST_SKIP() << "no /usr/bin/python3";
   const std::string dir = TempDir("moving");
-  std::ofstream(dir + "/moving_worker.py")
-      << "import os, sys\n"
-      << "sys.path.insert(0, '" << SERDIFF_CORPUS_DIR << "/../workers/python')\n"
-      << "import serdiff_worker as sw\n"
-      << "calls = [0]\n"
-      << "def to_decimal(inp):\n"
-      << "    calls[0] += 1\n"
-      << "    v = int(inp['value'])\n"
-      << "    grow = os.environ.get('MOVING') and (abs(v) >= 1000 or calls[0] % 3 == 0)\n"
-      << "    held = bytes(1 << 20) if grow else b''\n"
-      << "    return ('hex', str(v).encode() + held[:0])\n"
-      << "sw.serve(name='moving', ops={'int64.to_decimal': to_decimal})\n";
-  std::ofstream(dir + "/worker.json")
-      << R"({"name": "moving", "command": ["/usr/bin/python3", "moving_worker.py"],)"
-      << R"( "targets": ["bson_format_int64"], "default": false})";
-  const std::string m = dir + "/worker.json";
+  const std::string m = WriteHeapWorker(
+      dir, "moving",
+      "    v = int(inp['value'])\n"
+      "    grow = os.environ.get('MOVING') and (abs(v) >= 1000 or calls[0] % 3 == 0)\n"
+      "    held = bytes(1 << 20) if grow else b''\n");
   const auto [rc, out] = RunCli(absl::StrCat("review --before ", m, " --after ", m,
                                              " --after-env MOVING=1 --cases 30 --out ", dir));
   EXPECT_EQ(rc, 1) << out;
