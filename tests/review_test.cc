@@ -467,6 +467,23 @@ TEST(ReviewCommand, AMovingHeapFigureIsUnconfirmed) {
   std::filesystem::remove_all(dir);
 }
 
+// Two of three is enough: a worker that, with TWO_IN_THREE=1, holds 1 MiB on two calls of every
+// three gives the class on exactly two of the three back-to-back confirming re-runs, which is a
+// confirmed regression (kConfirmNeeded), where the jitter worker above, at most one, is not.
+TEST(ReviewCommand, TwoOfThreeConfirmingRunsAreAConfirmation) {
+  if (std::system("test -x /usr/bin/python3") != 0) GTEST_SKIP() << "no /usr/bin/python3";
+  const std::string dir = TempDir("two_in_three");
+  const std::string m = WriteHeapWorker(
+      dir, "two_in_three",
+      "    held = bytes(1 << 20) if os.environ.get('TWO_IN_THREE') and calls[0] % 3 else b''\n");
+  const auto [rc, out] = RunCli(absl::StrCat("review --before ", m, " --after ", m,
+                                             " --after-env TWO_IN_THREE=1 --cases 10 --out ", dir));
+  EXPECT_EQ(rc, 1) << out;
+  EXPECT_TRUE(absl::StrContains(out, "serdiff review: bson_format_int64: heap-grew")) << out;
+  EXPECT_FALSE(absl::StrContains(out, "unconfirmed: the same class on ")) << out;
+  std::filesystem::remove_all(dir);
+}
+
 // A finding whose smallest form matches only now and then is kept as found: the after side's
 // worker grows by 1 MiB on every call for values of 1,000 or more in magnitude, and on one call
 // in three below, so the search keeps a small value on a lucky call; its confirmation (3 re-runs)
