@@ -365,6 +365,8 @@ bool ReadPlainAnswer(absl::string_view body, int64_t* id, int64_t* peak, std::st
     ++i;
   }
   if (i != size - 1 || !seen_id || !seen_ok || !seen_hex || hex_size % 2 != 0) return false;
+  // A negative peak is the parser's to refuse (a protocol error), as every other broken answer.
+  if (seen_peak && read_peak < 0) return false;
   bytes->resize(hex_size / 2);
   char* out = bytes->data();
   const char* hex = t + hex_at;
@@ -374,8 +376,6 @@ bool ReadPlainAnswer(absl::string_view body, int64_t* id, int64_t* peak, std::st
     if (hi < 0 || lo < 0) return false;
     out[k] = static_cast<char>(hi << 4 | lo);
   }
-  // A negative peak is the parser's to refuse (a protocol error), as every other broken answer.
-  if (seen_peak && read_peak < 0) return false;
   *id = read_id;
   *peak = read_peak;
   return true;

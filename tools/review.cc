@@ -448,9 +448,13 @@ int Review(const ReviewOptions& o) {
     // The search keeps a candidate on one judgement; the smallest it kept is confirmed as the
     // input was, or the input as found is kept: a figure that moves between runs (V8's heap)
     // can match once by chance, and the written file and its reproduce line must show the class.
-    int shrunk_confirmed = 0;
-    for (int i = 0; s.ok() && i < review_internal::kConfirmRuns; ++i) {
-      if (class_of(s->after_bytes) == f.cls) ++shrunk_confirmed;
+    // A search that kept nothing ends on the input itself, confirmed above already.
+    int shrunk_confirmed = f.confirmed_runs;
+    if (s.ok() && s->after_bytes != f.input) {
+      shrunk_confirmed = 0;
+      for (int i = 0; i < review_internal::kConfirmRuns; ++i) {
+        if (class_of(s->after_bytes) == f.cls) ++shrunk_confirmed;
+      }
     }
     if (s.ok() && shrunk_confirmed >= review_internal::kConfirmNeeded) {
       f.shrunk = *std::move(s);
