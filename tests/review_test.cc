@@ -431,13 +431,13 @@ TEST(ReviewCommand, AShippedWorkerAgainstItselfPasses) {
 // spaces, setting `held`: bytes held during the call, so that tracemalloc's peak sees them) and
 // answers the value's digits.
 std::string WriteHeapWorker(const std::string& dir, const std::string& name,
-                            const std::string& held_lines) {
+                            const std::string& held_lines, const std::string& prelude = "") {
   std::ofstream(dir + "/" + name + "_worker.py")
       << "import os, sys\n"
       << "sys.path.insert(0, '" << SERDIFF_CORPUS_DIR << "/../workers/python')\n"
       << "import serdiff_worker as sw\n"
       << "calls = [0]\n"
-      << "def to_decimal(inp):\n"
+      << prelude << "def to_decimal(inp):\n"
       << "    calls[0] += 1\n"
       << held_lines << "    return ('hex', str(int(inp['value'])).encode() + held[:0])\n"
       << "sw.serve(name='" << name << "', ops={'int64.to_decimal': to_decimal})\n";
@@ -515,6 +515,58 @@ TEST(ReviewCommand, AShrunkFormThatDoesNotConfirmIsNotKept) {
 // side's environment: the same manifest on both sides.
 const std::string kExampleWorker =
     std::string(SERDIFF_CORPUS_DIR) + "/../examples/own_worker/worker.json";
+
+// --max-slowdown P fails the review only when the after side is slower beyond 1 / (1 + P/100):
+// a worker that, with SLOW=1, sleeps 300 us in each call (against a few us without) is a
+// confirmed slowdown under 50 %, passes under a bound far beyond its measured ratio, and passes
+// when the slow side is the before side; without the option a slowdown fails nothing. The worker
+// is named "slow" on purpose: so is the timestamp family's compiled reference, which a review of
+// the worker must not take for it (one target reviewed, not 26).
+TEST(ReviewCommand, MaxSlowdownFailsOnlyASlowerAfterSide) {
+  if (std::system("test -x /usr/bin/python3") != 0) GTEST_SKIP() << "no /usr/bin/python3";
+  const std::string dir = TempDir("slow");
+  // The environment read once (os.environ.get of an unset name raises and catches a KeyError,
+  // which would be heap in every call of one side only).
+  const std::string m = WriteHeapWorker(dir, "slow",
+                                        "    if SLOW:\n"
+                                        "        time.sleep(0.0003)\n"
+                                        "    held = b''\n",
+                                        "import time\nSLOW = bool(os.environ.get('SLOW'))\n");
+  const std::string common =
+      absl::StrCat(" --cases 3 --time-rounds 3 --time-calls 3 --warmup-ms 5 --out ", dir, " ");
+  const std::string json = dir + "/r.json";
+  const auto [rc, out] =
+      RunCli(absl::StrCat("review --before ", m, " --after ", m, " --after-env SLOW=1", common,
+                          "--max-slowdown 50 --json ", json));
+  EXPECT_EQ(rc, 1) << out;
+  EXPECT_TRUE(absl::StrContains(out, "; 1 target slower than --max-slowdown 50 allows)")) << out;
+  std::stringstream js;
+  js << std::ifstream(json).rdbuf();
+  EXPECT_TRUE(absl::StrContains(js.str(), "\"verdict\":\"slower\",\"over_max_slowdown\":true"))
+      << js.str();
+  EXPECT_TRUE(absl::StrContains(js.str(), "\"passed\":false")) << js.str();
+  EXPECT_TRUE(absl::StrContains(out, "(" + m + "); 1 targets;")) << out;
+  EXPECT_TRUE(absl::StrContains(out, "): slower; slower by more than 50 %")) << out;
+  EXPECT_FALSE(absl::StrContains(out, "serdiff review: no regression")) << out;
+  // The bound is 1 / (1 + P/100): a 100,000-fold slowdown allowed is not reached.
+  const auto [rc2, out2] =
+      RunCli(absl::StrCat("review --before ", m, " --after ", m, " --after-env SLOW=1", common,
+                          "--max-slowdown 10000000"));
+  EXPECT_EQ(rc2, 0) << out2;
+  EXPECT_TRUE(absl::StrContains(out2, "): slower\n")) << out2;
+  // Faster is never a failure, even with no slowdown allowed.
+  const auto [rc3, out3] = RunCli(absl::StrCat(
+      "review --before ", m, " --before-env SLOW=1 --after ", m, common, "--max-slowdown 0"));
+  EXPECT_EQ(rc3, 0) << out3;
+  EXPECT_TRUE(absl::StrContains(out3, "): faster\n")) << out3;
+  // Without the option a slowdown is reported and fails nothing.
+  const auto [rc4, out4] =
+      RunCli(absl::StrCat("review --before ", m, " --after ", m, " --after-env SLOW=1", common));
+  EXPECT_EQ(rc4, 0) << out4;
+  EXPECT_TRUE(absl::StrContains(out4, "): slower\n")) << out4;
+  EXPECT_TRUE(absl::StrContains(out4, "serdiff review: no regression")) << out4;
+  std::filesystem::remove_all(dir);
+}
 
 TEST(ReviewCommand, WorkerVariantsThroughTheEnvironment) {
   if (std::system("test -x /usr/bin/python3") != 0) GTEST_SKIP() << "no /usr/bin/python3";

@@ -50,6 +50,18 @@ struct Side {
   harness::RunConfig config;
   std::unique_ptr<harness::Registry> registry;
   const harness::Registry* selftest = nullptr;
+  // A worker or module (a manifest, a module file or a shipped worker's name): only its own
+  // implementation counts, never a compiled one that happens to share its name (the timestamp
+  // family's reference is called "slow", and a worker named "optimized" attaches nowhere).
+  bool external = false;
+
+  // True when target t has this side's implementation, of the side's kind.
+  bool Has(const Target& t) const {
+    for (const harness::ImplInfo& i : t.info().impls) {
+      if (i.name == impl) return !external || i.kind != harness::ImplKind::kCompiled;
+    }
+    return false;
+  }
 
   const Target* Find(const std::string& name) const {
     if (const Target* t = registry->Find(name)) return t;
@@ -74,11 +86,13 @@ absl::Status Resolve(Side& side, bool selftest) {
     absl::StatusOr<harness::WorkerManifest> m = harness::ReadWorkerManifest(Absolute(s));
     if (!m.ok()) return m.status();
     side.impl = m->name;
+    side.external = true;
     c.external.worker_files.push_back(Absolute(s));
   } else if (absl::StrContains(s, ".so")) {
     absl::StatusOr<const serdiff_module*> m = harness::LoadModule(Absolute(s));
     if (!m.ok()) return m.status();
     side.impl = (*m)->name;
+    side.external = true;
     c.external.module_files.push_back(Absolute(s));
   } else {
     side.impl = s;  // a shipped worker (AttachExternal finds the subject's manifest) or compiled
@@ -95,6 +109,7 @@ absl::Status Resolve(Side& side, bool selftest) {
   c.subject = side.impl;
   side.registry = targets::BuildTargets(c);
   if (selftest) side.selftest = &targets::SelfTestTargets();
+  for (const auto& w : side.registry->workers()) side.external |= w->manifest().name == side.impl;
   for (const std::string& p : side.registry->attach_problems()) {
     std::cerr << "serdiff review: " << side.label << ": " << p << "\n";
   }
@@ -114,32 +129,40 @@ double Median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// Warms both sides up on `input`: runs of 1, 2, 4, ... calls of each in turn until each has
-// spent o.warmup_ms in its calls (or made kMaxWarmupCalls). False when a side is not timed.
-// *b_call, *a_call: each side's median call in the last run (ns).
+// Warms both sides up on `input`: each side in turn runs 1, 2, 4, ... calls until it has spent
+// o.warmup_ms in its calls (or made kMaxWarmupCalls), and then makes no more (a side 300 times
+// slower than the other spends its own budget, not 300 times it). False when a side is not
+// timed. *b_call, *a_call: each side's median call in its last run (ns).
 bool WarmUp(const Target& tb, const Target& ta, const std::string& before_impl,
             const std::string& after_impl, const std::string& input, const ReviewOptions& o,
             double* b_call, double* a_call) {
   const double budget_ns = static_cast<double>(std::max(o.warmup_ms, 0)) * 1e6;
-  double spent_b = 0, spent_a = 0;
-  int64_t made = 0;
-  std::vector<double> last_b, last_a;
-  for (int run = 1;;) {
-    last_b = tb.TimeCalls(input, before_impl, run);
-    last_a = ta.TimeCalls(input, after_impl, run);
-    if (last_b.empty() || last_a.empty()) return false;
-    double run_b = 0, run_a = 0;
-    for (double x : last_b) run_b += x;
-    for (double x : last_a) run_a += x;
-    spent_b += run_b;
-    spent_a += run_a;
-    made += run;
-    if (std::min(spent_b, spent_a) >= budget_ns || made >= kMaxWarmupCalls) break;
-    // A run grows while it is short, so that one request stays well within a worker's deadline.
-    if (std::max(run_b, run_a) < kMaxWarmupRunNs) run = std::min(run * 2, kMaxWarmupRun);
+  struct Warm {
+    const Target* t;
+    const std::string* impl;
+    int run = 1;
+    double spent = 0;
+    int64_t made = 0;
+    std::vector<double> last;
+    bool done = false;
+  };
+  Warm sides[2] = {{&tb, &before_impl, 1, 0, 0, {}, false}, {&ta, &after_impl, 1, 0, 0, {}, false}};
+  while (!sides[0].done || !sides[1].done) {
+    for (Warm& w : sides) {
+      if (w.done) continue;
+      w.last = w.t->TimeCalls(input, *w.impl, w.run);
+      if (w.last.empty()) return false;
+      double run_ns = 0;
+      for (double x : w.last) run_ns += x;
+      w.spent += run_ns;
+      w.made += w.run;
+      w.done = w.spent >= budget_ns || w.made >= kMaxWarmupCalls;
+      // A run grows while it is short, so that one request stays well within a worker's deadline.
+      if (run_ns < kMaxWarmupRunNs) w.run = std::min(w.run * 2, kMaxWarmupRun);
+    }
   }
-  *b_call = Median(last_b);
-  *a_call = Median(last_a);
+  *b_call = Median(sides[0].last);
+  *a_call = Median(sides[1].last);
   return true;
 }
 
@@ -222,7 +245,7 @@ int ReviewOneInput(const ReviewOptions& o, const Side& before, const Side& after
                    const harness::HeapTolerance& heap) {
   const Target* tb = before.Find(o.target);
   const Target* ta = after.Find(o.target);
-  if (tb == nullptr || ta == nullptr || !tb->HasImpl(before.impl) || !ta->HasImpl(after.impl)) {
+  if (tb == nullptr || ta == nullptr || !before.Has(*tb) || !after.Has(*ta)) {
     std::cerr << "serdiff review: target " << o.target << " has not both " << before.impl << " and "
               << after.impl << " (see serdiff list)\n";
     return 2;
@@ -298,7 +321,7 @@ int Review(const ReviewOptions& o) {
       const Target* tb = before.Find(t->name());
       const Target* ta = after.Find(t->name());
       if (tb == nullptr || ta == nullptr) continue;
-      if (tb->HasImpl(before.impl) && ta->HasImpl(after.impl)) pairs.emplace_back(tb, ta);
+      if (before.Has(*tb) && after.Has(*ta)) pairs.emplace_back(tb, ta);
     }
   };
   consider(*before.registry);
@@ -504,6 +527,7 @@ int Review(const ReviewOptions& o) {
     row.timed_value = t.tb->ShowBytes(t.input);
     if (o.max_slowdown >= 0 && row.speed.high < 1.0 / (1.0 + o.max_slowdown / 100.0)) {
       failed = true;
+      row.over_max_slowdown = true;
       row.speed_note = absl::StrCat("slower by more than ", o.max_slowdown, " %");
     }
   }
@@ -547,6 +571,12 @@ int Review(const ReviewOptions& o) {
             << ", one per target and class, over " << rows.size() << " targets";
   if (confirmed != static_cast<int64_t>(findings.size())) {
     std::cout << "; " << findings.size() - confirmed << " unconfirmed";
+  }
+  const auto too_slow = std::count_if(rows.begin(), rows.end(),
+                                      [](const TargetRow& r) { return r.over_max_slowdown; });
+  if (too_slow > 0) {
+    std::cout << "; " << too_slow << " target" << (too_slow == 1 ? "" : "s")
+              << " slower than --max-slowdown " << o.max_slowdown << " allows";
   }
   std::cout << ")\n";
   return failed ? 1 : 0;

@@ -69,6 +69,7 @@ struct TargetRow {
   int speed_batch = 1;  // calls per timing (TimedBatch)
   std::string timed_value;
   std::string speed_note;
+  bool over_max_slowdown = false;  // slower than --max-slowdown allows: fails the review
 };
 
 // The speed's timings (docs/review.md, "Speed"). Warm-up runs double from 1 call up to

@@ -197,8 +197,9 @@ void WriteMarkdown(std::ostream& md, const ReviewOptions& o, const SideText& bef
        << " | "
        << (r.heap_compared ? absl::StrFormat("%.2fx", r.worst_heap_ratio) : std::string("-"))
        << " | "
-       << (r.timed ? absl::StrFormat("%.2fx (%.2f-%.2f), %s", r.speed.ratio, r.speed.low,
-                                     r.speed.high, r.speed.verdict)
+       << (r.timed ? absl::StrFormat("%.2fx (%.2f-%.2f), %s%s", r.speed.ratio, r.speed.low,
+                                     r.speed.high, r.speed.verdict,
+                                     r.speed_note.empty() ? "" : "; " + r.speed_note)
                    : r.speed_note)
        << " |\n";
   }
@@ -272,7 +273,8 @@ void WriteJson(std::ostream& js, const ReviewOptions& o, const SideText& before,
          << ",\"low\":" << absl::StrFormat("%.4f", r.speed.low)
          << ",\"high\":" << absl::StrFormat("%.4f", r.speed.high)
          << ",\"rounds\":" << r.speed.rounds << ",\"timings\":" << o.time_calls
-         << ",\"batch\":" << r.speed_batch << ",\"verdict\":" << JsonText(r.speed.verdict) << "}";
+         << ",\"batch\":" << r.speed_batch << ",\"verdict\":" << JsonText(r.speed.verdict)
+         << ",\"over_max_slowdown\":" << (r.over_max_slowdown ? "true" : "false") << "}";
     }
     js << "}";
   }
