@@ -232,6 +232,33 @@ TEST(VerdictDivergence, AppliesToThePeerAsTheSubject) {
   EXPECT_EQ(off_b.Judge(0, subject_a).failure_class, "error-offset-mismatch:ref_b");
 }
 
+// A subject exempt from offsets (TargetDef::offset_exemptions) agrees on offsets with the
+// optimized side by having none: another implementation's missing offset is then covered by that
+// implementation's own divergence alone. It is not covered when no divergence is named at all,
+// even though the subject, by its exemption, agrees (here the optimized side's own offset is
+// missing, and nothing accepts that).
+TEST(VerdictDivergence, AnOffsetExemptSubjectAgreesOnOffsetsByHavingNone) {
+  RunConfig subject_b;
+  subject_b.subject = "ref_b";
+  TargetDef<int64_t> def = TwoReferences(RejectAt(0), RejectNoOffset(), RejectNoOffset());
+  def.offset_exemptions.push_back({"ref_b", "reports no position"});
+  TypedTarget<int64_t> exempt(std::move(def));
+  CaseResult r = exempt.Judge(0, subject_b);
+  EXPECT_TRUE(r.passed) << r.report;
+  ASSERT_EQ(r.accepted.size(), 1u) << r.report;
+  EXPECT_EQ(r.accepted[0], "ref_a: A is known to differ");
+  // The same subject without the exemption: its own missing offset fails.
+  TypedTarget<int64_t> not_exempt(TwoReferences(RejectAt(0), RejectNoOffset(), RejectNoOffset()));
+  EXPECT_EQ(not_exempt.Judge(0, subject_b).failure_class, "error-offset-missing:ref_b");
+  // The optimized side rejects without an offset, the exempt subject too: no divergence covers
+  // the optimized side's, so it fails.
+  TargetDef<int64_t> def2 = TwoReferences(RejectNoOffset(), RejectAt(8), RejectNoOffset());
+  def2.offset_exemptions.push_back({"ref_b", "reports no position"});
+  TypedTarget<int64_t> opt_missing(std::move(def2));
+  r = opt_missing.Judge(0, subject_b);
+  EXPECT_EQ(r.failure_class, "error-offset-missing:optimized") << r.report;
+}
+
 TEST(VerdictDivergence, PredicateDecides) {
   TargetDef<int64_t> def = Def(Accept("x"), Accept("y"), kWhenPresent);
   def.divergences.push_back({"reference", "only for odd inputs",
