@@ -516,6 +516,30 @@ TEST(ReviewCommand, AShrunkFormThatDoesNotConfirmIsNotKept) {
 const std::string kExampleWorker =
     std::string(SERDIFF_CORPUS_DIR) + "/../examples/own_worker/worker.json";
 
+// A heap allowance narrowed on the command line is part of the printed reproduce line: a worker
+// that, with MORE=1, holds 100 bytes more in each call is within the default slack (256 B) and
+// beyond --heap-slack 0, and the printed line finds the same again only if it carries the slack.
+TEST(ReviewCommand, TheReproduceLineKeepsANarrowedHeapAllowance) {
+  if (std::system("test -x /usr/bin/python3") != 0) GTEST_SKIP() << "no /usr/bin/python3";
+  const std::string dir = TempDir("narrow");
+  const std::string m = WriteHeapWorker(dir, "narrow", "    held = bytes(100) if MORE else b''\n",
+                                        "MORE = bool(os.environ.get('MORE'))\n");
+  const std::string sides = absl::StrCat("review --before ", m, " --after ", m,
+                                         " --after-env MORE=1 --cases 5 --time-rounds 0 --out ",
+                                         dir);
+  const auto [rc, out] = RunCli(sides);
+  EXPECT_EQ(rc, 0) << out;
+  const auto [rc2, out2] = RunCli(sides + " --heap-slack 0");
+  EXPECT_EQ(rc2, 1) << out2;
+  const std::string repro = ReproduceLineOf(out2, "bson_format_int64", "heap-grew");
+  ASSERT_FALSE(repro.empty()) << out2;
+  EXPECT_TRUE(absl::StrContains(repro, "=1 --heap-slack 0 --target ")) << repro;
+  const auto [rc_again, again] = RunShell(absl::StrCat("cd / && ", repro));
+  EXPECT_EQ(rc_again, 1) << again;
+  EXPECT_TRUE(absl::StrContains(again, "serdiff review: bson_format_int64: heap-grew")) << again;
+  std::filesystem::remove_all(dir);
+}
+
 // --max-slowdown P fails the review only when the after side is slower beyond 1 / (1 + P/100):
 // a worker that, with SLOW=1, sleeps 300 us in each call (against a few us without) is a
 // confirmed slowdown under 50 %, passes under a bound far beyond its measured ratio, and passes
