@@ -369,8 +369,9 @@ std::vector<PeerDivergence> GocqlDivergences() {
   add(kGo,
       absl::StrCat("tuple-arity-required (on purpose): marshalTuple refuses a value with fewer "
                    "components than its type (\"wrong number of elements\"), serdiff writes the "
-                   "components given (v4 spec 6.18 lets a tuple value end early): v4 tuple<int, "
-                   "int> [1] -> rejected, serdiff 0000000400000001.",
+                   "components given, as Cassandra's tuple type reads a tuple that ends early (v4 "
+                   "spec 6.20 says nothing of a short tuple; section 7 allows one for a UDT): v4 "
+                   "tuple<int, int> [1] -> rejected, serdiff 0000000400000001.",
                    kGoModel),
       [](const EncodeInput& in, const Output& other) {
         return Shows(in, TupleShort) && GocqlAnswers(in, other);
