@@ -375,6 +375,35 @@ TEST(CqlEncodeErrors, ValuesThatDoNotFitTheirType) {
   ExpectPayload("list<list<text>>", "[['a']]", "0001 0009 00000001 00000001 61", 2);
 }
 
+// A null or unset [value] writes no payload, but its type is checked all the same (codec.h): a
+// list without its element type, a UDT with a repeated field name and a type nested one level
+// past kMaxNestingDepth are refused by both codecs, as they are for any other value.
+TEST(CqlEncodeErrors, ANullOrUnsetOfAnInvalidTypeIsRefused) {
+  Type bare_list;
+  bare_list.kind = Kind::kList;
+  const Type twice =
+      Type::Udt("u", {{"a", Type::Native(Kind::kInt)}, {"a", Type::Native(Kind::kInt)}});
+  Type deep = Type::Native(Kind::kInt);
+  for (int i = 0; i <= kMaxNestingDepth; ++i) deep = Type::List(deep);
+  for (const Codec& c : Codecs()) {
+    for (const Type& t : {bare_list, twice, deep}) {
+      for (const Value& v : {Value::Null(), Value::Unset()}) {
+        absl::StatusOr<std::string> r = c.serialize_value(t, v, 4);
+        ASSERT_FALSE(r.ok()) << c.name << " " << CompactHex(*r);
+        EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << c.name << r.status();
+      }
+    }
+  }
+  EXPECT_FALSE(SerializedValueSize(bare_list, Value::Null(), 4).ok());
+  EXPECT_FALSE(SerializedValueSize(deep, Value::Unset(), 4).ok());
+  // The same types are fine one level shallower, and then a null is its four bytes.
+  Type ok = Type::Native(Kind::kInt);
+  for (int i = 0; i < kMaxNestingDepth; ++i) ok = Type::List(ok);
+  for (const Codec& c : Codecs()) {
+    EXPECT_EQ(CompactHex(*c.serialize_value(ok, Value::Null(), 4)), "ffffffff") << c.name;
+  }
+}
+
 TEST(CqlEncodeErrors, MessageNamesOutputOffset) {
   const Type t = T("list<int>");
   absl::StatusOr<std::string> r =

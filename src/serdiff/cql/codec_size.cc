@@ -252,6 +252,12 @@ absl::StatusOr<size_t> SerializedSize(const Type& t, const Value& v, int version
 absl::StatusOr<size_t> SerializedValueSize(const Type& t, const Value& v, int version) {
   absl::Status st = CheckVersion(version);
   if (!st.ok()) return st;
+  // A null or unset writes no payload, but its type is still checked (codec.h: the type valid
+  // and nested at most kMaxNestingDepth), as PayloadSize checks it for every other value.
+  if (v.is_null() || v.is_unset()) {
+    st = ValidateType(t, kMaxNestingDepth);
+    if (!st.ok()) return absl::InvalidArgumentError(absl::StrCat("cql encode: ", st.message()));
+  }
   if (v.is_null()) return 4;
   if (v.is_unset()) {
     if (version < 4) {
