@@ -76,7 +76,7 @@ RC_GTEST_PROP(CqlMemoryProps, DecodingAnyInputStaysWithinAMultipleOfTheInput, ()
     RC_TAG(v.ok() ? "accepted" : "rejected");
     peak = scope.PeakBytes();
   }
-  RC_ASSERT(peak <= DecodePeakBound(in.bytes.size()));
+  RC_ASSERT(peak <= DecodePeakBound(in.bytes.size(), in.version));
 }
 
 RC_GTEST_PROP(CqlMemoryProps, DecodingMutatedEncodingsStaysWithinAMultipleOfTheInput, ()) {
@@ -91,7 +91,7 @@ RC_GTEST_PROP(CqlMemoryProps, DecodingMutatedEncodingsStaysWithinAMultipleOfTheI
     RC_TAG(v.ok() ? "accepted" : "rejected");
     peak = scope.PeakBytes();
   }
-  RC_ASSERT(peak <= DecodePeakBound(in.bytes.size()));
+  RC_ASSERT(peak <= DecodePeakBound(in.bytes.size(), base.version));
 }
 
 // Claimed counts far beyond the input: rejected with (almost) nothing allocated.

@@ -122,6 +122,42 @@ TEST(CqlMemory, AShortItemOfAWideTypeCostsNoValuePerMissingField) {
   }
 }
 
+// In v1/v2 the top-level collection's elements have 2-byte [short] lengths, so an empty element
+// is 2 input bytes and still one 48-byte Value: 24 bytes per input byte, beyond the 14 x input +
+// 4 KiB that holds from v3 on (found by a bug-class review, 2026-12-07: 10,000 empty elements,
+// 20,002 input bytes, peaked at 664,322 bytes in cql_decode against a bound of 559,660). The
+// decode targets' bound is now version-aware (DecodePeakBound(input, version)).
+TEST(CqlMemory, ShortElementLengthsOfV2CostAValuePerTwoInputBytes) {
+  const Type t = T("list<int>");
+  std::string input = Unhex("2710");  // 10,000 elements
+  for (int i = 0; i < 10000; ++i) input += Unhex("0000");
+  for (const std::string& tail : {std::string(), std::string("\x01", 1)}) {
+    const std::string in = input + tail;
+    harness::PeakHeapScope scope;
+    absl::StatusOr<Value> got = Deserialize(t, in, 2);
+    const int64_t peak = scope.PeakBytes();
+    ASSERT_EQ(got.ok(), tail.empty()) << got.status();
+    if (got.ok()) {
+      ASSERT_EQ(got->items().size(), 10000u);
+      EXPECT_EQ(got->items()[9999], Value::Empty());
+    } else {
+      EXPECT_EQ(ErrorOffset(got.status()), 20002) << got.status();
+    }
+    // The list's 10,000 Values, reserved once after the count was checked (and, on the
+    // rejection, the error's status).
+    if (got.ok()) {
+      EXPECT_EQ(peak, 10000 * 48);
+    }
+    EXPECT_LE(peak, 10000 * 48 + 1024);
+    EXPECT_GE(peak, 10000 * 48);
+    const size_t n = in.size();
+    EXPECT_LE(peak, targets::cql::DecodePeakBound(n, 2));
+    EXPECT_GT(peak, targets::cql::DecodePeakBound(n, 3));  // the v3+ bound would not hold here
+  }
+  EXPECT_EQ(targets::cql::DecodePeakBound(20002, 2), 26 * 20002 + 4096);
+  EXPECT_EQ(targets::cql::DecodePeakBound(20002, 4), 14 * 20002 + 4096);
+}
+
 // Nested levels each reserving for what their own span could hold counted the same bytes once
 // per level (found by a hostile review, 2026-12-06; both inputs are also cql_decode
 // regressions): four levels of lists whose first element claims the rest of the bytes (old peak

@@ -157,15 +157,18 @@ constexpr int64_t kEncodeSlack = 64 * 1024;
 
 // The decode targets run the decoder and print the value: the decoder's bound plus the text
 // (which grows by doubling: up to 3 x its final size while it is being reallocated).
-int64_t DecodeHeapBound(size_t input_bytes, size_t output_bytes) {
-  return DecodePeakBound(input_bytes) + 3 * static_cast<int64_t>(output_bytes) + kEncodeSlack;
+int64_t DecodeHeapBound(size_t input_bytes, int version, size_t output_bytes) {
+  return DecodePeakBound(input_bytes, version) + 3 * static_cast<int64_t>(output_bytes) +
+         kEncodeSlack;
 }
 
 }  // namespace
 
-int64_t DecodePeakBound(size_t input_bytes) {
-  constexpr int64_t kFactor = static_cast<int64_t>(sizeof(Value) / 4) + 2;
-  return kFactor * static_cast<int64_t>(input_bytes) + 4096;
+int64_t DecodePeakBound(size_t input_bytes, int version) {
+  // The smallest length prefix an item can have: [short] for the top-level collection in v1/v2.
+  const int64_t prefix = version < 3 ? 2 : 4;
+  const int64_t factor = static_cast<int64_t>(sizeof(Value)) / prefix + 2;
+  return factor * static_cast<int64_t>(input_bytes) + 4096;
 }
 
 namespace {
@@ -198,12 +201,12 @@ void AddDecodeTarget(harness::Registry& registry, std::string name, std::string 
                           return AsText(c.type,
                                         RefDecode(c.type, c.bytes, c.version, c.framed, c.options));
                         }});
-  def.heap_bound = harness::HeapBound<In>::Custom("DecodePeakBound(input) + 3 x output + 64 KiB",
-                                                  [call](const In& in, const harness::Output& out) {
-                                                    const DecodeCall c = call(in);
-                                                    return DecodeHeapBound(
-                                                        c.bytes.size(), out.ok() ? out->size() : 0);
-                                                  });
+  def.heap_bound = harness::HeapBound<In>::Custom(
+      "DecodePeakBound(input) + 3 x output + 64 KiB",
+      [call](const In& in, const harness::Output& out) {
+        const DecodeCall c = call(in);
+        return DecodeHeapBound(c.bytes.size(), c.version, out.ok() ? out->size() : 0);
+      });
   // Both decoders report where the first invalid field starts (docs/architecture.md,
   // "Error offsets"); a missing or different offset fails the case.
   def.offsets = harness::OffsetPolicy::kRequired;
@@ -233,8 +236,8 @@ void RegisterTargets(harness::Registry& registry) {
        "(<= 72 elements), so output <= 72 x 40 B (map<uuid, uuid>) + 4 = 2884 B; bound output + "
        "64; counts up to 70000 stay in the properties and serdiff check"});
   registry.SetFuzzLimits("cql_*", {8192, 1114112, 25,
-                                   "DecodePeakBound <= 64 x input (512 KiB) + 3 x output (<= 384 "
-                                   "KiB) + 64 KiB, rounded up to 1088 KiB"});
+                                   "DecodePeakBound <= 64 x input (512 KiB; 26 x in v1/v2) + 3 x "
+                                   "output (<= 384 KiB) + 64 KiB, rounded up to 1088 KiB"});
   // The custom mutator lies about [int] and [short] lengths and counts, big-endian (v4 spec 3).
   registry.SetDefaultLengthFields({{4, true}, {2, true}});
   auto encode_target = [](std::string name, bool nested, std::string what) {
@@ -356,7 +359,7 @@ void RegisterTargets(harness::Registry& registry) {
                                          : opt::SerializedSize(in.type, in.value, in.version);
           const size_t encoded = n.ok() ? *n : 0;
           return static_cast<int64_t>(encoded) +
-                 DecodeHeapBound(encoded, out.ok() ? out->size() : 0);
+                 DecodeHeapBound(encoded, in.version, out.ok() ? out->size() : 0);
         });
     def.show_output = [](const std::string& out) { return out; };
     registry.Add(std::move(def));

@@ -184,15 +184,17 @@ Value ExpectedDecode(const Type& t, const Value& v);
 // driver's decoded values.
 Value ReadAsCassandra(const Type& t, const Value& v);
 
-// Bound (bytes) on the optimized decoder's peak heap for `input_bytes` of input, whatever the
-// type and whether it accepts or rejects: every item needs at least its 4-byte length prefix
-// and costs one Value (sizeof(Value) = 48 bytes) plus a copy of its own bytes, and each vector is
-// reserved for exactly the items its loop starts, so 14 x input + 4 KiB. A tuple or UDT item
-// keeps only the fields present (a missing trailing field costs nothing), so the bound does not
-// grow with the widest tuple/UDT of the type. Nothing depends on a count or length field. (The
-// reference decoder grows its vectors by doubling: up to 3 x 48 / 4 = 36 bytes per input byte
-// while one reallocates; within issue 36's 64, not within this bound.)
-int64_t DecodePeakBound(size_t input_bytes);
+// Bound (bytes) on the optimized decoder's peak heap for `input_bytes` of input in protocol
+// `version`, whatever the type and whether it accepts or rejects. Every item costs one Value
+// (sizeof(Value) = 48 bytes) plus a copy of its own bytes and needs at least its length prefix:
+// 4 bytes from v3 on, so 14 x input + 4 KiB; in v1/v2 the top-level collection's elements have
+// 2-byte [short] prefixes (native_protocol_v3.spec section 10), so an empty element is 2 input
+// bytes and the bound is 26 x input + 4 KiB. Each vector is reserved for exactly the items its
+// loop starts. A tuple or UDT item keeps only the fields present (a missing trailing field costs
+// nothing), so the bound does not grow with the widest tuple/UDT of the type. Nothing depends on
+// a count or length field. (The reference decoder grows its vectors by doubling: up to 3 x 48 / 4
+// = 36 bytes per input byte while one reallocates, 72 in v1/v2; not within this bound.)
+int64_t DecodePeakBound(size_t input_bytes, int version);
 
 // "v4 payload list<int> = [1, 2]".
 std::string ShowEncodeInput(const EncodeInput& in);

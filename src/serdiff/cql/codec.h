@@ -70,11 +70,12 @@
 // (the missing trailing ones read as null, v4 spec section 7, but are not stored: the value
 // re-encodes to the same bytes, and FormatValue tells a missing field from a null one); boolean
 // is true for any non-zero byte. Peak heap while decoding is at most about sizeof(Value) / 4 =
-// 12 bytes per input byte plus the copies of text and blob bytes, whatever the type (targets/cql
-// DecodePeakBound: 14 x input + 4 KiB): nothing is reserved before the count has been checked
-// against the remaining bytes, and each collection, tuple or UDT reserves exactly the items its
-// loop will start (stepping over the length prefixes at its level), so there is at most one
-// Value per length prefix in the input at all levels together.
+// 12 bytes per input byte from v3 on, sizeof(Value) / 2 = 24 in v1/v2 (whose top-level
+// collection has 2-byte element lengths), plus the copies of text and blob bytes, whatever the
+// type (targets/cql DecodePeakBound: 14 or 26 x input + 4 KiB): nothing is reserved before the
+// count has been checked against the remaining bytes, and each collection, tuple or UDT reserves
+// exactly the items its loop will start (stepping over the length prefixes at its level), so
+// there is at most one Value per length prefix in the input at all levels together.
 #pragma once
 
 #include <cstddef>
