@@ -60,10 +60,10 @@ TEST(CqlParse, DecodeInputsReadToExactFields) {
   const std::string framed =
       "v3 [value] map<int, udt<u, f0 text, f1 list<inet>>> max_depth=5 reject_short_tuples "
       "reject_negative_lengths require_time_in_day reject_duration_trailing_bytes strict_utf8 "
-      "bytes(0)=";
+      "reject_empty_where_cassandra_does bytes(0)=";
   v = d.parse(framed);
   ASSERT_TRUE(v.ok()) << v.status();
-  DecodeOptions all{5, false, true, true, true, true, true};
+  DecodeOptions all{5, false, true, true, true, true, true, true};
   EXPECT_EQ(*v, (DecodeInput{Ty("map<int, udt<u, f0 text, f1 list<inet>>>"), 3, true, all, ""}));
   EXPECT_EQ(d.show(*v), framed);
 

@@ -22,6 +22,7 @@
 #include "serdiff/common/error_offset.h"
 #include "serdiff/cql/codec.h"
 #include "serdiff/cql/literal.h"
+#include "serdiff/cql/typed.h"
 #include "targets/cql/domain.h"
 #include "targets/families.h"
 #include "tests/cql_test_util.h"
@@ -286,6 +287,52 @@ TEST(CqlDecodeRules, ShortTupleReadsMissingComponentsAsNull) {
   ExpectDecodeError("tuple<int>", "00000004 00000001 00", C::kInvalidArgument, 8);
   // The encoders write a short tuple value as it is, like a UDT value that stops early.
   ExpectPayload("tuple<int, int>", "(1)", "00000004 00000001");
+}
+
+// Cassandra's validators of tinyint, smallint, date and time want exactly their width and
+// duration's at least 3 bytes, where int and the older kinds take an empty value (Int32Serializer:
+// "Expected 4 or 0 byte int"). By default serdiff reads every zero-length payload as Empty;
+// reject_empty_where_cassandra_does refuses it for those five kinds, at the payload's start, in
+// both codecs and in the typed path alike.
+TEST(CqlDecodeRules, EmptyValuesOfTheKindsCassandraRefuses) {
+  using C = absl::StatusCode;
+  const DecodeOptions strict = With(&DecodeOptions::reject_empty_where_cassandra_does);
+  for (const char* k : {"tinyint", "smallint", "date", "time", "duration"}) {
+    ExpectDecodesWith({}, k, "", "empty");
+    ExpectDecodesWith({}, absl::StrCat("list<", k, ">"), "00000001 00000000", "[empty]");
+    ExpectDecodeError(k, "", C::kInvalidArgument, 0, 4, strict);
+    ExpectDecodeError(absl::StrCat("list<", k, ">"), "00000001 00000000", C::kInvalidArgument, 8, 4,
+                      strict);
+    ExpectDecodeError(absl::StrCat("map<int, ", k, ">"), "00000001 00000004 00000007 00000000",
+                      C::kInvalidArgument, 16, 4, strict);
+    ExpectDecodeError(absl::StrCat("tuple<int, ", k, ">"), "00000004 00000001 00000000",
+                      C::kInvalidArgument, 12, 4, strict);
+    // v2: the [short] element length.
+    ExpectDecodeError(absl::StrCat("list<", k, ">"), "0001 0000", C::kInvalidArgument, 4, 2,
+                      strict);
+    for (const Codec& c : Codecs()) {
+      absl::StatusOr<Value> framed = c.deserialize_value(T(k), Unhex("00000000"), 4, strict);
+      ASSERT_FALSE(framed.ok()) << c.name;
+      EXPECT_EQ(ErrorOffset(framed.status()), 4) << c.name << framed.status();
+      // A null is still a null.
+      EXPECT_EQ(*c.deserialize_value(T(k), Unhex("ffffffff"), 4, strict), Value::Null()) << c.name;
+    }
+  }
+  // The typed path agrees where it has the kind: the same error at the same offset.
+  absl::StatusOr<Column<int32_t>> dates = DeserializeFixedList<int32_t>(
+      Kind::kDate, Unhex("00000002 00000004 80000000 00000000"), 4, strict);
+  ASSERT_FALSE(dates.ok());
+  EXPECT_EQ(dates.status().code(), C::kInvalidArgument);
+  EXPECT_EQ(ErrorOffset(dates.status()), 16) << dates.status();
+  absl::StatusOr<Column<int16_t>> shorts =
+      DeserializeFixedList<int16_t>(Kind::kSmallint, Unhex("00000001 00000000"), 4, strict);
+  ASSERT_FALSE(shorts.ok());
+  EXPECT_EQ(ErrorOffset(shorts.status()), 8) << shorts.status();
+  // The kinds Cassandra lets be empty stay empty under the flag.
+  for (const char* k : {"int", "bigint", "boolean", "timestamp", "text", "blob", "uuid", "varint",
+                        "decimal", "inet", "double", "list<int>", "map<int, int>"}) {
+    ExpectDecodesWith(strict, k, "", "empty");
+  }
 }
 
 TEST(CqlDecodeRules, NegativeItemLengthsAreNull) {

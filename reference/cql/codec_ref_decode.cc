@@ -44,7 +44,18 @@ class Reader {
 
   absl::StatusOr<Value> Decode(const Type& t, size_t from, size_t to, bool short_form) const {
     const size_t n = to - from;
-    if (n == 0) return Value::Empty();
+    if (n == 0) {
+      // Cassandra's validators of the v4/v5 types want their bytes (ByteSerializer: exactly 1,
+      // ShortSerializer 2, SimpleDateSerializer 4, TimeSerializer 8, DurationSerializer at least
+      // 3); every other kind takes the empty value.
+      const bool wants_bytes = t.kind == Kind::kTinyint || t.kind == Kind::kSmallint ||
+                               t.kind == Kind::kDate || t.kind == Kind::kTime ||
+                               t.kind == Kind::kDuration;
+      if (wants_bytes && options_.reject_empty_where_cassandra_does) {
+        return DecodeError(from, "no empty value for this type (Cassandra's validator)");
+      }
+      return Value::Empty();
+    }
     auto need = [&](size_t width) -> absl::Status {
       if (n == width) return absl::OkStatus();
       return DecodeError(from, absl::StrCat("expected ", width, " bytes, got ", n));

@@ -81,6 +81,7 @@ std::string ShowOptions(const DecodeOptions& o) {
   if (o.require_time_in_day) s += " require_time_in_day";
   if (o.reject_duration_trailing_bytes) s += " reject_duration_trailing_bytes";
   if (o.strict_utf8) s += " strict_utf8";
+  if (o.reject_empty_where_cassandra_does) s += " reject_empty_where_cassandra_does";
   return s;
 }
 

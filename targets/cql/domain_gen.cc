@@ -245,6 +245,7 @@ DecodeOptions GenOptionsNow() {
   o.require_time_in_day = Roll(0, 2) == 0;
   o.reject_duration_trailing_bytes = Roll(0, 2) == 0;
   o.strict_utf8 = Roll(0, 2) == 0;
+  o.reject_empty_where_cassandra_does = Roll(0, 2) == 0;
   return o;
 }
 

@@ -446,7 +446,8 @@ void VisitOptions(IO& io, DecodeOptions& o) {
   uint8_t flags =
       static_cast<uint8_t>((o.require_minimal_varint ? 1 : 0) | (o.reject_short_tuples ? 2 : 0) |
                            (o.reject_negative_lengths ? 4 : 0) | (o.require_time_in_day ? 8 : 0) |
-                           (o.reject_duration_trailing_bytes ? 16 : 0) | (o.strict_utf8 ? 32 : 0));
+                           (o.reject_duration_trailing_bytes ? 16 : 0) | (o.strict_utf8 ? 32 : 0) |
+                           (o.reject_empty_where_cassandra_does ? 64 : 0));
   io.Int(flags, uint8_t{0}, uint8_t{255});
   o.require_minimal_varint = (flags & 1) != 0;
   o.reject_short_tuples = (flags & 2) != 0;
@@ -454,6 +455,7 @@ void VisitOptions(IO& io, DecodeOptions& o) {
   o.require_time_in_day = (flags & 8) != 0;
   o.reject_duration_trailing_bytes = (flags & 16) != 0;
   o.strict_utf8 = (flags & 32) != 0;
+  o.reject_empty_where_cassandra_does = (flags & 64) != 0;
   io.Int(o.max_depth, 0, serdiff::cql::kMaxNestingDepth);
 }
 template void VisitType<FdpIn>(FdpIn&, Type&, int, int);

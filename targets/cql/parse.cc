@@ -127,7 +127,8 @@ absl::Status ReadOptions(TextCursor& c, DecodeOptions* o) {
       {" reject_negative_lengths", &DecodeOptions::reject_negative_lengths},
       {" require_time_in_day", &DecodeOptions::require_time_in_day},
       {" reject_duration_trailing_bytes", &DecodeOptions::reject_duration_trailing_bytes},
-      {" strict_utf8", &DecodeOptions::strict_utf8}};
+      {" strict_utf8", &DecodeOptions::strict_utf8},
+      {" reject_empty_where_cassandra_does", &DecodeOptions::reject_empty_where_cassandra_does}};
   for (const auto& [name, flag] : kFlags) o->*flag = c.Consume(name);
   return absl::OkStatus();
 }

@@ -34,6 +34,11 @@ class Decoder {
     // A zero-length payload is the empty value of every type (v4 spec section 6: empty is distinct
     // from null). It is answered before the width check, which would otherwise reject an empty int.
     if (len == 0) {
+      if (options_.reject_empty_where_cassandra_does && CassandraRejectsEmpty(t.kind)) {
+        return Invalid(begin, absl::StrCat(KindName(t.kind),
+                                           " has no empty value (Cassandra's "
+                                           "validator wants its bytes)"));
+      }
       *out = Value::Empty();
       return absl::OkStatus();
     }

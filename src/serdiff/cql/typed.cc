@@ -303,6 +303,11 @@ absl::Status ReadElement(Kind k, const uint8_t* data, size_t size, bool short_fo
     return Truncated(at, absl::StrCat("item length ", n, " exceeds the bytes that remain"));
   }
   if (n == 0) {
+    if (options.reject_empty_where_cassandra_does && CassandraRejectsEmpty(k)) {
+      return Invalid(body, absl::StrCat(KindName(k),
+                                        " has no empty value (Cassandra's validator "
+                                        "wants its bytes)"));
+    }
     if (!empty_at->has_value()) *empty_at = body;
     *pos = body;
     return absl::OkStatus();

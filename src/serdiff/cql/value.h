@@ -104,6 +104,13 @@ struct DecodeOptions {
   // after E0 any second byte outside 80..9F, after F0 any second byte with bit 4 or 5 set
   // (the byte itself is not checked to be a continuation byte in those two cases).
   bool strict_utf8 = false;
+  // Reject a zero-length payload of the kinds whose Cassandra validator wants bytes:
+  // tinyint, smallint, date and time (ByteSerializer, ShortSerializer, SimpleDateSerializer and
+  // TimeSerializer want exactly 1, 2, 4 and 8 bytes) and duration (DurationSerializer at least
+  // 3); InvalidArgument at the payload's start (where its first byte would be). Default: Empty,
+  // as for every other kind (the value model's empty value, which the encoders also write;
+  // docs/cql.md, "Decode rules").
+  bool reject_empty_where_cassandra_does = false;
   friend bool operator==(const DecodeOptions&, const DecodeOptions&) = default;
 };
 
@@ -409,5 +416,12 @@ constexpr Value::Shape ShapeOfKind(Kind k) {
 // Whether kind `k` is an integer kind (held as Value::Int: tinyint, smallint, int, bigint,
 // counter, timestamp, time, date). The one list of them: every other place asks this.
 constexpr bool IsIntegerKind(Kind k) { return ShapeOfKind(k) == Value::Shape::kInt; }
+
+// The kinds whose Cassandra validator refuses a zero-length value (the types added in
+// protocol v4 and v5): DecodeOptions::reject_empty_where_cassandra_does.
+constexpr bool CassandraRejectsEmpty(Kind k) {
+  return k == Kind::kTinyint || k == Kind::kSmallint || k == Kind::kDate || k == Kind::kTime ||
+         k == Kind::kDuration;
+}
 
 }  // namespace serdiff::cql
