@@ -94,6 +94,33 @@ TEST(MutationDecode, ErrorsCarryTheOffsetOfTheOffendingField) {
   ExpectError(b, Version::kV51, C::kInvalidArgument, 0);
 }
 
+// A row whose timestamp flag (0x04) carries a delta that lands on Long.MIN_VALUE, the empty
+// timestamp, is refused at the timestamp's vint by both decoders: the writer writes the empty
+// liveness without the flag, and with a TTL (flags 0x0c) the decoded row would be one Validate
+// refuses to write (found by a bug-class review, 2026-12-07). One more and it is a timestamp.
+TEST(MutationDecode, ATimestampFlagWithTheEmptyTimestampIsRefused) {
+  const std::string good = *Serialize(WorkedExample());
+  ASSERT_EQ(static_cast<uint8_t>(good[36]), 0x24);  // row flags: all columns, a timestamp
+  ASSERT_EQ(good[37], 0);                           // the timestamp's delta from the minimum
+  auto with_delta = [&](uint64_t delta) {
+    std::string vint = "\xff";  // Cassandra's unsigned vint of 9 bytes: ff, then 8 bytes
+    for (int i = 7; i >= 0; --i) vint += static_cast<char>((delta >> (8 * i)) & 0xff);
+    std::string b = good;
+    b.replace(37, 1, vint);
+    return b;
+  };
+  const uint64_t to_min = static_cast<uint64_t>(INT64_MIN) - uint64_t{1700000000000000};
+  ExpectError(with_delta(to_min), Version::kV40, absl::StatusCode::kInvalidArgument, 37);
+  const std::string one_more = with_delta(to_min + 1);
+  const Schema schema = SchemaOf(WorkedExample());
+  absl::StatusOr<DecodedMutation> opt = Deserialize(
+      absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(one_more.data()), one_more.size()),
+      Version::kV40, schema);
+  ASSERT_TRUE(opt.ok()) << opt.status();
+  ASSERT_TRUE(ref::mutation::RefDeserialize(one_more, Version::kV40, schema).ok());
+  EXPECT_EQ(opt->unfiltereds[0].liveness_timestamp, INT64_MIN + 1);
+}
+
 // ---- allocation contract ------------------------------------------------------------------
 
 TEST(MutationHeap, ExactPathAllocatesTheOutputOnce) {

@@ -302,7 +302,12 @@ void ReadRow(Cursor& c, DecodedMutation& out, const DecodedUpdate& u, unsigned f
   const TableDef& table = out.schema[u.table];
   if (!is_static) ReadPrefix(c, table.clustering_widths, table.clustering_widths.size(), out);
   Liveness live;
-  if (flags & 0x04) live.timestamp = AddTs(st.min_timestamp, c.UVInt("row timestamp"));
+  if (flags & 0x04) {
+    const size_t ts_at = c.at();
+    live.timestamp = AddTs(st.min_timestamp, c.UVInt("row timestamp"));
+    // The empty liveness is written without the flag.
+    if (!c.failed() && live.timestamp == kNoTimestamp) c.Invalid(ts_at, "row timestamp empty");
+  }
   if (flags & 0x08) {
     const size_t ttl_at = c.at();
     live.ttl = static_cast<int32_t>(static_cast<uint32_t>(st.min_ttl) +

@@ -220,8 +220,15 @@ absl::Status ReadRowBody(Reader& r, DecodedMutation* d, const DecodedUpdate& u, 
   const EncodingStats& st = u.stats;
   if (!is_static && !table.clustering_widths.empty())
     SERDIFF_TRY(ReadPrefix(r, table.clustering_widths, table.clustering_widths.size(), d));
-  if ((flags & 0x04) != 0)
+  if ((flags & 0x04) != 0) {
+    const size_t ts_at = r.pos();
     SERDIFF_TRY(ReadTs(r, st.min_timestamp, &row.liveness_timestamp, "row timestamp"));
+    // The flag says the row has a liveness timestamp; one that lands on kNoTimestamp is the empty
+    // liveness, which the writer writes without the flag (and which can carry no TTL).
+    if (row.liveness_timestamp == kNoTimestamp) {
+      return InvalidAt(ts_at, "row timestamp: the empty timestamp with the timestamp flag");
+    }
+  }
   if ((flags & 0x08) != 0) {
     const size_t ttl_at = r.pos();
     SERDIFF_TRY(ReadTtl(r, st.min_ttl, &row.liveness_ttl, "row ttl"));
