@@ -191,6 +191,7 @@ class Sanitizer {
       case Type::kBinary: {
         std::optional<int64_t> n = Int32At(at, last);
         if (!n || *n < 0 || static_cast<uint64_t>(*n) + 5 > last - at) return std::nullopt;
+        if (u_.old_binary_inner_length && b_[at + 4] == '\x02') b_[at + 4] = '\x00';
         return at + 5 + static_cast<size_t>(*n);
       }
       case Type::kRegex: {

@@ -25,6 +25,7 @@ namespace serdiff::targets::bson {
 // namespaces and both cstrings of a regex are taken as bytes.
 const Unchecked kGoBsonUnchecked{true, true, true, true, true};
 const Unchecked kGoBsonUncheckedCode{true, true, true, true, true, true};
+const Unchecked kGoBsonUncheckedOldBinary{true, true, true, true, true, true, true};
 
 namespace {
 
@@ -290,7 +291,35 @@ std::vector<harness::Divergence<std::string>> GoBsonDecodeDivergences() {
         {"a symbol 78 04 without its NUL", symbol, sb::Validate(symbol), symbol},
         {"the code_w_scope \"x\" with its NUL, valid", valid, Rejection("planted"), valid}};
   };
+  out.push_back(
+      {"go_bson",
+       "bug: an old binary (subtype 2) is read by its inner length only when the outer one is "
+       "above 4, and never checked against it: bson.Raw's Validate frames every binary by its "
+       "outer length, bsonrw's ReadBinary then reads `length > 4 ? inner : outer` bytes, so an "
+       "old binary whose inner length is not the outer one minus 4 is accepted; BSON 1.1 wants "
+       "the inner int32 equal to it, as serdiff, libbson, pymongo, js-bson and java_bson "
+       "check, {\"b\": old binary, outer length 0} (a bug-class review, 2026-12-07): "
+       "0d000000 05 6200 00000000 02 00, serdiff rejects at offset 12, go_bson accepts "
+       "(covered: the input validates once each old binary is framed by its outer length, its "
+       "UTF-8 and code_w_scope terminators as above)",
+       [](const std::string& in, const Output& opt, const Output& other) {
+         return PeerSkipsTheCheck(in, opt, other, kGoBsonUncheckedOldBinary, sb::kDefaultMaxDepth);
+       }});
   out[2].edges = DepthEdges;
+  out[3].edges = [] {
+    // An old binary with its inner length right (valid), a generic binary whose outer length
+    // runs past its document (no framing takes it), and the finding's old binary beside a bool 2
+    // (go_bson rejects that byte too).
+    const std::string valid = BytesOfHex("1100000005620004000000020000000000");
+    const std::string runs_past = BytesOfHex("0d000000056200050000000000");
+    const std::string with_bool2 = BytesOfHex("1100000005620000000000020863000200");
+    return std::vector<harness::DivergenceEdge<std::string>>{
+        {"an old binary with inner length 0 = 4 - 4, valid", valid, Rejection("planted"), valid},
+        {"a generic binary whose length runs past its document", runs_past, sb::Validate(runs_past),
+         runs_past},
+        {"the finding's old binary beside a bool 2", with_bool2, sb::Validate(with_bool2),
+         with_bool2}};
+  };
   return out;
 }
 

@@ -87,6 +87,10 @@ struct Unchecked {
   // the NUL that ends a code_w_scope's code string (a peer that drops the string's last byte
   // unseen): set to NUL before the input is validated
   bool code_terminator = false;
+  // the inner length of an old binary (subtype 2), which a peer that frames every binary by its
+  // outer length alone never reads: the subtype byte set to 00 (generic) before the input is
+  // validated
+  bool old_binary_inner_length = false;
 };
 
 // What each peer's decoder leaves unchecked (defined in its file; BlankUncheckedUtf8 picks one).
@@ -95,6 +99,8 @@ extern const Unchecked kJsBsonUnchecked;
 extern const Unchecked kGoBsonUnchecked;
 // go_bson's UTF-8 and its code_w_scope terminator.
 extern const Unchecked kGoBsonUncheckedCode;
+// ... and an old binary's inner length.
+extern const Unchecked kGoBsonUncheckedOldBinary;
 extern const Unchecked kJavaBsonUnchecked;
 
 // serdiff rejected, the peer (pymongo, else js_bson) accepted, and serdiff's Validate accepts

@@ -50,6 +50,7 @@ if command -v go >/dev/null 2>&1; then
     "go_bson|bson_encode|$repo/corpus/bson_encode/regressions/76c02c14cba8a9ad452ada6440f4f747060f05f2|-|accepted: {\"hex\":\"440000000b28282828282828283a6d6565666c6e6f70626b6f656b6f640061666b6c63766a70737075636c6a6a6267696462746766ff00ff000100000000000000000000\"}|1|-"
     "go_bson|bson_encode|$repo/corpus/bson_encode/regressions/57b7c12232ced11370f2b75a6ee41c1355a71d34|-|accepted: {\"hex\":\"10000000016100000000000000f87f00\"}|1|-"
     "go_bson|bson_decode|$repo/corpus/bson_decode/regressions/d669a2ed84f598126bd83a1747234b23da220f75|-|rejected, offset 16: string without NUL|1|-"
+    "go_bson|bson_decode|$repo/corpus/bson_decode/regressions/7837b15d7564cf71704b1244025411f66e438716|-|rejected, offset 12: old binary length|1|-"
     "gocql|cql_encode_nested|$repo/corpus/cql_encode_nested/regressions/5a85f2d75df2c5b7bb67ad1dba92ece8e4c16829|-|rejected, ref cql encode: inet length|1|-"
     "gocql|cql_encode_scalar|$repo/corpus/cql_encode_scalar/regressions/9c6504491457f3b62ad8f12d7c6bdbee5af389ee|-|rejected, ref cql encode: ascii above 127|1|-"
     "gocql|cql_encode_nested|$repo/corpus/cql_encode_nested/8a7fe9bd07c704c4a12d30a5639d2e24bd21d616|-|rejected, ref cql encode: null element in a v1/v2 collection|1|-"
