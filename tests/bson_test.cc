@@ -199,6 +199,27 @@ TEST(BsonLibbson, NonUtf8StringValueIsAnAcceptedDivergenceOnly) {
   EXPECT_EQ(Covering(divergences, cut, Accept(cut, Validate(cut)), cut), "");
 }
 
+// A regex's options are not checked by libbson at all (a bug-class review, 2026-12-07): an
+// option byte ff neither fails nor stops bson_validate, which goes on to reject the bool 2 after
+// it, and the emulation does the same; the options alone are accepted by both.
+TEST(BsonLibbson, RegexOptionsAreNotCheckedByLibbsonNorByItsEmulation) {
+  const auto divergences = targets::bson::LibbsonDecodeDivergences();
+  DecodeOptions model;
+  model.libbson_quirks = true;
+  const std::string then_bool2 = harness::Unhex("10000000 0b 7200 6100 ff00 08 6200 02 00");
+  EXPECT_EQ(ErrorOffset(Validate(then_bool2)), 9);  // serdiff: the option byte, not UTF-8
+  EXPECT_FALSE(oracle::libbson::Validate(then_bool2).ok());
+  const absl::Status quirk = Validate(then_bool2, model);
+  EXPECT_EQ(ErrorOffset(quirk), 14) << quirk;  // the bool, as libbson
+  // Had libbson accepted it, that would be no known quirk.
+  EXPECT_EQ(Covering(divergences, then_bool2, Accept(then_bool2, Validate(then_bool2)), then_bool2),
+            "");
+  const std::string alone = harness::Unhex("0c000000 0b 7200 6100 ff00 00");
+  EXPECT_TRUE(oracle::libbson::Validate(alone).ok());
+  EXPECT_TRUE(Validate(alone, model).ok());
+  EXPECT_NE(Covering(divergences, alone, Accept(alone, Validate(alone)), alone), "");
+}
+
 std::string NestedBytes(int levels) { return *ref::bson::Encode(Nested(levels)); }
 
 TEST(BsonLibbson, DepthIsAnAcceptedDivergenceOnlyPastTheLimit) {

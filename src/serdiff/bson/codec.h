@@ -75,7 +75,8 @@ struct DecodeOptions {
   // value with ill-formed UTF-8 (string, code, symbol, regex pattern, DBPointer namespace)
   // likewise ends its document's validation with success; an embedded document or array
   // whose length is below 5 or whose last byte is not 0x00 is stepped over unchecked. In each
-  // case the parent documents go on being checked.
+  // case the parent documents go on being checked. A regex's options are not checked for UTF-8
+  // at all (libbson looks at its pattern only).
   bool libbson_quirks = false;
 };
 

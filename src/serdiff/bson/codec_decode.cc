@@ -249,12 +249,15 @@ class Parser {
     return absl::OkStatus();
   }
 
-  absl::Status CString(size_t q, size_t limit, std::string* out, size_t* end) {
+  // utf8 false: the cstring's UTF-8 is not looked at (a regex's options under libbson_quirks).
+  absl::Status CString(size_t q, size_t limit, std::string* out, size_t* end, bool utf8 = true) {
     const void* nul = std::memchr(b_ + q, 0, limit - q);
     if (nul == nullptr) return InvalidAt(q, "cstring not NUL-terminated");
     const size_t len = static_cast<const unsigned char*>(nul) - (b_ + q);
     const std::string_view s(reinterpret_cast<const char*>(b_ + q), len);
-    if (absl::Status st = CheckUtf8(q, s); !st.ok()) return st;
+    if (utf8) {
+      if (absl::Status st = CheckUtf8(q, s); !st.ok()) return st;
+    }
     if constexpr (Build) out->assign(s);
     *end = q + len + 1;
     return absl::OkStatus();
@@ -339,7 +342,11 @@ class Parser {
         size_t mid = 0;
         if (absl::Status st = CString(q, limit, s, &mid); !st.ok()) return st;
         std::string options;
-        if (absl::Status st = CString(mid, limit, &options, end); !st.ok()) return st;
+        // libbson 1.23's bson_validate checks a regex's pattern, not its options: an ill-formed
+        // option byte neither fails nor stops it (a bool 2 after it is still rejected).
+        if (absl::Status st = CString(mid, limit, &options, end, !opt_.libbson_quirks); !st.ok()) {
+          return st;
+        }
         if constexpr (Build) v->s2 = options;  // allocated only when not empty
         return absl::OkStatus();
       }
