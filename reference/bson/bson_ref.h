@@ -29,7 +29,11 @@ std::string FormatUint64(uint64_t v);
 // The key of array element `index`: snprintf("%llu").
 std::string ArrayKey(uint64_t index);
 
-// The BSON bytes of doc; same errors, classes and conditions as serdiff::bson::Encode.
+// The BSON bytes of doc; same errors, classes and conditions as serdiff::bson::Encode, except
+// which one a document with two faults reports when one is a length past INT32_MAX: this
+// reference builds every element before it measures the document (InvalidArgument for a bad
+// value after the 2 GiB), where Encode stops with OutOfRange as soon as its running size passes
+// INT32_MAX. Both reject such a document.
 absl::StatusOr<std::string> Encode(const Document& doc);
 
 struct ValidateOptions {
