@@ -581,6 +581,9 @@ TEST(InterchangePeers, GoBsonOldBinaryInnerLength) {
     EXPECT_FALSE(DecodeCovered("pymongo", in, in)) << hex;
     EXPECT_FALSE(DecodeCovered("js_bson", in, in)) << hex;
   }
+  // Both at once, 105 levels deep (the depth divergence frames old binaries the same way).
+  const std::string deep = Chain(105, Unhex("0d000000056200000000000200"));
+  EXPECT_TRUE(DecodeCovered("go_bson", deep, deep));
   const std::string runs_past = Unhex("0d000000056200050000000000");
   EXPECT_FALSE(DecodeCovered("go_bson", runs_past, runs_past));
   const std::string with_bool2 = Unhex("1100000005620000000000020863000200");

@@ -516,6 +516,26 @@ TEST(ReviewCommand, AShrunkFormThatDoesNotConfirmIsNotKept) {
 const std::string kExampleWorker =
     std::string(SERDIFF_CORPUS_DIR) + "/../examples/own_worker/worker.json";
 
+// `check --subject` takes the same rule as review's sides: a worker named "slow" is the subject
+// of the one target it joins, not of the 25 timestamp targets whose compiled reference is also
+// called "slow" (which were judged as if they were the worker, 126 heap-bound failures).
+TEST(SubjectByName, AWorkerSubjectIsNeverACompiledNamesake) {
+  if (std::system("test -x /usr/bin/python3") != 0) GTEST_SKIP() << "no /usr/bin/python3";
+  const std::string dir = TempDir("subject_slow");
+  const std::string m = WriteHeapWorker(dir, "slow", "    held = b''\n");
+  const auto [rc, out] = RunCli(absl::StrCat(
+      "--no-workers --worker ", m, " --subject slow check --cases 2 --failures-dir ", dir));
+  EXPECT_TRUE(absl::StrContains(out, "\n1 targets, ")) << out;
+  EXPECT_FALSE(absl::StrContains(out, "timestamp_")) << out;
+  // Without the worker, "slow" is the compiled reference, and the timestamp targets have it.
+  const auto [rc2, out2] = RunCli(
+      "--no-workers --subject slow check --cases 2 --filter "
+      "timestamp_millis_to_civil");
+  EXPECT_EQ(rc2, 0) << out2;
+  EXPECT_TRUE(absl::StrContains(out2, "\n1 targets, 0 failures")) << out2;
+  std::filesystem::remove_all(dir);
+}
+
 // A heap allowance narrowed on the command line is part of the printed reproduce line: a worker
 // that, with MORE=1, holds 100 bytes more in each call is within the default slack (256 B) and
 // beyond --heap-slack 0, and the printed line finds the same again only if it carries the slack.
@@ -524,9 +544,9 @@ TEST(ReviewCommand, TheReproduceLineKeepsANarrowedHeapAllowance) {
   const std::string dir = TempDir("narrow");
   const std::string m = WriteHeapWorker(dir, "narrow", "    held = bytes(100) if MORE else b''\n",
                                         "MORE = bool(os.environ.get('MORE'))\n");
-  const std::string sides = absl::StrCat("review --before ", m, " --after ", m,
-                                         " --after-env MORE=1 --cases 5 --time-rounds 0 --out ",
-                                         dir);
+  const std::string sides =
+      absl::StrCat("review --before ", m, " --after ", m,
+                   " --after-env MORE=1 --cases 5 --time-rounds 0 --out ", dir);
   const auto [rc, out] = RunCli(sides);
   EXPECT_EQ(rc, 0) << out;
   const auto [rc2, out2] = RunCli(sides + " --heap-slack 0");

@@ -265,9 +265,10 @@ std::vector<harness::Divergence<std::string>> GoBsonDecodeDivergences() {
        "on purpose (serdiff's): serdiff rejects nesting deeper than 100 levels (the limit the "
        "spec recommends), bson.Unmarshal has none, e.g. {\"d\": {\"d\": ...}} 101 levels deep: "
        "serdiff rejects, go_bson accepts (covered: the input validates with no depth limit, its "
-       "unchecked UTF-8 blanked and code_w_scope terminators set as above)",
+       "unchecked UTF-8 blanked, code_w_scope terminators set and old binaries framed by their "
+       "outer length as below)",
        [](const std::string& in, const Output& opt, const Output& other) {
-         return PeerSkipsTheCheck(in, opt, other, kGoBsonUncheckedCode, kWalkDepth);
+         return PeerSkipsTheCheck(in, opt, other, kGoBsonUncheckedOldBinary, kWalkDepth);
        }});
   out[0].edges = [] {
     // A string e9 whose length runs one byte past its element: a layout error, not UTF-8.
