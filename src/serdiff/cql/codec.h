@@ -43,8 +43,10 @@
 // in the two passes, after that string was allocated (at most 32 KiB, then freed).
 //
 // Decoders validate everything and never read outside the input. By default they accept what
-// Apache Cassandra's own validators accept (DecodeOptions in value.h; each strict flag
-// restores one rule of the spec; table in docs/cql.md "Decode rules"). Every error carries
+// Apache Cassandra's own validators accept, and also a zero-length payload of every kind (Empty),
+// which Cassandra refuses for tinyint, smallint, date, time and duration (DecodeOptions in
+// value.h; each strict flag restores one rule of the spec, or of Cassandra:
+// reject_empty_where_cassandra_does; table in docs/cql.md "Decode rules"). Every error carries
 // its input byte offset as a status payload (serdiff::ErrorOffset, serdiff/common/
 // error_offset.h) and in its message: the offset where the first field that makes the input
 // invalid starts, reading front to back; the reference decoder reports the same offsets.
@@ -64,8 +66,10 @@
 //                    item length below -1 (reject_negative_lengths), time outside
 //                    0..86399999999999 (require_time_in_day), bytes after a duration's three
 //                    vints (reject_duration_trailing_bytes), a non-minimal varint / vint
-//                    (require_minimal_varint).
-// Decoded values: a zero-length payload is Empty for every type; a negative item length is
+//                    (require_minimal_varint), a zero-length tinyint, smallint, date, time or
+//                    duration (reject_empty_where_cassandra_does, at the payload's start).
+// Decoded values: a zero-length payload is Empty for every type (without
+// reject_empty_where_cassandra_does); a negative item length is
 // null; a tuple or UDT value that stops before its type's last item has only the items present
 // (the missing trailing ones read as null, v4 spec section 7, but are not stored: the value
 // re-encodes to the same bytes, and FormatValue tells a missing field from a null one); boolean
