@@ -77,4 +77,20 @@ for c in "${cmds[@]}"; do
 done
 after=$(find "$root/corpus/varint_zigzag64" -type f | wc -l)
 [ "$before" = "$after" ] || fail "a command wrote into corpus/varint_zigzag64"
-echo "printed_commands: every printed command ran as printed (selftest 3, varint_zigzag64 4)"
+
+# --- 3. a copy of the CLI outside any build tree (an install, a copy a user took): it names
+# itself in its commands (it printed an empty block before 2026-12-07) ---
+mkdir -p "$work/copy"
+cp "$serdiff" "$work/copy/serdiff-copy"
+(cd "$work" && "$work/copy/serdiff-copy" repro --commands varint_zigzag64 seed-1) \
+  >"$work/copy.log" 2>&1 || { cat "$work/copy.log"; fail "the copy's repro did not pass"; }
+mapfile -t copied < <(commands_of "$work/copy.log")
+[ ${#copied[@]} = 2 ] || { cat "$work/copy.log"; fail "expected 2 commands from a copy (repro, shrink), got ${#copied[@]}"; }
+for c in "${copied[@]}"; do
+  case "$c" in
+    "$work/copy/serdiff-copy repro --shrink "*) run 2 "$c" ;;
+    "$work/copy/serdiff-copy repro "*) run 0 "$c" ;;
+    *) fail "a copy's command does not name the copy: $c" ;;
+  esac
+done
+echo "printed_commands: every printed command ran as printed (selftest 3, varint_zigzag64 4, a copy 2)"

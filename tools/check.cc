@@ -144,10 +144,9 @@ int Check(const Session& session, const CheckOptions& o) {
                             t->family() == "selftest"});
         if (progress) std::cerr << "\r\033[K";
         std::cerr << r.report
-                  << serdiff::harness::ReproCommands(
-                         t->name(), failures.back().path, failures.back().selftest,
-                         serdiff::harness::FindReproTools(t->name(), serdiff::harness::SelfPath()),
-                         session.config)
+                  << serdiff::harness::ReproCommands(t->name(), failures.back().path,
+                                                     failures.back().selftest,
+                                                     CliReproTools(t->name()), session.config)
                   << "\n";
       }
     };

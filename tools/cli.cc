@@ -60,6 +60,13 @@ std::vector<const Target*> Selected(const Session& session, const std::string& f
   return out;
 }
 
+harness::ReproTools CliReproTools(const std::string& target) {
+  const std::string self = harness::SelfPath();
+  harness::ReproTools tools = harness::FindReproTools(target, self);
+  if (tools.serdiff.empty()) tools.serdiff = self;
+  return tools;
+}
+
 // The shipped corpus: for an installed binary (<prefix>/bin/serdiff), <prefix>/share/serdiff/
 // corpus when it exists; else the source tree's corpus/ (compiled in).
 std::string DefaultCorpusDir() {

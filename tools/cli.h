@@ -10,6 +10,7 @@
 
 #include "harness/registry.h"
 #include "harness/run_config.h"
+#include "harness/shrink.h"
 
 namespace serdiff::tools {
 
@@ -35,6 +36,10 @@ const Target* FindTarget(const Session& session, const std::string& name);
 // it; the self-test targets too when with_selftest and --selftest.
 std::vector<const Target*> Selected(const Session& session, const std::string& filter,
                                     bool with_selftest = true);
+// The commands a failure report of `target` prints (harness::FindReproTools): the running program
+// is the CLI itself, so its own path names it even when it lies outside a build tree (a copy, an
+// install), which FindReproTools alone finds only in a build tree's tools/.
+harness::ReproTools CliReproTools(const std::string& target);
 // The shipped corpus: for an installed binary (<prefix>/bin/serdiff), <prefix>/share/serdiff/
 // corpus when it exists; else the source tree's corpus/ (compiled in).
 std::string DefaultCorpusDir();

@@ -138,8 +138,7 @@ int Repro(const Session& session, const std::string& name, const std::string& fi
   std::cout << r.report;
   if (!r.passed || commands) {
     std::cout << serdiff::harness::ReproCommands(
-        name, path, t->family() == "selftest",
-        serdiff::harness::FindReproTools(name, serdiff::harness::SelfPath()), session.config);
+        name, path, t->family() == "selftest", serdiff::tools::CliReproTools(name), session.config);
   }
   return r.passed ? 0 : 1;
 }
