@@ -516,6 +516,23 @@ TEST(ReviewCommand, AShrunkFormThatDoesNotConfirmIsNotKept) {
 const std::string kExampleWorker =
     std::string(SERDIFF_CORPUS_DIR) + "/../examples/own_worker/worker.json";
 
+// `--json -` leaves stdout to the JSON report alone (the tables go to stderr), so that a JSON
+// reader can take it, for check and for review (a new user's trial found both mixed).
+TEST(JsonToStdout, TheReportIsAllOfStdout) {
+  for (const char* args :
+       {" --no-workers check --cases 3 --filter varint_zigzag64 --json -",
+        " review --before optimized --after reference --filter varint_zigzag64 --cases 3 "
+        "--time-rounds 0 --json -"}) {
+    const auto [rc, out] = RunShell(absl::StrCat("(", SERDIFF_CLI, args, " 2>/dev/null)"));
+    EXPECT_EQ(rc, 0) << args << "\n" << out;
+    ASSERT_FALSE(out.empty()) << args;
+    EXPECT_EQ(out.front(), '{') << args << "\n" << out;
+    EXPECT_TRUE(absl::EndsWith(out, "}\n") || absl::EndsWith(out, "}")) << args << "\n" << out;
+    EXPECT_FALSE(absl::StrContains(out, "targets, 0 failures")) << out;
+    EXPECT_FALSE(absl::StrContains(out, "serdiff review:")) << out;
+  }
+}
+
 // `check --subject` takes the same rule as review's sides: a worker named "slow" is the subject
 // of the one target it joins, not of the 25 timestamp targets whose compiled reference is also
 // called "slow" (which were judged as if they were the worker, 126 heap-bound failures).

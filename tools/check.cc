@@ -176,18 +176,19 @@ int Check(const Session& session, const CheckOptions& o) {
   }
   if (progress) std::fprintf(stderr, "\r\033[K");
 
+  // With --json -, stdout carries the JSON report alone; the table goes to stderr.
+  std::ostream& human = json_path == "-" ? std::cerr : std::cout;
   size_t w = 6;
   for (const Row& r : rows) w = std::max(w, r.target.size());
-  std::cout << absl::StrFormat("%-*s %7s %9s %8s %12s %12s %12s %12s %12s %8s\n", w, "target",
-                               "corpus", "generated", "failures", "peak heap", "bound", "ref peak",
-                               "reject peak", "reject bound", "seconds");
+  human << absl::StrFormat("%-*s %7s %9s %8s %12s %12s %12s %12s %12s %8s\n", w, "target", "corpus",
+                           "generated", "failures", "peak heap", "bound", "ref peak", "reject peak",
+                           "reject bound", "seconds");
   int total_failures = 0;
   for (const Row& r : rows) {
     total_failures += r.failures;
-    std::cout << absl::StrFormat("%-*s %7d %9d %8d %12s %12s %12s %12s %12s %8.2f\n", w, r.target,
-                                 r.corpus, r.generated, r.failures, Bytes(r.peak), Bytes(r.bound),
-                                 Bytes(r.ref_peak), Bytes(r.rej_peak), Bytes(r.rej_bound),
-                                 r.seconds);
+    human << absl::StrFormat("%-*s %7d %9d %8d %12s %12s %12s %12s %12s %8.2f\n", w, r.target,
+                             r.corpus, r.generated, r.failures, Bytes(r.peak), Bytes(r.bound),
+                             Bytes(r.ref_peak), Bytes(r.rej_peak), Bytes(r.rej_bound), r.seconds);
   }
   if (!external.empty()) {
     // The outside implementations: each one's calls (inputs it was given), declines, rejections
@@ -195,49 +196,47 @@ int Check(const Session& session, const CheckOptions& o) {
     // peaks of the table above.
     size_t wi = 14;
     for (const ExternalRow& e : external) wi = std::max(wi, e.impl.size());
-    std::cout << absl::StrFormat("\n%-*s %-*s %-7s %-6s %7s %8s %8s %12s\n", wi, "implementation",
-                                 w, "target", "role", "kind", "calls", "declined", "rejected",
-                                 "peak heap");
+    human << absl::StrFormat("\n%-*s %-*s %-7s %-6s %7s %8s %8s %12s\n", wi, "implementation", w,
+                             "target", "role", "kind", "calls", "declined", "rejected",
+                             "peak heap");
     for (const ExternalRow& e : external) {
       const serdiff::harness::Target* t = FindTarget(session, e.target);
       std::string kind = "?";
       for (const auto& i : t->info().impls) {
         if (i.name == e.impl) kind = std::string(serdiff::harness::ImplKindName(i.kind));
       }
-      std::cout << absl::StrFormat("%-*s %-*s %-7s %-6s %7d %8d %8d %12s\n", wi, e.impl, w,
-                                   e.target, e.subject ? "subject" : "peer", kind, e.calls,
-                                   e.declined, e.rejected, Bytes(e.peak));
+      human << absl::StrFormat("%-*s %-*s %-7s %-6s %7d %8d %8d %12s\n", wi, e.impl, w, e.target,
+                               e.subject ? "subject" : "peer", kind, e.calls, e.declined,
+                               e.rejected, Bytes(e.peak));
     }
     for (const auto& wc : session.targets->workers()) {
       if (wc->calls() == 0) continue;
-      std::cout << "  " << wc->manifest().name
-                << (wc->library().empty() ? "" : " (" + wc->library() + ")") << ": " << wc->calls()
-                << " calls, " << wc->starts() << (wc->starts() == 1 ? " start" : " starts")
-                << (wc->peak_text().empty() ? "" : "; peak: " + wc->peak_text()) << "\n";
+      human << "  " << wc->manifest().name
+            << (wc->library().empty() ? "" : " (" + wc->library() + ")") << ": " << wc->calls()
+            << " calls, " << wc->starts() << (wc->starts() == 1 ? " start" : " starts")
+            << (wc->peak_text().empty() ? "" : "; peak: " + wc->peak_text()) << "\n";
       // A worker that cannot run declines every call: say why, here and not only in a repro.
       if (wc->declined_reason()) {
-        std::cout << "  " << wc->manifest().name
-                  << " declined every call: " << *wc->declined_reason() << "\n";
+        human << "  " << wc->manifest().name << " declined every call: " << *wc->declined_reason()
+              << "\n";
       }
     }
-    std::cout << "\n";
+    human << "\n";
   }
   int subject_declined = 0;
   for (const Row& r : rows) subject_declined += r.subject_declined;
   if (subject_declined > 0) {
-    std::cout << absl::StrFormat("%s declined %d cases (not judged)\n", session.config.subject,
-                                 subject_declined);
+    human << absl::StrFormat("%s declined %d cases (not judged)\n", session.config.subject,
+                             subject_declined);
   }
-  std::cout << absl::StrFormat("%d targets, %d failures\n", rows.size(), total_failures);
+  human << absl::StrFormat("%d targets, %d failures\n", rows.size(), total_failures);
   for (const Failure& f : failures) {
     std::error_code abs_ec;
     const std::filesystem::path abs = std::filesystem::absolute(f.path, abs_ec);
-    std::cout << "FAIL " << f.target << ": " << f.failure_class << "\n  "
-              << serdiff::harness::ShellWord(serdiff::harness::SelfPath())
-              << (f.selftest ? " --selftest" : "") << session.repro_args << " repro " << f.target
-              << " "
-              << serdiff::harness::ShellWord(abs_ec ? f.path : abs.lexically_normal().string())
-              << "\n";
+    human << "FAIL " << f.target << ": " << f.failure_class << "\n  "
+          << serdiff::harness::ShellWord(serdiff::harness::SelfPath())
+          << (f.selftest ? " --selftest" : "") << session.repro_args << " repro " << f.target << " "
+          << serdiff::harness::ShellWord(abs_ec ? f.path : abs.lexically_normal().string()) << "\n";
   }
 
   if (!json_path.empty()) {

@@ -332,11 +332,13 @@ int Review(const ReviewOptions& o) {
               << " (" << after.spec << ") (see serdiff list)\n";
     return 2;
   }
-  std::cout << "serdiff review: before " << before.impl << " (" << before.spec << "), after "
-            << after.impl << " (" << after.spec << "); " << pairs.size()
-            << " targets; the shipped corpus, then " << o.cases << " generated inputs (seed "
-            << o.seed << "); heap allowance before + " << heap.percent << " % + "
-            << heap.slack_bytes << " B" << NoiseNote(o, heap) << "\n";
+  // With --json -, stdout carries the JSON report alone; the summary goes to stderr.
+  std::ostream& human = o.json_path == "-" ? std::cerr : std::cout;
+  human << "serdiff review: before " << before.impl << " (" << before.spec << "), after "
+        << after.impl << " (" << after.spec << "); " << pairs.size()
+        << " targets; the shipped corpus, then " << o.cases << " generated inputs (seed " << o.seed
+        << "); heap allowance before + " << heap.percent << " % + " << heap.slack_bytes << " B"
+        << NoiseNote(o, heap) << "\n";
   std::vector<TargetRow> rows;
   std::vector<Timing> timings;
   std::vector<Finding> findings;
@@ -531,7 +533,7 @@ int Review(const ReviewOptions& o) {
       row.speed_note = absl::StrCat("slower by more than ", o.max_slowdown, " %");
     }
   }
-  review_internal::PrintSummary(std::cout, o, rows, findings);
+  review_internal::PrintSummary(human, o, rows, findings);
   // A report to a file (or, with stdout_dash, "-": stdout); false when the file could not be
   // written.
   auto write = [](const std::string& path, const auto& writer, bool stdout_dash = false) {
@@ -561,24 +563,24 @@ int Review(const ReviewOptions& o) {
   if (!o.plots_dir.empty()) {
     for (const std::string& line :
          review_internal::WritePlots(o.plots_dir, before.text(), after.text(), rows)) {
-      std::cout << "plot: " << line << "\n";
+      human << "plot: " << line << "\n";
     }
   }
   const auto confirmed = std::count_if(findings.begin(), findings.end(),
                                        [](const Finding& f) { return f.confirmed(); });
-  std::cout << "\nserdiff review: " << (failed ? "REGRESSION" : "no regression") << " ("
-            << confirmed << " confirmed difference" << (confirmed == 1 ? "" : "s")
-            << ", one per target and class, over " << rows.size() << " targets";
+  human << "\nserdiff review: " << (failed ? "REGRESSION" : "no regression") << " (" << confirmed
+        << " confirmed difference" << (confirmed == 1 ? "" : "s")
+        << ", one per target and class, over " << rows.size() << " targets";
   if (confirmed != static_cast<int64_t>(findings.size())) {
-    std::cout << "; " << findings.size() - confirmed << " unconfirmed";
+    human << "; " << findings.size() - confirmed << " unconfirmed";
   }
   const auto too_slow = std::count_if(rows.begin(), rows.end(),
                                       [](const TargetRow& r) { return r.over_max_slowdown; });
   if (too_slow > 0) {
-    std::cout << "; " << too_slow << " target" << (too_slow == 1 ? "" : "s")
-              << " slower than --max-slowdown " << o.max_slowdown << " allows";
+    human << "; " << too_slow << " target" << (too_slow == 1 ? "" : "s")
+          << " slower than --max-slowdown " << o.max_slowdown << " allows";
   }
-  std::cout << ")\n";
+  human << ")\n";
   return failed ? 1 : 0;
 }
 
