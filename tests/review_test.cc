@@ -662,6 +662,17 @@ TEST(ReviewCommand, WorkerVariantsThroughTheEnvironment) {
   EXPECT_EQ(rc3, 0) << out3;
   EXPECT_TRUE(absl::StrContains(out3, "speed: speedup ")) << out3;
   EXPECT_TRUE(absl::StrContains(out3, "3 rounds of 5 timings of ")) << out3;
+  // A misspelt variant declines every input: nothing was compared, which is no pass (exit 2),
+  // and the summary says why.
+  const auto [rc4, out4] = RunCli(
+      absl::StrCat("review --before ", kExampleWorker, " --after ", kExampleWorker,
+                   " --after-env MY_WORKER_VARIANT=fragmnets --filter cql_typed_encode --cases 5 "
+                   "--time-rounds 0 --out ",
+                   dir));
+  EXPECT_EQ(rc4, 2) << out4;
+  EXPECT_TRUE(absl::StrContains(out4, "after, first: declined: MY_WORKER_VARIANT=fragmnets"))
+      << out4;
+  EXPECT_TRUE(absl::StrContains(out4, "serdiff review: NOTHING COMPARED")) << out4;
   std::filesystem::remove_all(dir);
 }
 

@@ -382,6 +382,12 @@ int Review(const ReviewOptions& o) {
       }
       if (!d.compared) {
         ++row.declined;
+        for (auto [side, reason] :
+             {std::pair{&b, &row.first_decline_before}, std::pair{&a, &row.first_decline_after}}) {
+          if (reason->empty() && !side->output.ok() && harness::IsDeclined(side->output.status())) {
+            *reason = std::string(side->output.status().message());
+          }
+        }
       } else {
         ++row.compared;
         if (d.heap_compared) {
@@ -568,8 +574,14 @@ int Review(const ReviewOptions& o) {
   }
   const auto confirmed = std::count_if(findings.begin(), findings.end(),
                                        [](const Finding& f) { return f.confirmed(); });
-  human << "\nserdiff review: " << (failed ? "REGRESSION" : "no regression") << " (" << confirmed
-        << " confirmed difference" << (confirmed == 1 ? "" : "s")
+  // A side that declines every input (a misspelt variant, a worker whose library is missing)
+  // reviews nothing; that is no pass.
+  const bool nothing = !failed && review_internal::NothingCompared(rows);
+  human << "\nserdiff review: "
+        << (failed    ? "REGRESSION"
+            : nothing ? "NOTHING COMPARED, every input declined"
+                      : "no regression")
+        << " (" << confirmed << " confirmed difference" << (confirmed == 1 ? "" : "s")
         << ", one per target and class, over " << rows.size() << " targets";
   if (confirmed != static_cast<int64_t>(findings.size())) {
     human << "; " << findings.size() - confirmed << " unconfirmed";
@@ -581,6 +593,7 @@ int Review(const ReviewOptions& o) {
           << " slower than --max-slowdown " << o.max_slowdown << " allows";
   }
   human << ")\n";
+  if (nothing) return 2;
   return failed ? 1 : 0;
 }
 

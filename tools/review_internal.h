@@ -56,6 +56,8 @@ struct TargetRow {
   std::vector<GrowthRow> growth;
   std::string target;
   int64_t inputs = 0, compared = 0, declined = 0, differing = 0, heap_compared = 0;
+  // Each side's reason for the first input it declined ("" when it declined none).
+  std::string first_decline_before, first_decline_after;
   std::map<std::string, int64_t> classes;  // class -> inputs
   int64_t before_spec_failures = 0, after_spec_failures = 0;
   std::string before_spec_first, after_spec_first;  // first class against the spec
@@ -95,6 +97,14 @@ std::string ReproLine(const ReviewOptions& o, const std::string& target, const s
 // The terminal summary: one row per target, its speed and size ladder, then each finding.
 void PrintSummary(std::ostream& out, const ReviewOptions& o, const std::vector<TargetRow>& rows,
                   const std::vector<Finding>& findings);
+// True when no target compared a single input (a side declined every one): the review judged
+// nothing, which is no pass (exit 2, "passed": false).
+inline bool NothingCompared(const std::vector<TargetRow>& rows) {
+  for (const TargetRow& r : rows) {
+    if (r.compared > 0) return false;
+  }
+  return true;
+}
 // The Markdown report (for a pull request): the summary table, the growth tables, the findings.
 void WriteMarkdown(std::ostream& md, const ReviewOptions& o, const SideText& before,
                    const SideText& after, const std::vector<TargetRow>& rows,

@@ -120,6 +120,12 @@ void PrintSummary(std::ostream& out, const ReviewOptions& o, const std::vector<T
         r.differing, r.before_spec_failures ? absl::StrCat(r.before_spec_failures, " fail") : "ok",
         r.after_spec_failures ? absl::StrCat(r.after_spec_failures, " fail") : "ok",
         r.heap_compared ? absl::StrFormat("%.2fx", r.worst_heap_ratio) : "not measured");
+    if (r.compared == 0 && r.declined > 0) {
+      out << "  nothing compared: every input was declined";
+      if (!r.first_decline_before.empty()) out << "; before, first: " << r.first_decline_before;
+      if (!r.first_decline_after.empty()) out << "; after, first: " << r.first_decline_after;
+      out << "\n";
+    }
     if (r.timed) {
       out << absl::StrFormat(
           "  speed: speedup %.3fx (before time / after time; 95 %% CI %.3f-%.3f, %d rounds of %d "
@@ -172,7 +178,11 @@ void WriteMarkdown(std::ostream& md, const ReviewOptions& o, const SideText& bef
                    const std::vector<Finding>& findings, bool failed) {
   md << "## serdiff review: " << before.impl << " (" << before.spec << ") -> " << after.impl << " ("
      << after.spec << ")\n\n"
-     << "Verdict: **" << (failed ? "regression" : "no regression") << "**. Inputs: the shipped "
+     << "Verdict: **"
+     << (failed                  ? "regression"
+         : NothingCompared(rows) ? "nothing compared, every input declined"
+                                 : "no regression")
+     << "**. Inputs: the shipped "
      << "corpus of each target, then " << o.cases << " generated (seed " << o.seed
      << "), the same for both sides. Heap allowance per input: before + " << o.heap.percent
      << " % + " << o.heap.slack_bytes
@@ -241,7 +251,7 @@ void WriteJson(std::ostream& js, const ReviewOptions& o, const SideText& before,
      << "},\"cases\":" << o.cases << ",\"seed\":" << o.seed
      << ",\"heap_tolerance_percent\":" << o.heap.percent
      << ",\"heap_slack_bytes\":" << o.heap.slack_bytes
-     << ",\"passed\":" << (failed ? "false" : "true") << ",\"targets\":[";
+     << ",\"passed\":" << (failed || NothingCompared(rows) ? "false" : "true") << ",\"targets\":[";
   for (size_t i = 0; i < rows.size(); ++i) {
     const TargetRow& r = rows[i];
     js << (i ? "," : "") << "{\"target\":" << JsonText(r.target) << ",\"inputs\":" << r.inputs
