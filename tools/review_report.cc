@@ -316,29 +316,37 @@ std::vector<std::string> WritePlots(const std::string& dir, const SideText& befo
   const bool have_gnuplot = std::system("command -v gnuplot >/dev/null 2>&1") == 0;
   for (const TargetRow& r : rows) {
     if (r.growth.empty()) continue;
-    const std::string base = dir + "/" + r.target;
+    // Absolute paths in the script, so that `gnuplot <target>.gp` works from any directory.
+    const std::filesystem::path abs_dir = std::filesystem::absolute(dir, ec);
+    const std::string base = (ec ? std::filesystem::path(dir) : abs_dir).string() + "/" + r.target;
     std::ofstream dat(base + ".dat");
     dat << "# count output_bytes before_peak after_peak before_ns after_ns (nulls 0 %)\n";
     int points = 0;
+    bool timed = false;  // a time panel only when some step was timed (--time-rounds)
     for (const GrowthRow& g : r.growth) {
       if (g.null_percent != 0 || g.count == 0) continue;
       dat << g.count << " " << g.output_bytes << " " << g.before_peak << " " << g.after_peak << " "
           << g.before_ns << " " << g.after_ns << "\n";
       ++points;
+      timed |= g.before_ns > 0 || g.after_ns > 0;
     }
     std::ofstream gp(base + ".gp");
     const std::string b = before.impl + " (before)", a = after.impl + " (after)";
-    gp << "set terminal pngcairo noenhanced size 1200,480 font ',10'\nset output '" << base
-       << ".png'\n"
-       << "set multiplot layout 1,2 title '" << r.target << ": " << b << " vs " << a << "'\n"
+    gp << "set terminal pngcairo noenhanced size " << (timed ? "1200" : "640")
+       << ",480 font ',10'\nset output '" << base << ".png'\n"
+       << "set multiplot layout 1," << (timed ? 2 : 1) << " title '" << r.target << ": " << b
+       << " vs " << a << "'\n"
        << "set logscale xy\nset grid\nset key top left\nset xlabel 'elements'\n"
        << "set datafile missing '-1'\n"
        << "set ylabel 'peak heap (bytes)'\nplot '" << base << ".dat' using 1:3 with linespoints "
        << "title '" << b << "', '' using 1:4 with linespoints title '" << a
-       << "', '' using 1:2 with lines dashtype 2 title 'output size'\n"
-       << "set ylabel 'time per call (ns)'\nplot '" << base << ".dat' using 1:($5>0?$5:1/0) "
-       << "with linespoints title '" << b << "', '' using 1:($6>0?$6:1/0) with linespoints title '"
-       << a << "'\nunset multiplot\n";
+       << "', '' using 1:2 with lines dashtype 2 title 'output size'\n";
+    if (timed) {
+      gp << "set ylabel 'time per call (ns)'\nplot '" << base << ".dat' using 1:($5>0?$5:1/0) "
+         << "with linespoints title '" << b
+         << "', '' using 1:($6>0?$6:1/0) with linespoints title '" << a << "'\n";
+    }
+    gp << "unset multiplot\n";
     dat.close();
     gp.close();
     std::string line = absl::StrCat(r.target, ": ", points, " sizes in ", base, ".dat");
