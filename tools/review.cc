@@ -395,8 +395,8 @@ int Review(const ReviewOptions& o) {
           row.before_peak_max = std::max(row.before_peak_max, b.peak_bytes);
           row.after_peak_max = std::max(row.after_peak_max, a.peak_bytes);
           row.worst_heap_excess = std::max(row.worst_heap_excess, a.peak_bytes - b.peak_bytes);
-          // Over inputs where the before side peaked at 256 B or more: below that a ratio says
-          // more about a runtime's fixed costs than about the change.
+          // Against the before peak or 256 B, whichever is larger: below 256 B a ratio says more
+          // about a runtime's fixed costs than about the change.
           const double ratio = static_cast<double>(a.peak_bytes) /
                                static_cast<double>(std::max<int64_t>(b.peak_bytes, 256));
           if (ratio > row.worst_heap_ratio) {
