@@ -4,8 +4,8 @@
 Two operations, written plainly, as a user's own code would be: int64.to_decimal (an int64 as
 decimal ASCII) and cql.serialize for list<int> (the CQL [int] count, then each element as a
 [bytes]: length 4 and the big-endian value, a null element as length -1; protocol v3+). Any other
-CQL type, or v1/v2, is declined: not compared. How serdiff runs it: README.md ("Your own
-serializer in the loop") and docs/workers.md.
+CQL type, or v1/v2, is declined: not compared. How serdiff runs it: README.md ("Test your own
+serializer") and docs/workers.md.
 
 MY_WORKER_VARIANT in the environment picks a rewrite of the list<int> writer, as a change under
 review would (docs/review.md: `serdiff review --after-env MY_WORKER_VARIANT=...`):
