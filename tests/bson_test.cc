@@ -220,6 +220,38 @@ TEST(BsonLibbson, RegexOptionsAreNotCheckedByLibbsonNorByItsEmulation) {
   EXPECT_NE(Covering(divergences, alone, Accept(alone, Validate(alone)), alone), "");
 }
 
+// go_bson frames an old binary (subtype 2) by its outer length and never checks the inner one
+// (a bug-class review, 2026-12-07): the three findings are covered by a go_bson divergence, also
+// 105 levels deep (the depth divergence frames old binaries the same way); a generic binary that
+// runs past its document, and the first finding beside a bool 2, are not.
+TEST(BsonGoBson, OldBinaryInnerLengthIsAnAcceptedDivergenceOnlyThere) {
+  const auto divergences = targets::bson::GoBsonDecodeDivergences();
+  auto covered = [&](const std::string& in) {
+    const absl::Status st = Validate(in);
+    for (const auto& d : divergences) {
+      if (d.impl == "go_bson" && d.applies(in, Accept(in, st), in)) return true;
+    }
+    return false;
+  };
+  const std::string old_len0 = harness::Unhex("0d000000 05 6200 00000000 02 00");
+  for (const std::string& in :
+       {old_len0, harness::Unhex("11000000 05 6200 04000000 02 01000000 00"),
+        harness::Unhex("13000000 05 6200 06000000 02 00000000 0a00 00")}) {
+    ASSERT_FALSE(Validate(in).ok()) << harness::CompactHex(in);
+    EXPECT_TRUE(covered(in)) << harness::CompactHex(in);
+  }
+  std::string deep = old_len0;  // {"d": {"d": ... old_len0}}, 105 levels
+  for (int i = 1; i < 105; ++i) {
+    std::string outer = std::string(4, '\0') + "\x03" + "d" + std::string(1, '\0') + deep + '\0';
+    const auto n = static_cast<uint32_t>(outer.size());
+    std::memcpy(outer.data(), &n, 4);
+    deep = std::move(outer);
+  }
+  EXPECT_TRUE(covered(deep));
+  EXPECT_FALSE(covered(harness::Unhex("0d000000 05 6200 05000000 00 00")));
+  EXPECT_FALSE(covered(harness::Unhex("11000000 05 6200 00000000 02 08 6300 02 00")));
+}
+
 std::string NestedBytes(int levels) { return *ref::bson::Encode(Nested(levels)); }
 
 TEST(BsonLibbson, DepthIsAnAcceptedDivergenceOnlyPastTheLimit) {

@@ -569,27 +569,6 @@ TEST(InterchangePeers, DecodeDivergencesOfUnCheckedUtf8AndDepth) {
   EXPECT_FALSE(DecodeCovered("js_bson", bool2, bool2));
 }
 
-// go_bson frames an old binary (subtype 2) by its outer length and never checks the inner one
-// (a bug-class review, 2026-12-07): the three findings are covered for go_bson only; a generic
-// binary that runs past its document, and the first finding beside a bool 2, are not.
-TEST(InterchangePeers, GoBsonOldBinaryInnerLength) {
-  for (const char* hex : {"0d000000056200000000000200", "1100000005620004000000020100000000",
-                          "130000000562000600000002000000000a0000"}) {
-    const std::string in = Unhex(hex);
-    ASSERT_FALSE(sb::Validate(in).ok()) << hex;
-    EXPECT_TRUE(DecodeCovered("go_bson", in, in)) << hex;
-    EXPECT_FALSE(DecodeCovered("pymongo", in, in)) << hex;
-    EXPECT_FALSE(DecodeCovered("js_bson", in, in)) << hex;
-  }
-  // Both at once, 105 levels deep (the depth divergence frames old binaries the same way).
-  const std::string deep = Chain(105, Unhex("0d000000056200000000000200"));
-  EXPECT_TRUE(DecodeCovered("go_bson", deep, deep));
-  const std::string runs_past = Unhex("0d000000056200050000000000");
-  EXPECT_FALSE(DecodeCovered("go_bson", runs_past, runs_past));
-  const std::string with_bool2 = Unhex("1100000005620000000000020863000200");
-  EXPECT_FALSE(DecodeCovered("go_bson", with_bool2, with_bool2));
-}
-
 TEST(InterchangePeers, PymongoDecodeOverrunAndRejections) {
   // {"a": bool} whose value byte is the terminator; the same inside an array (pymongo checks an
   // array's end, so an acceptance there is no known bug).
