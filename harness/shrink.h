@@ -14,7 +14,9 @@
 // smaller: shorter canonical bytes first, then a
 // shorter shown value ("-1" beats "-9223372036854775807"), then the shown value's text in
 // byte order. It restarts after each kept candidate and stops at a fixed point or after
-// `max_runs` judged candidates.
+// `max_runs` judged candidates. Where a candidate's canonical form means another value than its
+// bytes do (a domain whose field can run out at the input's end, BSON's ObjectId read short), the
+// bytes themselves are kept instead, so that what is written fails as the candidate did.
 #pragma once
 
 #include <cstdint>
