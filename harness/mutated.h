@@ -47,7 +47,7 @@ enum class EditOp : uint8_t {
 inline constexpr uint8_t kEditOps = 11;  // ops 0 .. kEditOps - 1
 
 // "none", "truncate", "xor", "insert", "overwrite32be", "append", "drop", "overwrite8",
-// "setbit", "overwrite32le", "overwrite16be"; "op<N>" for a number outside the table.
+// "setbit", "overwrite32le", "overwrite16be"; "op?" for a number outside the table.
 std::string_view EditOpName(uint8_t op);
 
 // One edit. `op` is an EditOp value (0 .. kEditOps - 1; ApplyEdit treats any other as kNone).

@@ -121,7 +121,8 @@ harness::Domain<MutatedInput> MutatedDomain();
 //   decode    the spec, then " bytes=" and the bytes as lowercase or uppercase hex without
 //             spaces (possibly none). The printer shows only the first 256 bytes, then "...":
 //             such a text fails with ElidedAt.
-//   mutated   the spec, then " op=O pos=P arg=A" (op 0..6, pos a uint32, arg 0..255).
+//   mutated   the spec, then, on the next line, "  edit <name> pos=P arg=A" (harness/mutated.h,
+//             MutatedOf's form: the edit's name, pos a uint32, arg 0..255).
 // The derived fields (the built mutation, schema, version, mutated bytes) are left unset: the
 // domains in domain.cc fill them. Errors: InvalidArgument "at character N: ..." where the
 // text departs from the form or a field is out of range.
