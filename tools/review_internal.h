@@ -97,13 +97,16 @@ std::string ReproLine(const ReviewOptions& o, const std::string& target, const s
 // The terminal summary: one row per target, its speed and size ladder, then each finding.
 void PrintSummary(std::ostream& out, const ReviewOptions& o, const std::vector<TargetRow>& rows,
                   const std::vector<Finding>& findings);
-// True when no target compared a single input (a side declined every one): the review judged
-// nothing, which is no pass (exit 2, "passed": false).
+// True when no target compared a single input and some input was declined (a side declined
+// every one): the review judged nothing, which is no pass (exit 2, "passed": false). A review
+// with no input at all (--cases 0 over an empty corpus) is not this.
 inline bool NothingCompared(const std::vector<TargetRow>& rows) {
+  bool declined = false;
   for (const TargetRow& r : rows) {
     if (r.compared > 0) return false;
+    declined |= r.declined > 0;
   }
-  return true;
+  return declined;
 }
 // The Markdown report (for a pull request): the summary table, the growth tables, the findings.
 void WriteMarkdown(std::ostream& md, const ReviewOptions& o, const SideText& before,
