@@ -32,26 +32,34 @@ const Target* FindTarget(const Session& session, const std::string& name) {
   return nullptr;
 }
 
+bool AttachedOutside(const Registry& r, const std::string& name) {
+  for (const auto& w : r.workers()) {
+    if (w->manifest().name == name) return true;
+  }
+  for (const serdiff_module* m : r.modules()) {
+    if (m->name == name) return true;
+  }
+  return false;
+}
+
+bool HasImplementation(const Target& t, const std::string& name, bool outside_only) {
+  for (const harness::ImplInfo& i : t.info().impls) {
+    if (i.name == name) return !outside_only || i.kind != harness::ImplKind::kCompiled;
+  }
+  return false;
+}
+
 std::vector<const Target*> Selected(const Session& session, const std::string& filter,
                                     bool with_selftest) {
   std::vector<const Target*> out;
   const std::string& subject = session.config.subject;
-  // A subject that names an attached worker or module is that outside implementation only, never
-  // a compiled one that shares its name (the timestamp family's reference is called "slow").
-  bool external = false;
-  for (const auto& w : session.targets->workers()) external |= w->manifest().name == subject;
-  for (const serdiff_module* m : session.targets->modules()) external |= m->name == subject;
-  auto has_subject = [&](const Target& t) {
-    for (const harness::ImplInfo& i : t.info().impls) {
-      if (i.name == subject) return !external || i.kind != harness::ImplKind::kCompiled;
-    }
-    return false;
-  };
+  // A subject that names an attached worker or module is that outside implementation only.
+  const bool outside = AttachedOutside(*session.targets, subject);
   auto add = [&](const Registry& r) {
     for (const auto& t : r.targets()) {
       if (!filter.empty() && !absl::StrContains(t->name(), filter)) continue;
       // With a subject, only the targets that have it.
-      if (!subject.empty() && !has_subject(*t)) continue;
+      if (!subject.empty() && !HasImplementation(*t, subject, outside)) continue;
       out.push_back(t.get());
     }
   };

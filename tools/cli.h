@@ -32,6 +32,13 @@ struct Session {
 
 // The target of that name (self-test targets with --selftest); nullptr: none.
 const Target* FindTarget(const Session& session, const std::string& name);
+// True when a worker or a module of that name is attached to `r`: then that name is the outside
+// implementation only, never a compiled one that shares it (the timestamp family's reference is
+// called "slow").
+bool AttachedOutside(const Registry& r, const std::string& name);
+// True when `t` has an implementation called `name`, and, with outside_only, one that is not
+// compiled in.
+bool HasImplementation(const Target& t, const std::string& name, bool outside_only);
 // The targets whose name contains `filter` (every one when empty) and, with a subject, that have
 // it; the self-test targets too when with_selftest and --selftest.
 std::vector<const Target*> Selected(const Session& session, const std::string& filter,

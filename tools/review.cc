@@ -56,12 +56,7 @@ struct Side {
   bool external = false;
 
   // True when target t has this side's implementation, of the side's kind.
-  bool Has(const Target& t) const {
-    for (const harness::ImplInfo& i : t.info().impls) {
-      if (i.name == impl) return !external || i.kind != harness::ImplKind::kCompiled;
-    }
-    return false;
-  }
+  bool Has(const Target& t) const { return HasImplementation(t, impl, external); }
 
   const Target* Find(const std::string& name) const {
     if (const Target* t = registry->Find(name)) return t;
@@ -109,7 +104,7 @@ absl::Status Resolve(Side& side, bool selftest) {
   c.subject = side.impl;
   side.registry = targets::BuildTargets(c);
   if (selftest) side.selftest = &targets::SelfTestTargets();
-  for (const auto& w : side.registry->workers()) side.external |= w->manifest().name == side.impl;
+  side.external |= AttachedOutside(*side.registry, side.impl);
   for (const std::string& p : side.registry->attach_problems()) {
     std::cerr << "serdiff review: " << side.label << ": " << p << "\n";
   }
