@@ -79,9 +79,9 @@ std::string ReportInputText(const std::string& report) {
 // when the raw bytes ran out inside a field (BSON's ObjectId read short from the end of a fuzz
 // input, written back at its short length, takes the next field's bytes when read again): kept,
 // it would fail otherwise than the input, or pass.
-std::string KeptBytes(const Target& target, std::string_view raw, const std::string& canonical,
-                      const std::string& raw_value) {
-  if (canonical == raw || target.ShowBytes(canonical) == raw_value) return canonical;
+// Both are shown only when the bytes differ (most candidates are canonical already).
+std::string KeptBytes(const Target& target, std::string_view raw, const std::string& canonical) {
+  if (canonical == raw || target.ShowBytes(canonical) == target.ShowBytes(raw)) return canonical;
   return std::string(raw);
 }
 
@@ -96,8 +96,7 @@ absl::StatusOr<ShrinkResult> Shrink(const Target& target, const RunConfig& confi
         absl::StrCat("the input passes target ", target.name(), ": there is nothing to shrink"));
   }
   out.failure_class = first.failure_class;
-  Candidate cur{KeptBytes(target, input, first.corpus_bytes, target.ShowBytes(input)),
-                out.before_value, first.report};
+  Candidate cur{KeptBytes(target, input, first.corpus_bytes), out.before_value, first.report};
   bool improved = true;
   while (improved && out.runs < max_runs) {
     // A copy: the candidate that is kept replaces cur while its neighbours are being made.
@@ -107,8 +106,7 @@ absl::StatusOr<ShrinkResult> Shrink(const Target& target, const RunConfig& confi
       ++out.runs;
       const CaseResult r = target.RunBytes(c, config);
       if (r.passed || r.failure_class != out.failure_class) return false;
-      Candidate next{KeptBytes(target, c, r.corpus_bytes, target.ShowBytes(c)),
-                     ReportInputText(r.report), r.report};
+      Candidate next{KeptBytes(target, c, r.corpus_bytes), ReportInputText(r.report), r.report};
       // Declined by an implementation that compared the original: not the same comparison.
       std::vector<std::string> lost;
       for (const std::string& d : r.declined) {
@@ -150,7 +148,7 @@ absl::StatusOr<ShrinkResult> ShrinkWhile(
   ShrinkResult out;
   out.before_bytes = std::string(input);
   out.before_value = target.ShowBytes(input);
-  std::string canonical = KeptBytes(target, input, target.CanonicalBytes(input), out.before_value);
+  std::string canonical = KeptBytes(target, input, target.CanonicalBytes(input));
   out.failure_class = class_of(canonical);
   if (out.failure_class.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("the input does not differ on target ",
@@ -163,7 +161,7 @@ absl::StatusOr<ShrinkResult> ShrinkWhile(
     improved = ForEachNeighbour(from, [&](std::string c) {
       if (out.runs >= max_runs) return true;
       ++out.runs;
-      std::string cb = KeptBytes(target, c, target.CanonicalBytes(c), target.ShowBytes(c));
+      std::string cb = KeptBytes(target, c, target.CanonicalBytes(c));
       Candidate next{cb, target.ShowBytes(cb), ""};
       if (!Smaller(next, cur)) return false;
       if (class_of(cb) != out.failure_class) return false;
