@@ -510,8 +510,25 @@ malformed_check('malformed.not-json', frame(b'{"id": 2, "op": '))
 malformed_check('malformed.nan-literal',
                 frame(b'{"id":2,"op":"echo.value","input":{"value":NaN}}'))
 malformed_check('malformed.not-object', frame(b'[2, "echo.hex"]'))
+# One object, then more: a reader that stops at the object's end would take the frame.
+malformed_check('malformed.data-after-object',
+                frame(b'{"id":2,"op":"echo.hex","input":{"hex":""}} 7'))
+malformed_check('malformed.second-object',
+                frame(b'{"id":2,"op":"echo.hex","input":{"hex":""}}{"id":3}'))
 malformed_check('malformed.null', frame(b'null'))
 OK_INPUT = {'hex': ''}
+
+
+# JSON's whitespace around the object, and keys in another order, change nothing.
+@check('request.whitespace')
+def _(cmd):
+    w = start(cmd)
+    w.write(frame(b' \n\t{"input" : {"hex":"02"}, "op":"echo.hex",\r\n"id":1}\n ')
+            + request(2, 'echo.hex', {'hex': '03'}))
+    expect(w.read(), {'id': 1, 'ok': True, 'hex': '02', 'peak': PEAK})
+    expect(w.read(), {'id': 2, 'ok': True, 'hex': '03', 'peak': PEAK})
+    w.close()
+    expect_end(w, 0, '')
 malformed_check('request.no-id', frame({'op': 'echo.hex', 'input': OK_INPUT}))
 malformed_check('request.id-string', frame({'id': '2', 'op': 'echo.hex', 'input': OK_INPUT}))
 malformed_check('request.id-fraction', frame({'id': 1.5, 'op': 'echo.hex', 'input': OK_INPUT}))
