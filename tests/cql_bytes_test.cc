@@ -413,6 +413,19 @@ TEST(CqlEncodeErrors, MessageNamesOutputOffset) {
   EXPECT_NE(r.status().message().find("output offset 16:"), absl::string_view::npos) << r.status();
 }
 
+// The variable-length kinds name the offending byte itself: count (4) + length (4) + "ab" = 10
+// for the text; count + "x" with its length (5) + length (4) + "a" = 14 for the ascii.
+TEST(CqlEncodeErrors, MessageNamesTheOffendingByteOfTextAndAscii) {
+  const absl::StatusOr<std::string> text =
+      Serialize(T("list<text>"), Value::List({Value::Text("ab\xC3")}), 4);
+  EXPECT_EQ(std::string(text.status().message()),
+            "cql encode: value at output offset 10: text is not valid UTF-8 at byte 2");
+  const absl::StatusOr<std::string> ascii =
+      Serialize(T("list<ascii>"), Value::List({Value::Ascii("x"), Value::Ascii("a\x80")}), 4);
+  EXPECT_EQ(std::string(ascii.status().message()),
+            "cql encode: value at output offset 14: ascii byte 1 is above 127");
+}
+
 TEST(CqlSerializeTo, ExactBufferAndTooSmallBuffer) {
   const Type t = T("list<text>");
   const Value v = Value::List({Value::Text("hello"), Value::Null()});
