@@ -304,6 +304,23 @@ TEST_F(WorkerOverlapJudge, APeersRequestsArriveBeforeEachInProcessRun) {
   EXPECT_EQ(target.Judge(48, {}).failure_class, "nondeterministic:misbehaving");
 }
 
+// With a worker in the plan, the in-process implementations still run twice, and a second run
+// unlike the first is their nondeterminism (the worker's own is judged above).
+TEST_F(WorkerOverlapJudge, InProcessSecondRunsAreJudgedBesideAWorker) {
+  for (const std::string which : {"optimized", "reference"}) {
+    TargetDef<int64_t> def = WaitingTarget(mark_);
+    auto flips = [](const int64_t& v) -> Output {
+      return InSecondRun() ? std::string("flipped") : absl::StrCat(v);
+    };
+    if (which == "optimized") def.optimized = {"optimized", flips};
+    if (which == "reference") def.others[0] = {"reference", flips};
+    auto client = std::make_shared<WorkerClient>(Manifest());
+    TypedTarget<int64_t> target(std::move(def), "test");
+    ASSERT_TRUE(target.AttachWorker(client).ok());
+    EXPECT_EQ(target.Judge(5, {}).failure_class, "nondeterministic:" + which);
+  }
+}
+
 // An input the fuzz binary's sample does not rerun (RunConfig::rerun_one_in) sends a peer one
 // request; the subject runs twice whatever the sample says.
 TEST_F(WorkerOverlapJudge, OnlyARerunSendsASecondRequest) {

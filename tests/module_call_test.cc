@@ -176,6 +176,11 @@ TEST(ModuleCall, ReturnCodesKeepTheirMessageAndOffset) {
   EXPECT_NE(rejected.status().message().find("no such value"), std::string::npos)
       << rejected.status();
 
+  // Offset 0 (the first byte) is an offset like any other.
+  const absl::StatusOr<std::string> at_zero = CallModuleOp(Int64Op(RejectAt), 0, {}, nullptr);
+  ASSERT_FALSE(at_zero.ok());
+  EXPECT_EQ(ErrorOffset(at_zero.status()), 0);
+
   const absl::StatusOr<std::string> no_offset = CallModuleOp(Int64Op(RejectAt), -1, {}, nullptr);
   ASSERT_FALSE(no_offset.ok());
   EXPECT_EQ(ErrorOffset(no_offset.status()), std::nullopt);

@@ -188,6 +188,14 @@ TEST(ReviewSpeed, TheIntervalReflectsBothSidesNoise) {
   EXPECT_GT(f.high, 1.05);
 }
 
+// Exact medians (no resample: the interval is the ratio): an even count takes the mean of the
+// two middle samples, an odd one the middle one, in whatever order the samples come.
+TEST(ReviewSpeed, TheRatioIsOfExactMedians) {
+  EXPECT_EQ(EstimateSpeed({4, 1, 3, 2}, {1, 1, 1, 1}, 0).ratio, 2.5);
+  EXPECT_EQ(EstimateSpeed({5, 1, 3}, {2, 2, 2}, 0).ratio, 1.5);
+  EXPECT_EQ(EstimateSpeed({3, 3, 3, 3}, {2, 1, 4, 8}, 0).ratio, 1.0);
+}
+
 TEST(ReviewSpeed, TheSameSamplesGiveTheSameInterval) {
   const auto b = Noisy(120, 30, 25, 9), a = Noisy(100, 30, 25, 10);
   const SpeedEstimate x = EstimateSpeed(b, a), y = EstimateSpeed(b, a);

@@ -1,0 +1,111 @@
+// What the CLI does with inputs it cannot judge: a corpus file it cannot read fails `serdiff
+// check` and `serdiff review` (never skipped in silence: a replay that left a file out would
+// pass on less than it claims); a review whose after side declined every input writes no pass
+// in its JSON or Markdown report; a review between sides that share only some targets reviews
+// those alone.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "tests/run_cli.h"
+
+namespace serdiff {
+namespace {
+
+using testing_support::RunCli;
+namespace fs = std::filesystem;
+
+std::string TempDir(const std::string& name) {
+  const fs::path d =
+      fs::temp_directory_path() / absl::StrCat("serdiff_cli_inputs_", name, "_", getpid());
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d.string();
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+const std::string kExampleWorker =
+    std::string(SERDIFF_CORPUS_DIR) + "/../examples/own_worker/worker.json";
+
+// A corpus holding one good seed and one file over the 64 MiB a corpus file may hold (sparse:
+// it takes no disk).
+std::string CorpusWithAnUnreadableFile() {
+  const std::string root = TempDir("corpus");
+  const fs::path dir = fs::path(root) / "varint_leb128_encode";
+  fs::create_directories(dir);
+  std::ofstream(dir / "a_good_seed", std::ios::binary) << std::string("\x01\x02", 2);
+  std::ofstream(dir / "b_too_large", std::ios::binary).close();
+  fs::resize_file(dir / "b_too_large", (64u << 20) + 1);
+  return root;
+}
+
+TEST(CliInputs, ACorpusFileThatCannotBeReadFailsCheck) {
+  const std::string root = CorpusWithAnUnreadableFile();
+  const auto [rc, out] = RunCli(
+      absl::StrCat("--no-workers check --filter varint_leb128_encode --cases 0 --corpus ", root));
+  EXPECT_EQ(rc, 1) << out;
+  EXPECT_TRUE(absl::StrContains(out, "b_too_large")) << out;
+  fs::remove_all(root);
+}
+
+TEST(CliInputs, ACorpusFileThatCannotBeReadFailsReview) {
+  const std::string root = CorpusWithAnUnreadableFile();
+  const auto [rc, out] = RunCli(absl::StrCat(
+      "--no-workers review --before reference --after optimized --filter varint_leb128_encode "
+      "--cases 0 --time-rounds 0 --corpus ",
+      root));
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_TRUE(absl::StrContains(out, "serdiff review: ")) << out;
+  EXPECT_TRUE(absl::StrContains(out, "b_too_large")) << out;
+  fs::remove_all(root);
+}
+
+// A misspelt variant makes the after side decline every input: the JSON report says
+// "passed":false and the Markdown names the verdict, as the exit status (2) does.
+TEST(CliInputs, NothingComparedIsNoPassInTheReports) {
+  if (std::system("test -x /usr/bin/python3") != 0) GTEST_SKIP() << "no /usr/bin/python3";
+  const std::string dir = TempDir("declined");
+  const auto [rc, out] = RunCli(
+      absl::StrCat("review --before ", kExampleWorker, " --after ", kExampleWorker,
+                   " --after-env MY_WORKER_VARIANT=fragmnets --filter cql_typed_encode --cases 3 "
+                   "--time-rounds 0 --out ",
+                   dir, " --json ", dir, "/r.json --markdown ", dir, "/r.md"));
+  EXPECT_EQ(rc, 2) << out;
+  const std::string json = Slurp(dir + "/r.json");
+  EXPECT_TRUE(absl::StrContains(json, "\"passed\":false")) << json;
+  const std::string md = Slurp(dir + "/r.md");
+  EXPECT_TRUE(absl::StrContains(md, "Verdict: **nothing compared, every input declined**")) << md;
+  fs::remove_all(dir);
+}
+
+// The example worker joins four targets; `optimized` has every target. Without --filter the
+// review takes the four both sides have, and no target where one side is missing (that side
+// would "reject" every input, a class change that is no change of the serializer).
+TEST(CliInputs, AReviewTakesOnlyTheTargetsBothSidesHave) {
+  if (std::system("test -x /usr/bin/python3") != 0) GTEST_SKIP() << "no /usr/bin/python3";
+  const std::string dir = TempDir("shared");
+  const auto [rc, out] =
+      RunCli(absl::StrCat("review --before optimized --after ", kExampleWorker,
+                          " --cases 2 --time-rounds 0 --corpus ", dir, "/none --out ", dir));
+  EXPECT_NE(rc, 2) << out;  // the Python worker peaks above the optimized side: heap-grew
+  EXPECT_TRUE(absl::StrContains(out, "; 4 targets;")) << out;
+  EXPECT_TRUE(absl::StrContains(out, "over 4 targets")) << out;
+  EXPECT_FALSE(absl::StrContains(out, "class-changed")) << out;
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace serdiff
