@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "harness/edges.h"
 #include "harness/two_way.h"
 
@@ -117,6 +119,82 @@ TEST(Edges, UnsignedTableHoldsEveryKindOfBoundary) {
                      std::numeric_limits<uint64_t>::max()}) {
     EXPECT_TRUE(HasU(e, x)) << x;
   }
+}
+
+// Every boundary of every kind, each with its neighbours, and nothing else: the exact size of
+// each table is the count of its distinct members (a lost group, e.g. 2^21..2^49, fails here).
+TEST(Edges, EveryBoundaryOfEachTableWithItsNeighbours) {
+  const std::vector<uint64_t> u = EdgeUint64();
+  std::set<uint64_t> want_u = {0, 1, 2, 63, 64, ~uint64_t{1}, ~uint64_t{0}};
+  for (int k = 1; k <= 9; ++k) {  // every LEB128 length boundary, 2^7 .. 2^63
+    const uint64_t b = uint64_t{1} << (7 * k);
+    for (uint64_t x : {b - 2, b - 1, b, b + 1}) {
+      EXPECT_TRUE(HasU(u, x)) << "2^" << 7 * k << " " << x;
+      want_u.insert(x);
+    }
+  }
+  for (int k = 1; k <= 7; ++k) {
+    const uint64_t b = uint64_t{1} << (8 * k);
+    for (uint64_t x : {b - 1, b, b + 1}) {
+      EXPECT_TRUE(HasU(u, x)) << "2^" << 8 * k << " " << x;
+      want_u.insert(x);
+    }
+  }
+  for (uint64_t x : {(uint64_t{1} << 63) - 1, uint64_t{1} << 63, (uint64_t{1} << 63) + 1}) {
+    EXPECT_TRUE(HasU(u, x)) << x;
+    want_u.insert(x);
+  }
+  uint64_t p = 1;
+  for (int k = 1; k <= 19; ++k) {
+    p *= 10;
+    for (uint64_t x : {p - 1, p, p + 1}) {
+      EXPECT_TRUE(HasU(u, x)) << "10^" << k << " " << x;
+      want_u.insert(x);
+    }
+  }
+  EXPECT_EQ(u.size(), want_u.size());
+
+  const std::vector<int64_t> s = EdgeInt64();
+  std::set<int64_t> want_s = {0,
+                              1,
+                              -1,
+                              2,
+                              -2,
+                              std::numeric_limits<int64_t>::min(),
+                              std::numeric_limits<int64_t>::min() + 1,
+                              std::numeric_limits<int64_t>::max(),
+                              std::numeric_limits<int64_t>::max() - 1,
+                              -(int64_t{1} << 52) - 1};
+  auto around = [&](int64_t b, const std::string& what) {
+    for (int64_t x : {b - 1, b, b + 1, -b - 1, -b, -b + 1}) {
+      EXPECT_TRUE(Has(s, x)) << what << " " << x;
+      want_s.insert(x);
+    }
+  };
+  for (int k = 1; k <= 9; ++k) {
+    around(int64_t{1} << (7 * k - 1), absl::StrCat("zigzag of 2^", 7 * k));
+    if (k <= 8) around(int64_t{1} << (7 * k), absl::StrCat("2^", 7 * k));
+  }
+  for (int k = 1; k <= 7; ++k) around(int64_t{1} << (8 * k - 1), absl::StrCat("2^", 8 * k - 1));
+  around(int64_t{1} << 62, "2^62");
+  int64_t q = 1;
+  for (int k = 1; k <= 18; ++k) {
+    q *= 10;
+    around(q, absl::StrCat("10^", k));
+  }
+  EXPECT_EQ(s.size(), want_s.size());
+}
+
+// The uniform part draws from [lo, hi], wherever that range lies: a range below zero gets its
+// share (weight 3 of 12), not values from [0, hi - lo].
+TEST(Edges, BiasedGeneratorsUniformPartIsTheRangeItself) {
+  const rc::Gen<int64_t> g = EdgeBiased<int64_t>({0}, -1000000, -900000);
+  int in_range = 0;
+  for (uint64_t seed = 0; seed < 2000; ++seed) {
+    const int64_t v = g(rc::Random(seed), 50).value();
+    if (v >= -1000000 && v <= -900000) ++in_range;
+  }
+  EXPECT_GT(in_range, 300);
 }
 
 TEST(Edges, BiasedGeneratorHitsEdgesAndStaysAbleToLeaveTheRange) {
