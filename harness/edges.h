@@ -20,6 +20,8 @@
 
 #include <rapidcheck.h>
 
+#include "harness/uniform.h"
+
 namespace serdiff::harness {
 
 // `v` sorted, each value once: the form of every edge table.
@@ -51,15 +53,15 @@ rc::Gen<T> EdgeBiased(std::vector<T> edges, T lo = std::numeric_limits<T>::min()
   const uint64_t end = span == ~uint64_t{0} ? span : span + 1;
   return rc::gen::weightedOneOf<T>({
       {4, rc::gen::elementOf(edges)},
-      {2, rc::gen::map(rc::gen::pair(rc::gen::elementOf(edges), rc::gen::inRange<int>(-3, 4)),
+      {2, rc::gen::map(rc::gen::pair(rc::gen::elementOf(edges), UniformIn<int>(-3, 4)),
                        [](const std::pair<T, int>& p) {  // modular: wraps at the extremes
                          return static_cast<T>(static_cast<uint64_t>(p.first) +
                                                static_cast<uint64_t>(int64_t{p.second}));
                        })},
       {3, rc::gen::map(
-              rc::gen::inRange<uint64_t>(0, end),
+              UniformIn<uint64_t>(0, end),
               [lo](uint64_t off) { return static_cast<T>(static_cast<uint64_t>(lo) + off); })},
-      {2, rc::gen::inRange<T>(small_lo, static_cast<T>(1001))},
+      {2, UniformIn<T>(small_lo, static_cast<T>(1001))},
       {1, rc::gen::arbitrary<T>()},
   });
 }

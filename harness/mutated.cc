@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "harness/uniform.h"
+
 namespace serdiff::harness {
 namespace {
 
@@ -89,7 +91,7 @@ rc::Gen<Edit> GenEdit() {
       [](uint8_t op, uint32_t pos, uint32_t arg) {
         return Edit{op, pos, arg};
       },
-      rc::gen::inRange<uint8_t>(0, kEditOps),
+      UniformIn<uint8_t>(0, kEditOps),
       // Half the positions aimed (kAimedPos): RapidCheck scales an arbitrary uint32's bits
       // with the size, so bit 31 would otherwise be set only at the largest sizes.
       rc::gen::weightedOneOf<uint32_t>(

@@ -30,6 +30,7 @@
 #include "absl/strings/str_cat.h"
 #include "harness/domains.h"
 #include "harness/hex.h"
+#include "harness/uniform.h"
 #include "oracles/abseil/time.h"
 #include "oracles/fmt/fmt.h"
 #include "oracles/libbson/libbson.h"
@@ -73,7 +74,7 @@ rc::Gen<T> EdgeIntegers() {
   return rc::gen::weightedOneOf<T>({
       {3, rc::gen::elementOf(edges)},
       {3, rc::gen::arbitrary<T>()},
-      {2, rc::gen::cast<T>(rc::gen::inRange<int64_t>(-1000000, 1000001))},
+      {2, rc::gen::cast<T>(harness::UniformIn<int64_t>(-1000000, 1000001))},
   });
 }
 

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "harness/hex.h"
 #include "harness/two_way.h"
+#include "harness/uniform.h"
 #include "serdiff/bson/codec.h"
 #include "serdiff/timestamp/timestamp.h"
 #include "targets/timestamp/domain.h"
@@ -220,7 +221,7 @@ const std::vector<std::string>& EdgeKeys() {
 rc::Gen<std::string> GenText(size_t max) {
   return rc::gen::weightedOneOf<std::string>({
       {3, rc::gen::elementOf(EdgeKeys())},
-      {3, rc::gen::map(rc::gen::container<std::string>(rc::gen::inRange<char>('a', 'z' + 1)),
+      {3, rc::gen::map(rc::gen::container<std::string>(harness::UniformIn<char>('a', 'z' + 1)),
                        [max](std::string s) {
                          if (s.size() > max) s.resize(max);
                          return s;
@@ -254,7 +255,7 @@ rc::Gen<int32_t> GenInt32() {
 
 rc::Gen<::serdiff::timestamp::CivilDateTime> GenCivil() {
   return rc::gen::exec([] {
-    const int which = *rc::gen::inRange(0, 4);
+    const int which = *harness::UniformIn(0, 4);
     if (which == 0) {
       return *rc::gen::element(
           ::serdiff::timestamp::CivilDateTime{9999, 1, 1, 1, 1, 1, 999999},
@@ -269,7 +270,7 @@ rc::Gen<::serdiff::timestamp::CivilDateTime> GenCivil() {
     absl::StatusOr<::serdiff::timestamp::CivilDateTime> c =
         ::serdiff::timestamp::FromUnixMillis(ms);
     ::serdiff::timestamp::CivilDateTime out = c.ok() ? *c : ::serdiff::timestamp::CivilDateTime{};
-    if (which == 2) out.microsecond = *rc::gen::inRange(0, 1000000);
+    if (which == 2) out.microsecond = *harness::UniformIn(0, 1000000);
     return out;
   });
 }
@@ -337,7 +338,7 @@ rc::Gen<Value> GenValue(int depth) {
             {{10, rc::gen::element<int64_t>(0, 1)}, {1, rc::gen::just<int64_t>(2)}});
         break;
       case Type::kDateTime:
-        if (*rc::gen::inRange(0, 3) > 0) {
+        if (*harness::UniformIn(0, 3) > 0) {
           v.civil = *GenCivil();
         } else {
           v.i = *GenInt64();
@@ -397,7 +398,7 @@ rc::Gen<Value> GenLargeArray() {
 rc::Gen<Document> GenDocument() {
   return rc::gen::exec([] {
     Document doc;
-    const int shape = *rc::gen::inRange(0, 10);
+    const int shape = *harness::UniformIn(0, 10);
     if (shape == 0) {
       doc.elements.push_back(Element{*GenText(kMaxKey), *GenLargeArray()});
     } else if (shape == 1) {
@@ -503,8 +504,8 @@ rc::Gen<Value> GenHomogeneousArray() {
 rc::Gen<Document> GenPackedDocument() {
   return rc::gen::exec([] {
     Document doc;
-    if (*rc::gen::inRange(0, 3) == 0) doc.elements = *GenElements(1, false, 8);
-    const int arrays = *rc::gen::inRange(1, 4);
+    if (*harness::UniformIn(0, 3) == 0) doc.elements = *GenElements(1, false, 8);
+    const int arrays = *harness::UniformIn(1, 4);
     for (int a = 0; a < arrays; ++a) {
       Value v = *GenHomogeneousArray();
       const int wrap = *rc::gen::weightedOneOf<int>(
@@ -514,7 +515,7 @@ rc::Gen<Document> GenPackedDocument() {
         outer.children.push_back(Element{w % 2 == 0 ? "in" : "", std::move(v)});
         v = std::move(outer);
       }
-      const size_t at = *rc::gen::inRange<size_t>(0, doc.elements.size() + 1);
+      const size_t at = *harness::UniformIn<size_t>(0, doc.elements.size() + 1);
       doc.elements.insert(doc.elements.begin() + static_cast<ptrdiff_t>(at),
                           Element{*GenText(kMaxKey), std::move(v)});
     }
@@ -550,7 +551,7 @@ harness::Domain<Document> PackedDocumentDomain() {
 
 rc::Gen<std::string> GenDecoderInput() {
   return rc::gen::exec([] {
-    const int kind = *rc::gen::inRange(0, 12);
+    const int kind = *harness::UniformIn(0, 12);
     if (kind == 0) {
       std::string raw = *rc::gen::container<std::string>(rc::gen::arbitrary<char>());
       return raw;
@@ -559,7 +560,7 @@ rc::Gen<std::string> GenDecoderInput() {
     absl::StatusOr<std::string> enc = sb::Encode(doc);
     std::string bytes = enc.ok() ? *enc : std::string("\x05\0\0\0\0", 5);
     if (kind <= 3 || bytes.empty()) return bytes;  // well-formed
-    const size_t at = *rc::gen::inRange<size_t>(0, bytes.size());
+    const size_t at = *harness::UniformIn<size_t>(0, bytes.size());
     switch (kind) {
       case 4:  // a length: add a small delta to the int32 at `at`
         if (at + 4 <= bytes.size()) {

@@ -127,7 +127,7 @@ harness::Domain<DecodeInput> DecodeDomain() {
     in.framed = Roll(0, 10) < 3;
     in.options = GenOptionsNow();
     in.options.max_depth = *rc::gen::weightedOneOf<int>(
-        {{4, rc::gen::just(serdiff::cql::kDefaultMaxDepth)}, {1, rc::gen::inRange(0, 8)}});
+        {{4, rc::gen::just(serdiff::cql::kDefaultMaxDepth)}, {1, harness::UniformIn(0, 8)}});
     in.type = GenTypeNow(0, *rc::gen::inRange(0, kMaxTypeDepth + 1));
     const int mode = Roll(0, 10);
     if (mode < 4) {  // a valid encoding of a generated value
@@ -178,7 +178,7 @@ harness::Domain<DecodeSetup> DecodeSetupDomain() {
     in.base = *GenEncodeInput(Roll(0, 3) != 0);
     in.options = GenOptionsNow();
     in.options.max_depth = *rc::gen::weightedOneOf<int>(
-        {{4, rc::gen::just(serdiff::cql::kDefaultMaxDepth)}, {1, rc::gen::inRange(0, 6)}});
+        {{4, rc::gen::just(serdiff::cql::kDefaultMaxDepth)}, {1, harness::UniformIn(0, 6)}});
     return in;
   });
   d.decode = [](FuzzedDataProvider& p) {

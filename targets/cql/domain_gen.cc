@@ -24,7 +24,7 @@ rc::Gen<int> Percent() {
                                       {2, rc::gen::just(33)},
                                       {1, rc::gen::just(100)},
                                       {1, rc::gen::just(90)},
-                                      {3, rc::gen::inRange(0, 101)}});
+                                      {3, harness::UniformIn(0, 101)}});
 }
 
 Type GenTypeNow(int depth, int max_depth) {
@@ -68,7 +68,7 @@ std::string GenText(Kind k) {
       s += Cp(cp);
     }
   } else if (mode < 8) {
-    s = *rc::gen::container<std::string>(rc::gen::inRange<char>('a', 'z' + 1));
+    s = *rc::gen::container<std::string>(harness::UniformIn<char>('a', 'z' + 1));
   } else {
     s = *rc::gen::arbitrary<std::string>();
   }
@@ -164,7 +164,7 @@ Value GenPresentNow(const Type& t, int null_pct, int& budget) {
       return Value::Varint(GenBigInt());
     case Kind::kDecimal: {
       const int32_t scale = *rc::gen::weightedOneOf<int32_t>(
-          {{3, rc::gen::inRange<int32_t>(-3, 10)},
+          {{3, harness::UniformIn<int32_t>(-3, 10)},
            {1, rc::gen::elementOf(std::vector<int32_t>{std::numeric_limits<int32_t>::min(),
                                                        std::numeric_limits<int32_t>::max(), -1, 40,
                                                        41})},
@@ -175,9 +175,9 @@ Value GenPresentNow(const Type& t, int null_pct, int& budget) {
       if (Roll(0, 2) == 0) return Value::FromDuration(Pick(DurationEdges()));
       const int sign = *rc::gen::elementOf(std::vector<int>{1, -1});
       Duration d;
-      d.months = sign * *rc::gen::inRange<int32_t>(0, 1000);
-      d.days = sign * *rc::gen::inRange<int32_t>(0, 40);
-      d.nanos = sign * *rc::gen::inRange<int64_t>(0, int64_t{1} << 50);
+      d.months = sign * *harness::UniformIn<int32_t>(0, 1000);
+      d.days = sign * *harness::UniformIn<int32_t>(0, 40);
+      d.nanos = sign * *harness::UniformIn<int64_t>(0, int64_t{1} << 50);
       return Value::FromDuration(d);
     }
     case Kind::kList:

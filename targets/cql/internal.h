@@ -33,6 +33,7 @@
 #include "harness/fuzz_input.h"
 #include "harness/target.h"
 #include "harness/two_way.h"
+#include "harness/uniform.h"
 #include "serdiff/cql/codec.h"
 #include "targets/cql/divergences.h"
 #include "targets/cql/domain.h"
@@ -148,11 +149,10 @@ extern template void VisitOptions<FdpOut>(FdpOut&, DecodeOptions&);
 // ---- generators (domain_gen.cc)
 // --------------------------------------------------------------------
 
-// A uniform draw in [lo, hi), independent of the generation size (rc::gen::inRange scales its
-// range with the size; choices between kinds of inputs must not).
+// A uniform draw in [lo, hi), independent of the generation size (harness/uniform.h).
 template <typename T>
 T Roll(T lo, T hi) {
-  return *rc::gen::resize(rc::kNominalSize, rc::gen::inRange<T>(lo, hi));
+  return *harness::UniformIn<T>(lo, hi);
 }
 
 template <typename T>

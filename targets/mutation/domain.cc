@@ -13,6 +13,7 @@
 #include "harness/domains.h"
 #include "harness/hex.h"
 #include "harness/two_way.h"
+#include "harness/uniform.h"
 #include "reference/mutation/decoder_ref.h"
 #include "reference/mutation/spec_writer.h"
 #include "serdiff/mutation/mutation.h"
@@ -28,7 +29,7 @@ rc::Gen<MutationSpec> GenSpec() {
          uint16_t value_bytes, uint32_t budget) {
         return MutationSpec{seed, version, updates, rows, cols, clust, value_bytes, budget};
       },
-      rc::gen::arbitrary<uint64_t>(), rc::gen::inRange<uint8_t>(0, 3),
+      rc::gen::arbitrary<uint64_t>(), harness::UniformIn<uint8_t>(0, 3),
       rc::gen::weightedOneOf<uint8_t>(
           {{4, rc::gen::inRange<uint8_t>(1, 3)}, {1, rc::gen::inRange<uint8_t>(1, 9)}}),
       rc::gen::weightedOneOf<uint8_t>(

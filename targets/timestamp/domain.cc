@@ -20,6 +20,7 @@
 #include "harness/edges.h"
 #include "harness/text_parse.h"
 #include "harness/two_way.h"
+#include "harness/uniform.h"
 
 namespace serdiff::targets::timestamp {
 
@@ -71,22 +72,22 @@ ts::CivilDateTime CivilOfMicros(int64_t us) {
 rc::Gen<int32_t> EdgeBiasedMicrosecond() {
   return rc::gen::weightedOneOf<int32_t>({
       {3, rc::gen::map(
-              rc::gen::pair(rc::gen::inRange<int32_t>(0, 1000),
+              rc::gen::pair(harness::UniformIn<int32_t>(0, 1000),
                             rc::gen::elementOf(std::vector<int32_t>{-1, 0, 1, 499, 500, 501, 999})),
               [](const std::pair<int32_t, int32_t>& p) {
                 return std::clamp(p.first * 1000 + p.second, 0, 999999);
               })},
       {1, rc::gen::elementOf(std::vector<int32_t>{0, 1, 499, 500, 501, 999, 1000, 999000, 999499,
                                                   999500, 999501, 999999})},
-      {2, rc::gen::inRange<int32_t>(0, 1000000)},
+      {2, harness::UniformIn<int32_t>(0, 1000000)},
   });
 }
 
 rc::Gen<ts::CivilDateTime> ValidCivilGen() {
   return rc::gen::map(
-      rc::gen::tuple(rc::gen::inRange<int32_t>(1, 10000), rc::gen::inRange<int32_t>(1, 13),
-                     rc::gen::inRange<int32_t>(1, 32), rc::gen::inRange<int32_t>(0, 24),
-                     rc::gen::inRange<int32_t>(0, 60), rc::gen::inRange<int32_t>(0, 60),
+      rc::gen::tuple(harness::UniformIn<int32_t>(1, 10000), harness::UniformIn<int32_t>(1, 13),
+                     harness::UniformIn<int32_t>(1, 32), harness::UniformIn<int32_t>(0, 24),
+                     harness::UniformIn<int32_t>(0, 60), harness::UniformIn<int32_t>(0, 60),
                      EdgeBiasedMicrosecond()),
       [](const std::tuple<int32_t, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t>& t) {
         ts::CivilDateTime c{std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t),
@@ -125,7 +126,7 @@ rc::Gen<ts::CivilDateTime> InvalidCivilGen() {
   constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
   constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
   return rc::gen::map(
-      rc::gen::tuple(ValidCivilGen(), rc::gen::inRange<int>(0, 7),
+      rc::gen::tuple(ValidCivilGen(), harness::UniformIn<int>(0, 7),
                      rc::gen::elementOf(std::vector<int32_t>{-1, 0, 13, 24, 29, 30, 32, 60, 61,
                                                              10000, 1000000, kMin, kMax})),
       [](const std::tuple<ts::CivilDateTime, int, int32_t>& t) {
@@ -165,7 +166,7 @@ rc::Gen<ts::CivilDateTime> CivilGen() {
   return rc::gen::weightedOneOf<ts::CivilDateTime>({
       {5, rc::gen::map(rc::gen::elementOf(edges), CivilOfMicros)},
       {3, ValidCivilGen()},
-      {2, rc::gen::map(rc::gen::inRange<int64_t>(lo, hi + 1), CivilOfMicros)},
+      {2, rc::gen::map(harness::UniformIn<int64_t>(lo, hi + 1), CivilOfMicros)},
       {2, LeapDayCivilGen()},
       {2, InvalidCivilGen()},
   });
@@ -245,18 +246,20 @@ rc::Gen<ts::CivilDay> DayGen() {
   constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
   return rc::gen::weightedOneOf<ts::CivilDay>({
       {5, rc::gen::map(rc::gen::elementOf(edges), of_days)},
-      {3, rc::gen::map(rc::gen::inRange<int64_t>(-(int64_t{1} << 31), int64_t{1} << 31), of_days)},
+      {3,
+       rc::gen::map(harness::UniformIn<int64_t>(-(int64_t{1} << 31), int64_t{1} << 31), of_days)},
       {2, rc::gen::map(rc::gen::pair(rc::gen::elementOf(leap_years), rc::gen::elementOf(md)),
                        [](const std::pair<int32_t, std::pair<int32_t, int32_t>>& p) {
                          return ts::CivilDay{p.first, p.second.first, p.second.second};
                        })},
-      {2, rc::gen::map(
-              rc::gen::tuple(rc::gen::elementOf(std::vector<int32_t>{-5877641, -5877642, 5881580,
-                                                                     5881581, 1, 9999, kMin, kMax}),
-                             rc::gen::inRange<int32_t>(-1, 14), rc::gen::inRange<int32_t>(-1, 33)),
-              [](const std::tuple<int32_t, int32_t, int32_t>& t) {
-                return ts::CivilDay{std::get<0>(t), std::get<1>(t), std::get<2>(t)};
-              })},
+      {2,
+       rc::gen::map(
+           rc::gen::tuple(rc::gen::elementOf(std::vector<int32_t>{
+                              -5877641, -5877642, 5881580, 5881581, 1, 9999, kMin, kMax}),
+                          harness::UniformIn<int32_t>(-1, 14), harness::UniformIn<int32_t>(-1, 33)),
+           [](const std::tuple<int32_t, int32_t, int32_t>& t) {
+             return ts::CivilDay{std::get<0>(t), std::get<1>(t), std::get<2>(t)};
+           })},
   });
 }
 
@@ -312,31 +315,31 @@ rc::Gen<ts::TimeOfDay> TimeGen() {
   constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
   return rc::gen::weightedOneOf<ts::TimeOfDay>({
       {4, rc::gen::map(rc::gen::elementOf(edges), of_ns)},
-      {3, rc::gen::map(rc::gen::inRange<int64_t>(0, 86400LL * 1000000000LL), of_ns)},
+      {3, rc::gen::map(harness::UniformIn<int64_t>(0, 86400LL * 1000000000LL), of_ns)},
       {2,
-       rc::gen::map(
-           rc::gen::tuple(rc::gen::map(rc::gen::inRange<int64_t>(0, 86400LL * 1000000000LL), of_ns),
-                          rc::gen::inRange<int>(0, 4),
-                          rc::gen::elementOf(std::vector<int32_t>{-1, 24, 60, 61, 1000000000,
-                                                                  999999999, kMin, kMax})),
-           [](const std::tuple<ts::TimeOfDay, int, int32_t>& t) {
-             ts::TimeOfDay v = std::get<0>(t);
-             switch (std::get<1>(t)) {
-               case 0:
-                 v.hour = std::get<2>(t);
-                 break;
-               case 1:
-                 v.minute = std::get<2>(t);
-                 break;
-               case 2:
-                 v.second = std::get<2>(t);
-                 break;
-               default:
-                 v.nanosecond = std::get<2>(t);
-                 break;
-             }
-             return v;
-           })},
+       rc::gen::map(rc::gen::tuple(
+                        rc::gen::map(harness::UniformIn<int64_t>(0, 86400LL * 1000000000LL), of_ns),
+                        harness::UniformIn<int>(0, 4),
+                        rc::gen::elementOf(std::vector<int32_t>{-1, 24, 60, 61, 1000000000,
+                                                                999999999, kMin, kMax})),
+                    [](const std::tuple<ts::TimeOfDay, int, int32_t>& t) {
+                      ts::TimeOfDay v = std::get<0>(t);
+                      switch (std::get<1>(t)) {
+                        case 0:
+                          v.hour = std::get<2>(t);
+                          break;
+                        case 1:
+                          v.minute = std::get<2>(t);
+                          break;
+                        case 2:
+                          v.second = std::get<2>(t);
+                          break;
+                        default:
+                          v.nanosecond = std::get<2>(t);
+                          break;
+                      }
+                      return v;
+                    })},
   });
 }
 

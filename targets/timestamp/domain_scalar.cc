@@ -1,8 +1,8 @@
 // Domains of the timestamp family, the scalar ones (declared in targets/timestamp/domain.h):
 // ms, µs and days since the epoch, CQL time (ns of the day) and raw CQL dates, each integer
-// edge-biased over its table of the edge tables (below, domain.h), and double seconds; their printers
-// and parsers, and the reference's range of year 1..9999 in ms. The civil datetime, day and
-// time-of-day domains are in domain.cc, the output forms in domain_outputs.cc.
+// edge-biased over its table of the edge tables (below, domain.h), and double seconds; their
+// printers and parsers, and the reference's range of year 1..9999 in ms. The civil datetime, day
+// and time-of-day domains are in domain.cc, the output forms in domain_outputs.cc.
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -20,6 +20,7 @@
 #include "harness/edges.h"
 #include "harness/text_parse.h"
 #include "harness/two_way.h"
+#include "harness/uniform.h"
 #include "targets/timestamp/domain.h"
 
 namespace serdiff::targets::timestamp {
@@ -192,12 +193,12 @@ harness::Domain<Seconds> SecondsDomain() {
   d.gen = rc::gen::weightedOneOf<Seconds>({
       {5, rc::gen::map(rc::gen::elementOf(EdgeSeconds()), wrap)},
       // k + j/128 s: exact ties at half a µs for odd j.
-      {2, rc::gen::map(rc::gen::pair(rc::gen::inRange<int64_t>(-70000000000, 260000000000),
-                                     rc::gen::inRange<int>(-127, 128)),
+      {2, rc::gen::map(rc::gen::pair(harness::UniformIn<int64_t>(-70000000000, 260000000000),
+                                     harness::UniformIn<int>(-127, 128)),
                        [](const std::pair<int64_t, int>& p) {
                          return Seconds{static_cast<double>(p.first) + p.second / 128.0};
                        })},
-      {3, rc::gen::map(rc::gen::inRange<int64_t>(lo, hi + 1),
+      {3, rc::gen::map(harness::UniformIn<int64_t>(lo, hi + 1),
                        [](int64_t us) { return Seconds{static_cast<double>(us) / 1e6}; })},
       {2, rc::gen::map(rc::gen::arbitrary<uint64_t>(),
                        [](uint64_t bits) { return Seconds{std::bit_cast<double>(bits)}; })},

@@ -36,6 +36,7 @@
 #include "harness/hex.h"
 #include "harness/text_parse.h"
 #include "harness/two_way.h"
+#include "harness/uniform.h"
 #include "oracles/protobuf/protobuf.h"
 #include "reference/varint/varint_ref.h"
 #include "serdiff/common/error_offset.h"
@@ -324,7 +325,7 @@ rc::Gen<DecodeInput> DecodeInputGen(Format f) {
     return DecodeInput{static_cast<uint32_t>(v.size()), ref::varint::EncodeBatch(f, v)};
   });
   auto damaged = rc::gen::map(
-      rc::gen::tuple(valid, rc::gen::inRange(0, 5), rc::gen::arbitrary<uint32_t>(),
+      rc::gen::tuple(valid, harness::UniformIn(0, 5), rc::gen::arbitrary<uint32_t>(),
                      rc::gen::arbitrary<uint8_t>()),
       [](const std::tuple<DecodeInput, int, uint32_t, uint8_t>& t) {
         DecodeInput in = std::get<0>(t);
