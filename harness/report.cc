@@ -37,7 +37,9 @@ void RenderReport(const JudgeInput& in, CaseResult* result) {
   for (const std::string& a : result->accepted) {
     absl::StrAppend(&r, "accepted divergence: ", a, "\n");
   }
-  if (result->passed) {
+  if (result->passed && result->subject_declined) {
+    absl::StrAppend(&r, "verdict: not judged (", opt.name, " declined the input)\n");
+  } else if (result->passed) {
     absl::StrAppend(&r, "verdict: pass\n");
   } else {
     absl::StrAppend(&r, "verdict: FAIL\n", result->details, "\n", "serdiff: ", in.target, ": ",

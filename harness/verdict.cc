@@ -138,6 +138,7 @@ CaseResult JudgeCase(const JudgeInput& in) {
   if (OutcomeOf(opt.first) == Outcome::kDeclined && opt.role != Role::kOptimized) {
     if (result.passed) {
       result.subject_declined = true;
+      result.subject_decline_reason = std::string(opt.first.status().message());
       return result;
     }
   } else if (OutcomeOf(opt.first) == Outcome::kDeclined) {

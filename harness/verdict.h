@@ -93,6 +93,7 @@ struct CaseResult {
   // The subject (runs[0]) was not the optimized implementation and declined the input: the
   // case was not judged (it passes, and `serdiff check` counts it as declined).
   bool subject_declined = false;
+  std::string subject_decline_reason;  // the subject's message, when it declined
   // Name of runs[0]: "optimized" unless the run has a subject (RunConfig::subject).
   std::string subject;
   // Every module and worker run of the case: name, peak (-1 unknown), outcome. Empty for

@@ -107,5 +107,76 @@ TEST(CliInputs, AReviewTakesOnlyTheTargetsBothSidesHave) {
   fs::remove_all(dir);
 }
 
+// A worker or module named on the command line that cannot be attached is an I/O error (exit 2)
+// for every command that judges, never a run without it that passes.
+TEST(CliInputs, AWorkerOrModuleThatCannotBeAttachedIsAnError) {
+  const std::string dir = TempDir("attach");
+  const std::string missing = dir + "/missing.json";
+  const std::string file = dir + "/input";
+  std::ofstream(file, std::ios::binary) << std::string(8, '\x01');
+  for (const std::string& args :
+       {absl::StrCat("--no-workers --worker ", missing,
+                     " check --filter bson_format_int64 --cases 2"),
+        absl::StrCat("--no-workers --module ", dir, "/missing.so repro bson_format_int64 ", file),
+        absl::StrCat("--no-workers --worker ", missing, " repro bson_format_int64 ", file),
+        absl::StrCat("review --before optimized --after ", missing, " --cases 1")}) {
+    const auto [rc, out] = RunCli(args);
+    EXPECT_EQ(rc, 2) << args << "\n" << out;
+    EXPECT_TRUE(absl::StrContains(out, "/missing.")) << args << "\n" << out;  // names it
+  }
+  fs::remove_all(dir);
+}
+
+// A subject that declines every input (here the example worker started with a variant it does
+// not know) was judged on nothing: check says so per target, with the reason, and exits 2; a
+// repro of one of its inputs says "not judged" and exits 2 too.
+TEST(CliInputs, ASubjectThatDeclinedEverythingIsNoPass) {
+  if (std::system("test -x /usr/bin/python3") != 0) GTEST_SKIP() << "no /usr/bin/python3";
+  const std::string dir = TempDir("declines");
+  std::string manifest = Slurp(kExampleWorker);
+  const std::string from = "\"worker.py\"";
+  const std::string to = "\"" + (fs::path(kExampleWorker).parent_path() / "worker.py").string() +
+                         "\"], \"env\": {\"MY_WORKER_VARIANT\": \"typo\"}, \"x\": [";
+  manifest.replace(manifest.find(from), from.size(), to);
+  std::ofstream(dir + "/declines.json") << manifest;
+  const auto [rc, out] =
+      RunCli(absl::StrCat("--no-workers --worker ", dir,
+                          "/declines.json --subject my_worker "
+                          "check --filter bson_format_int64 --cases 3 --failures-dir ",
+                          dir, "/f"));
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_TRUE(absl::StrContains(out,
+                                "my_worker declined every input of bson_format_int64: "
+                                "MY_WORKER_VARIANT=typo is not one of fragments, batch"))
+      << out;
+  EXPECT_TRUE(absl::StrContains(out, "serdiff: NOTHING JUDGED: my_worker declined every input"))
+      << out;
+  const std::string file = dir + "/input";
+  std::ofstream(file, std::ios::binary) << std::string(8, '\x01');
+  const auto [rc2, out2] = RunCli(absl::StrCat("--no-workers --worker ", dir,
+                                               "/declines.json --subject my_worker repro "
+                                               "bson_format_int64 ",
+                                               file));
+  EXPECT_EQ(rc2, 2) << out2;
+  EXPECT_TRUE(absl::StrContains(out2, "verdict: not judged (my_worker declined the input)"))
+      << out2;
+  fs::remove_all(dir);
+}
+
+// Options that would be ignored are refused: --target without --input, --filter with it, and a
+// --max-slowdown with no timing to hold to it.
+TEST(CliInputs, ReviewRefusesOptionsItWouldIgnore) {
+  const std::string base =
+      "--no-workers review --before optimized --after reference --cases 1 --time-rounds 0 ";
+  for (const std::string& extra : {std::string("--target varint_zigzag64"),
+                                   std::string("--filter varint --target varint_zigzag64 "
+                                               "--input /dev/null"),
+                                   std::string("--filter varint_zigzag64 --max-slowdown 50")}) {
+    const auto [rc, out] = RunCli(base + extra);
+    EXPECT_EQ(rc, 2) << extra << "\n" << out;
+    EXPECT_TRUE(absl::StrContains(out, "serdiff review: --")) << extra << "\n" << out;
+  }
+}
+
 }  // namespace
 }  // namespace serdiff

@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
 #include "harness/corpus.h"
 #include "harness/hex.h"
 #include "harness/shrink.h"
@@ -44,7 +45,8 @@ struct Row {
   int64_t ref_peak = -1;  // first reference's peak in the same case as `peak`
   int64_t rej_peak = -1;  // largest optimized peak among rejected inputs (-1: none rejected)
   int64_t rej_bound = -1;
-  int subject_declined = 0;  // cases the subject declined (not judged)
+  int subject_declined = 0;    // cases the subject declined (not judged)
+  std::string decline_reason;  // the first of them
   double seconds = 0;
 };
 
@@ -109,7 +111,9 @@ int Check(const Session& session, const CheckOptions& o) {
     const auto start = std::chrono::steady_clock::now();
     const size_t external_begin = external.size();
     auto note = [&](const CaseResult& r) {
-      if (r.subject_declined) ++row.subject_declined;
+      if (r.subject_declined && row.subject_declined++ == 0) {
+        row.decline_reason = r.subject_decline_reason;
+      }
       for (const CaseResult::ExternalRun& e : r.external) {
         ExternalRow* er = nullptr;
         for (size_t k = external_begin; k < external.size(); ++k) {
@@ -223,13 +227,32 @@ int Check(const Session& session, const CheckOptions& o) {
     }
     human << "\n";
   }
-  int subject_declined = 0;
-  for (const Row& r : rows) subject_declined += r.subject_declined;
+  int subject_declined = 0, cases_run = 0;
+  for (const Row& r : rows) {
+    subject_declined += r.subject_declined;
+    cases_run += r.corpus + r.generated;
+  }
   if (subject_declined > 0) {
     human << absl::StrFormat("%s declined %d cases (not judged)\n", session.config.subject,
                              subject_declined);
+    // A target whose every input the subject declined was not judged at all: say so, with why.
+    for (const Row& r : rows) {
+      if (r.subject_declined == r.corpus + r.generated) {
+        absl::string_view why = r.decline_reason;
+        absl::ConsumePrefix(&why, "declined: ");
+        human << "  " << session.config.subject << " declined every input of " << r.target << ": "
+              << why << "\n";
+      }
+    }
   }
   human << absl::StrFormat("%d targets, %d failures\n", rows.size(), total_failures);
+  // A subject that declined every input of every target was judged on nothing: no pass (exit 2),
+  // as serdiff review's "NOTHING COMPARED".
+  const bool nothing_judged =
+      !session.config.subject.empty() && cases_run > 0 && subject_declined == cases_run;
+  if (nothing_judged && total_failures == 0) {
+    human << "serdiff: NOTHING JUDGED: " << session.config.subject << " declined every input\n";
+  }
   for (const Failure& f : failures) {
     std::error_code abs_ec;
     const std::filesystem::path abs = std::filesystem::absolute(f.path, abs_ec);
@@ -242,8 +265,8 @@ int Check(const Session& session, const CheckOptions& o) {
   if (!json_path.empty()) {
     std::string j = absl::StrFormat(
         "{\"schema_version\": %d, \"seed\": %d, \"cases\": %d, \"failures\": %d, "
-        "\"targets\": [",
-        kCheckJsonSchemaVersion, seed, cases, total_failures);
+        "\"nothing_judged\": %s, \"targets\": [",
+        kCheckJsonSchemaVersion, seed, cases, total_failures, nothing_judged ? "true" : "false");
     for (size_t i = 0; i < rows.size(); ++i) {
       const Row& r = rows[i];
       absl::StrAppendFormat(&j,
@@ -273,7 +296,8 @@ int Check(const Session& session, const CheckOptions& o) {
       }
     }
   }
-  return total_failures == 0 ? 0 : 1;
+  if (total_failures > 0) return 1;
+  return nothing_judged ? 2 : 0;
 }
 
 }  // namespace serdiff::tools

@@ -105,8 +105,10 @@ absl::Status Resolve(Side& side, bool selftest) {
   side.registry = targets::BuildTargets(c);
   if (selftest) side.selftest = &targets::SelfTestTargets();
   side.external |= AttachedOutside(*side.registry, side.impl);
-  for (const std::string& p : side.registry->attach_problems()) {
-    std::cerr << "serdiff review: " << side.label << ": " << p << "\n";
+  // A side's worker or module that could not be attached is no side at all (serdiff_main.cc).
+  if (!side.registry->attach_problems().empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "not attached: ", absl::StrJoin(side.registry->attach_problems(), "; not attached: ")));
   }
   if (!side.env.empty() && side.registry->workers().empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -306,7 +308,22 @@ int Review(const ReviewOptions& o) {
       std::cerr << "serdiff review: --input needs --target\n";
       return 2;
     }
+    if (!o.filter.empty()) {
+      std::cerr
+          << "serdiff review: --input reviews one input of --target; --filter takes no part\n";
+      return 2;
+    }
     return ReviewOneInput(o, before, after, heap);
+  }
+  if (!o.target.empty()) {  // without --input it would be ignored: a whole review instead
+    std::cerr << "serdiff review: --target names the target of --input; use --filter to review "
+                 "some targets\n";
+    return 2;
+  }
+  if (o.max_slowdown >= 0 && o.time_rounds <= 0) {  // a gate that would never measure
+    std::cerr << "serdiff review: --max-slowdown needs --time-rounds N (N > 0): without timing "
+                 "there is no speed to hold to it\n";
+    return 2;
   }
   // The targets both sides have.
   std::vector<std::pair<const Target*, const Target*>> pairs;

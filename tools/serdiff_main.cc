@@ -140,7 +140,8 @@ int Repro(const Session& session, const std::string& name, const std::string& fi
     std::cout << serdiff::harness::ReproCommands(
         name, path, t->family() == "selftest", serdiff::tools::CliReproTools(name), session.config);
   }
-  return r.passed ? 0 : 1;
+  if (!r.passed) return 1;
+  return r.subject_declined ? 2 : 0;  // not judged: no pass
 }
 
 // `seed --value`: every text is parsed first (Target::BytesOfText), so that one unreadable
@@ -440,9 +441,18 @@ int main(int argc, char** argv) {
   session.targets = serdiff::targets::BuildTargets(session.config);
   if (selftest) session.selftest_targets = &serdiff::targets::SelfTestTargets();
   session.repro_args = ReproArgs(subject, worker_files, module_files, no_workers);
+  // A worker or module that could not be attached (a manifest or a module that does not load, a
+  // target name no family has, an op no target takes) would leave the run judging without it and
+  // passing: an I/O error for every command but list, which shows what was attached and what not.
+  if (!*list && !session.targets->attach_problems().empty()) {
+    for (const std::string& p : session.targets->attach_problems()) {
+      std::cerr << "serdiff: not attached: " << p << "\n";
+    }
+    return 2;
+  }
   if (!session.config.subject.empty() && Selected(session, filter).empty()) {
-    std::cerr << "serdiff: no target has an implementation named " << subject
-              << " (see serdiff list)\n";
+    std::cerr << "serdiff: no target" << (filter.empty() ? "" : " matching --filter " + filter)
+              << " has an implementation named " << subject << " (see serdiff list)\n";
     return 2;
   }
   if (*list) {
