@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -176,6 +177,31 @@ TEST(CliInputs, ReviewRefusesOptionsItWouldIgnore) {
     EXPECT_EQ(rc, 2) << extra << "\n" << out;
     EXPECT_TRUE(absl::StrContains(out, "serdiff review: --")) << extra << "\n" << out;
   }
+}
+
+// check's FAIL lines carry the run's --subject (a repro without it judges another side), and an
+// input met twice is one failure, printed once.
+TEST(CliInputs, AFailLineReproducesWithTheSubjectAndEachInputOnce) {
+  const std::string dir = TempDir("fail_lines");
+  const auto [rc, out] = RunCli(absl::StrCat(
+      "--selftest --no-workers --subject reference check --filter selftest_broken_zigzag "
+      "--cases 5 --failures-dir ",
+      dir));
+  EXPECT_EQ(rc, 1) << out;
+  EXPECT_TRUE(absl::StrContains(out,
+                                " --selftest --no-workers --subject reference repro "
+                                "selftest_broken_zigzag "))
+      << out;
+  std::set<std::string> lines;
+  size_t fails = 0;
+  for (size_t at = out.find("\nFAIL "); at != std::string::npos; at = out.find("\nFAIL ", at + 1)) {
+    const size_t end = out.find('\n', out.find('\n', at + 1) + 1);
+    lines.insert(out.substr(at, end - at));
+    ++fails;
+  }
+  EXPECT_GE(fails, 1u) << out;  // 5 cases meet the input -1 twice: one failure
+  EXPECT_EQ(lines.size(), fails) << "a FAIL line printed twice:\n" << out;
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -138,12 +138,18 @@ int Check(const Session& session, const CheckOptions& o) {
         row.rej_bound = r.heap_bound_bytes;
       }
       if (!r.passed) {
-        ++row.failures;
         auto path = serdiff::harness::WriteCorpusFile(absl::StrCat(failures_dir, "/", t->name()),
                                                       r.corpus_bytes);
         if (!path.ok()) {
           std::cerr << "serdiff: could not save the failing input: " << path.status() << "\n";
         }
+        // An input met twice (a generator repeats small values) is one failure, reported once.
+        if (path.ok() && std::any_of(failures.begin(), failures.end(), [&](const Failure& f) {
+              return f.target == t->name() && f.path == *path;
+            })) {
+          return;
+        }
+        ++row.failures;
         failures.push_back({t->name(), r.failure_class, path.ok() ? *path : "(not saved)",
                             t->family() == "selftest"});
         if (progress) std::cerr << "\r\033[K";
