@@ -400,6 +400,12 @@ TEST(Shrink, CliShrinksAndEmitsARegression) {
   EXPECT_NE(out.find("serdiff: selftest_broken_zigzag: bytes-mismatch:reference\nreproduce:\n"),
             std::string::npos)
       << out;
+  // The file judged and every reproduce line name the kept regression, not the crash file.
+  const std::string kept =
+      (dir / "corpus" / "selftest_broken_zigzag" / "regressions" / sha).string();
+  EXPECT_NE(out.find("file:   " + kept + " (8 bytes)\n"), std::string::npos) << out;
+  EXPECT_NE(out.find(" repro selftest_broken_zigzag " + kept), std::string::npos) << out;
+  EXPECT_EQ(out.find(" repro selftest_broken_zigzag " + crash), std::string::npos) << out;
   std::filesystem::remove_all(dir);
 }
 
