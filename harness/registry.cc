@@ -107,7 +107,8 @@ std::unique_ptr<Registry> BuildRegistry(bool selftest, RunConfig config) {
 }
 
 // Manifests first (those named, then the defaults in name order), then modules. Problems are
-// collected, not fatal: a process still judges with what could be attached.
+// collected, not fatal here: `serdiff list` shows them, and check, repro and review refuse to
+// judge with them (exit 2, tools/); a fuzz binary judges with what could be attached.
 const std::vector<std::string>& AttachExternal(Registry& registry) {
   const ExternalConfig& config = registry.config_.external;
   std::vector<std::string>& problems = registry.attach_problems_;

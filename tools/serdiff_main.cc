@@ -443,8 +443,9 @@ int main(int argc, char** argv) {
   session.repro_args = ReproArgs(subject, worker_files, module_files, no_workers);
   // A worker or module that could not be attached (a manifest or a module that does not load, a
   // target name no family has, an op no target takes) would leave the run judging without it and
-  // passing: an I/O error for every command but list, which shows what was attached and what not.
-  if (!*list && !session.targets->attach_problems().empty()) {
+  // passing: an I/O error for the commands that judge (review checks its own sides); list shows
+  // what was attached and what not.
+  if ((*check || *repro) && !session.targets->attach_problems().empty()) {
     for (const std::string& p : session.targets->attach_problems()) {
       std::cerr << "serdiff: not attached: " << p << "\n";
     }
