@@ -51,7 +51,11 @@ int List(const Session& session) {
       for (const auto& w : session.targets->workers()) {
         const serdiff::harness::WorkerManifest& m = w->manifest();
         if (m.name != impl.name) continue;
+        // The edges of this target's op only (a worker's manifest holds those of every op).
+        bool any = false;
         for (const auto& e : m.decline_edges) {
+          if (e.op != t->info().interchange_op) continue;
+          any = true;
           std::cout << "    decline edge, " << (e.declined ? "declined" : "compared") << ": "
                     << e.text << " (" << e.op << " " << e.input_json << ")\n";
         }
@@ -60,6 +64,9 @@ int List(const Session& session) {
                     << (m.no_decline_edges.empty() ? "(the manifest does not say why)"
                                                    : m.no_decline_edges)
                     << "\n";
+        } else if (!any) {
+          std::cout << "    no decline edges of " << t->info().interchange_op
+                    << " in the manifest\n";
         }
       }
     }
