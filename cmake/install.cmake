@@ -91,7 +91,8 @@ install(DIRECTORY oracles/ DESTINATION ${_inc}/oracles FILES_MATCHING PATTERN "*
 # <prefix>/bin/serdiff reads <prefix>/share/serdiff/oracles), the corpus, the fuzz entry.
 install(DIRECTORY oracles/ DESTINATION ${SERDIFF_INSTALL_DATA}/oracles
         FILES_MATCHING PATTERN "worker*.json" PATTERN "interchange.json" PATTERN "*.py"
-        PATTERN "*.js" PATTERN "package.json" PATTERN "package-lock.json"
+        PATTERN "*.js" PATTERN "*.go" PATTERN "*.java" PATTERN "package.json"
+        PATTERN "package-lock.json"
         PATTERN node_modules EXCLUDE PATTERN __pycache__ EXCLUDE)
 install(DIRECTORY workers/ DESTINATION ${SERDIFF_INSTALL_DATA}/workers
         PATTERN node_modules EXCLUDE PATTERN __pycache__ EXCLUDE)

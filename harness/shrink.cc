@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
@@ -208,7 +209,13 @@ ReproTools FindReproTools(const std::string& target, const std::string& self) {
       out.ctest_tree = tree.string();
     }
   }
-  if (out.fuzz_binary.empty() && exe.filename() == target) out.fuzz_binary = exe.string();
+  // Anywhere else, a binary named after the target is its fuzz binary: an OSS-Fuzz $OUT's
+  // `<target>`, or a project's own `<prefix>_<target>` (serdiff_add_fuzz_target).
+  const std::string name = exe.filename().string();
+  if (out.fuzz_binary.empty() && (name == target || absl::EndsWith(name, "_" + target) ||
+                                  absl::EndsWith(name, "-" + target))) {
+    out.fuzz_binary = exe.string();
+  }
   return out;
 }
 

@@ -83,11 +83,11 @@ struct ReproTools {
 std::string SelfPath();
 
 // Finds the tools of the build that `self` (an absolute executable path) belongs to: `self`
-// in <tree>/tools/ (the CLI) or <tree>/fuzz/ (a fuzz binary), or anywhere (an OSS-Fuzz $OUT)
-// when it is named `target`. Looks for <tree>/tools/serdiff, <tree>/fuzz/<target> (else
-// <tree>/fuzz/serdiff_fuzz_replay, else `self` when named `target`) and
-// <tree>/tests/CTestTestfile.cmake; only files that exist are named. oss_fuzz and source_dir
-// are left to the caller.
+// in <tree>/tools/ (the CLI) or <tree>/fuzz/ (a fuzz binary), or anywhere (an OSS-Fuzz $OUT, a
+// project's own build) when it is named `target`, `<prefix>_target` or `<prefix>-target`. Looks for
+// <tree>/tools/serdiff, <tree>/fuzz/<target> (else <tree>/fuzz/serdiff_fuzz_replay, else `self`
+// when named `target`) and <tree>/tests/CTestTestfile.cmake; only files that exist are named.
+// oss_fuzz and source_dir are left to the caller.
 ReproTools FindReproTools(const std::string& target, const std::string& self);
 
 // Copy-paste commands that reproduce a failing input `file` of `target`, one per line, each

@@ -376,6 +376,15 @@ TEST(Shrink, FindReproToolsSeesOnlyFilesThatExist) {
   EXPECT_EQ(t.fuzz_binary, (tree / "out" / "bson_decode").string());
   EXPECT_EQ(t.ctest_tree, "");
   EXPECT_EQ(FindReproTools("bson_decode", "").fuzz_binary, "");
+  // A project's own fuzz binary (serdiff_add_fuzz_target names it <prefix>_<target>) names
+  // itself; a binary of another name does not.
+  fs::create_directories(tree / "example");
+  touch(tree / "example" / "example_fuzz_bson_decode", true);
+  EXPECT_EQ(FindReproTools("bson_decode", (tree / "example" / "example_fuzz_bson_decode").string())
+                .fuzz_binary,
+            (tree / "example" / "example_fuzz_bson_decode").string());
+  touch(tree / "example" / "tool", true);
+  EXPECT_EQ(FindReproTools("bson_decode", (tree / "example" / "tool").string()).fuzz_binary, "");
   fs::remove_all(tree);
 }
 
