@@ -413,6 +413,8 @@ TEST(Shrink, CliShrinksAndEmitsARegression) {
   const std::string kept =
       (dir / "corpus" / "selftest_broken_zigzag" / "regressions" / sha).string();
   EXPECT_NE(out.find("file:   " + kept + " (8 bytes)\n"), std::string::npos) << out;
+  // Nothing was declined on the way: no note about a kept comparison.
+  EXPECT_EQ(out.find("kept the comparison"), std::string::npos) << out;
   EXPECT_NE(out.find(" repro selftest_broken_zigzag " + kept), std::string::npos) << out;
   EXPECT_EQ(out.find(" repro selftest_broken_zigzag " + crash), std::string::npos) << out;
   std::filesystem::remove_all(dir);
