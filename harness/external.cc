@@ -404,6 +404,12 @@ absl::Status WorkerClient::Start() {
   return absl::OkStatus();
 }
 
+absl::Status WorkerClient::StartNow() {
+  if (declined_ || pid_ >= 0) return absl::OkStatus();
+  absl::Status s = Start();
+  return declined_ ? absl::OkStatus() : s;
+}
+
 absl::StatusOr<ExternalAnswer> WorkerClient::Call(absl::string_view op,
                                                   absl::string_view input_json, int64_t* peak_bytes,
                                                   int time_calls, std::vector<double>* ns,

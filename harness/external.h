@@ -169,6 +169,15 @@ class WorkerClient {
   // allocator's state). Nothing happens when no process is running.
   void Restart() { Stop(false); }
 
+  // Starts the worker now unless it runs or declined already: `check`, `repro` and `review` start
+  // the workers a user names (a --worker manifest, SERDIFF_WORKERS, the subject, a review side)
+  // before their first input, so that one that cannot even start is a problem of the run (exit
+  // 2, "not attached"), not a finding against it. OK when the worker runs or declined (its
+  // runtime or package is missing: declined_reason() says why, and it is judged as declining);
+  // else the start's WorkerFailure (worker-crashed: it exited or its command could not run before
+  // its hello; worker-protocol: its first frame is not a version-1 hello; worker-timeout).
+  absl::Status StartNow();
+
   const WorkerManifest& manifest() const { return manifest_; }
   // Why the worker declines every call (its runtime or package is missing), once it was asked.
   const std::optional<std::string>& declined_reason() const { return declined_; }

@@ -25,6 +25,22 @@ FuzzLimits Registry::FuzzLimitsFor(std::string_view name) const {
 }
 
 // The first target with that name, in registration order; nullptr when there is none.
+std::vector<std::string> Registry::StartNamedWorkers() const {
+  std::vector<std::string> problems;
+  const std::vector<std::string>& named = config_.external.worker_files;
+  for (const auto& w : workers_) {
+    const WorkerManifest& m = w->manifest();
+    if (m.name != config_.subject && std::find(named.begin(), named.end(), m.path) == named.end()) {
+      continue;
+    }
+    if (absl::Status s = w->StartNow(); !s.ok()) {
+      problems.push_back(
+          absl::StrCat(m.name, " (", m.path, "): the worker could not start: ", s.message()));
+    }
+  }
+  return problems;
+}
+
 const Target* Registry::Find(std::string_view name) const {
   for (const auto& t : targets_) {
     if (t->name() == name) return t.get();

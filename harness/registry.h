@@ -62,6 +62,12 @@ class Registry {
   const RunConfig& config() const { return config_; }
   // What AttachExternal could not attach, one line per problem (`serdiff list` shows them).
   const std::vector<std::string>& attach_problems() const { return attach_problems_; }
+  // Starts now (WorkerClient::StartNow) every attached worker the run names: one whose manifest
+  // is among config().external.worker_files (--worker, SERDIFF_WORKERS) or that is the subject.
+  // Returns one line per worker that could not start ("<name> (<manifest>): the worker could
+  // not start: <why>"); empty when each runs or declined (a missing runtime or package). A shipped
+  // worker the run does not name starts at its first input, as before.
+  std::vector<std::string> StartNamedWorkers() const;
 
  private:
   friend std::unique_ptr<Registry> BuildRegistry(bool selftest, RunConfig config);

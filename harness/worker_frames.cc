@@ -304,7 +304,16 @@ absl::Status ReadFrame(int fd, Clock::time_point deadline, std::string* ahead, s
   const uint32_t n = (uint32_t{len[0]} << 24) | (uint32_t{len[1]} << 16) | (uint32_t{len[2]} << 8) |
                      uint32_t{len[3]};
   if (n > kMaxFrame) {
-    return absl::OutOfRangeError(absl::StrCat("a frame of ", n, " bytes (limit ", kMaxFrame, ")"));
+    // Four printable bytes are most likely text the worker wrote to its stdout (a print, a
+    // banner): say so, with the text.
+    const bool text =
+        std::all_of(len, len + 4, [](unsigned char c) { return c >= 0x20 && c < 0x7f; });
+    return absl::OutOfRangeError(
+        absl::StrCat("a frame of ", n, " bytes (limit ", kMaxFrame, ")",
+                     text ? absl::StrCat("; its length bytes read as text: \"",
+                                         absl::string_view(ahead->data(), 4),
+                                         "\": does the worker write text to its stdout?")
+                          : ""));
   }
   const size_t have = std::min<size_t>(ahead->size() - 4, n);
   body->assign(ahead->data() + 4, have);

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -124,6 +125,39 @@ TEST(CliInputs, AWorkerOrModuleThatCannotBeAttachedIsAnError) {
     const auto [rc, out] = RunCli(args);
     EXPECT_EQ(rc, 2) << args << "\n" << out;
     EXPECT_TRUE(absl::StrContains(out, "/missing.")) << args << "\n" << out;  // names it
+  }
+  fs::remove_all(dir);
+}
+
+// A named worker that cannot even start (its script missing; text on its stdout before its
+// hello) is a problem of the run (exit 2, "not attached ... could not start"), told before any
+// input: not one worker-crashed finding that no rerun confirms, after which review passed.
+TEST(CliInputs, ANamedWorkerThatCannotStartIsAnError) {
+  if (std::system("test -x /usr/bin/python3") != 0) GTEST_SKIP() << "no /usr/bin/python3";
+  const std::string dir = TempDir("no_start");
+  const std::string file = dir + "/input";
+  std::ofstream(file, std::ios::binary) << std::string(8, '\x01');
+  std::ofstream(dir + "/prints.py") << "print('starting up')\n";
+  for (const auto& [name, script, why] :
+       {std::tuple<std::string, std::string, std::string>{"gone", dir + "/no_such_script.py",
+                                                          "worker-crashed: gone: the worker ended"},
+        {"prints", dir + "/prints.py", "read as text: \"star\""}}) {
+    const std::string m = absl::StrCat(dir, "/", name, ".json");
+    std::ofstream(m) << R"({"name": ")" << name << R"(", "command": ["/usr/bin/python3", ")"
+                     << script << R"("], "targets": ["bson_format_int64"], "default": false})";
+    for (const std::string& args :
+         {absl::StrCat("--no-workers --worker ", m, " check --filter bson_format_int64 --cases 2"),
+          absl::StrCat("--no-workers --worker ", m, " repro bson_format_int64 ", file),
+          absl::StrCat("review --before optimized --after ", m, " --cases 2 --out ", dir, "/o"),
+          absl::StrCat("review --before ", m, " --after optimized --cases 2 --out ", dir, "/o")}) {
+      const auto [rc, out] = RunCli(args);
+      EXPECT_EQ(rc, 2) << args << "\n" << out;
+      EXPECT_TRUE(absl::StrContains(
+          out, absl::StrCat("not attached: ", name, " (", m, "): the worker could not start: ")))
+          << args << "\n"
+          << out;
+      EXPECT_TRUE(absl::StrContains(out, why)) << args << "\n" << out;
+    }
   }
   fs::remove_all(dir);
 }

@@ -193,6 +193,19 @@ TEST(WorkerFrames, AWriteOnlyIfRoomThatStartedIsFinished) {
   ASSERT_EQ(rest.size(), held - 4096 + frame.size());
   EXPECT_EQ(rest.substr(held - 4096), frame);
 }
+// Text on the worker's stdout (a print before its hello) reads as an impossible length; the
+// refusal shows the four bytes as text and says where they likely came from.
+TEST(WorkerFrames, AnOverLimitLengthOfPrintableBytesIsShownAsText) {
+  Pipe p;
+  p.Write("starting up\n");
+  std::string ahead, body;
+  const absl::Status s = p.Read(&ahead, &body);
+  EXPECT_EQ(s.code(), absl::StatusCode::kOutOfRange) << s;
+  EXPECT_EQ(s.message(),
+            "a frame of 1937006962 bytes (limit 268435456); its length bytes read as text: "
+            "\"star\": does the worker write text to its stdout?");
+}
+
 // The limit is 256 MiB: one byte over is refused on the length alone; exactly the limit is taken
 // (here cut short by the end of the stream: Unavailable, not OutOfRange).
 TEST(WorkerFrames, TheLengthLimitIsHeldAtItsValue) {

@@ -110,6 +110,12 @@ absl::Status Resolve(Side& side, bool selftest) {
     return absl::InvalidArgumentError(absl::StrCat(
         "not attached: ", absl::StrJoin(side.registry->attach_problems(), "; not attached: ")));
   }
+  // A side's worker that cannot even start is no side either: its first input would be one
+  // failure that no rerun confirms (the worker declined by then), and the review would pass.
+  if (const std::vector<std::string> p = side.registry->StartNamedWorkers(); !p.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("not attached: ", absl::StrJoin(p, "; not attached: ")));
+  }
   if (!side.env.empty() && side.registry->workers().empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--", side.label, "-env applies to a worker, and ", s, " is not one (see serdiff list)"));

@@ -451,6 +451,14 @@ int main(int argc, char** argv) {
     }
     return 2;
   }
+  // A named worker that cannot even start (a wrong script path, an import error, text before its
+  // hello) would be one worker-crashed finding and then declined on every input: a problem of
+  // the run, told as one, before any input.
+  if (*check || *repro) {
+    const std::vector<std::string> not_started = session.targets->StartNamedWorkers();
+    for (const std::string& p : not_started) std::cerr << "serdiff: not attached: " << p << "\n";
+    if (!not_started.empty()) return 2;
+  }
   if (!session.config.subject.empty() && Selected(session, filter).empty()) {
     std::cerr << "serdiff: no target" << (filter.empty() ? "" : " matching --filter " + filter)
               << " has an implementation named " << subject << " (see serdiff list)\n";
