@@ -44,7 +44,12 @@ int main(int argc, char** argv) {
   for (int i = first; i < argc; ++i) {
     std::string arg = argv[i];
     if (!arg.empty() && arg[0] == '-') continue;  // libFuzzer flags are ignored here
-    auto files = serdiff::harness::ListCorpusFiles(arg);
+    auto listed = serdiff::harness::ListCorpusFiles(arg);
+    if (!listed.ok()) {
+      std::fprintf(stderr, "%s\n", listed.status().ToString().c_str());
+      return 2;
+    }
+    std::vector<std::string> files = *std::move(listed);
     if (files.empty()) files.push_back(arg);
     for (const auto& f : files) {
       auto bytes = serdiff::harness::ReadFileBytes(f);

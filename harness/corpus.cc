@@ -24,19 +24,27 @@ std::string Sha1Hex(std::string_view bytes) {
   return out;
 }
 
-std::vector<std::string> ListCorpusFiles(const std::string& dir) {
+absl::StatusOr<std::vector<std::string>> ListCorpusFiles(const std::string& dir) {
   std::vector<std::string> files;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return files;
+  std::string last = dir;  // the entry the iterator was on: the folder it failed to enter
   for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
        it.increment(ec)) {
+    last = it->path().string();
     const std::string name = it->path().filename().string();
     if (!name.empty() && name[0] == '.') {
       // A hidden folder (.git, an editor's cache) is not descended into either.
-      if (it->is_directory(ec)) it.disable_recursion_pending();
+      std::error_code dir_ec;
+      if (it->is_directory(dir_ec)) it.disable_recursion_pending();
       continue;
     }
-    if (it->is_regular_file(ec)) files.push_back(it->path().string());
+    std::error_code type_ec;
+    if (!it->is_directory(type_ec)) files.push_back(it->path().string());
+  }
+  if (ec) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot list ", last, " (a corpus below ", dir, "): ", ec.message()));
   }
   std::sort(files.begin(), files.end());
   return files;

@@ -15,10 +15,14 @@ namespace serdiff::harness {
 // Lower-case hex SHA-1 of `bytes` (40 characters): the file name of a corpus input.
 std::string Sha1Hex(std::string_view bytes);
 
-// Every regular file below `dir` (recursive), sorted by path. An absent directory is an
-// empty corpus, not an error. Hidden files and folders (names starting with '.') are skipped,
-// with everything inside such a folder.
-std::vector<std::string> ListCorpusFiles(const std::string& dir);
+// Every file below `dir` (recursive), sorted by path: each regular file, and each other entry
+// that is not a folder (a FIFO, a socket, a symbolic link to nothing), so that reading it
+// (ReadFileBytes) fails with its reason rather than the entry being skipped without a word. An
+// absent directory is an empty corpus, not an error. Hidden files and folders (names starting
+// with '.') are skipped, with everything inside such a folder. Errors: Unavailable "cannot list
+// <path>: <why>" when a folder below `dir` cannot be read (a replay that went on would leave out
+// every input after it in silence).
+absl::StatusOr<std::vector<std::string>> ListCorpusFiles(const std::string& dir);
 
 // Whole file contents. Errors name the path: NotFound (no such file), InvalidArgument (not a
 // regular file, e.g. a directory or a device, or larger than 64 MiB), Internal (read error).

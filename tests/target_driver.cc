@@ -75,7 +75,7 @@ int CountFilesBelow(const std::string& dir) {
 
 void CorpusReplay(const Target& t) {
   const std::string dir = absl::StrCat(SERDIFF_CORPUS_DIR, "/", t.name());
-  const std::vector<std::string> files = ListCorpusFiles(dir);
+  const std::vector<std::string> files = ListCorpusFiles(dir).value();
   EXPECT_FALSE(files.empty()) << "no seed corpus in " << dir;
   int regressions = 0;
   for (const std::string& f : files) {
@@ -103,7 +103,8 @@ void CorpusPrinted(const Target& t) {
                          << t.name() << "\n"
                          << text.status();
   std::multiset<std::string> printed;
-  for (const std::string& f : ListCorpusFiles(absl::StrCat(SERDIFF_CORPUS_DIR, "/", t.name()))) {
+  for (const std::string& f : std::vector<std::string>(
+           ListCorpusFiles(absl::StrCat(SERDIFF_CORPUS_DIR, "/", t.name())).value())) {
     auto bytes = ReadFileBytes(f);
     ASSERT_TRUE(bytes.ok()) << bytes.status();
     printed.insert(t.ShowBytes(*bytes));

@@ -368,7 +368,13 @@ int Review(const ReviewOptions& o) {
     TargetRow row;
     row.target = tb->name();
     std::vector<std::string> inputs;
-    for (const std::string& f : harness::ListCorpusFiles(o.corpus_dir + "/" + tb->name())) {
+    absl::StatusOr<std::vector<std::string>> listed =
+        harness::ListCorpusFiles(o.corpus_dir + "/" + tb->name());
+    if (!listed.ok()) {
+      std::cerr << "serdiff review: " << listed.status() << "\n";
+      return 2;
+    }
+    for (const std::string& f : *listed) {
       absl::StatusOr<std::string> b = harness::ReadFileBytes(f);
       if (!b.ok()) {
         std::cerr << "serdiff review: " << b.status() << "\n";

@@ -202,7 +202,15 @@ int Show(const Session& session, const std::string& name, std::vector<std::strin
     return 2;
   }
   const std::string root = corpus_dir + "/" + name + "/";
-  if (files.empty()) files = serdiff::harness::ListCorpusFiles(corpus_dir + "/" + name);
+  if (files.empty()) {
+    absl::StatusOr<std::vector<std::string>> listed =
+        serdiff::harness::ListCorpusFiles(corpus_dir + "/" + name);
+    if (!listed.ok()) {
+      std::cerr << "serdiff: " << listed.status() << "\n";
+      return 2;
+    }
+    files = *std::move(listed);
+  }
   for (const std::string& f : files) {
     auto bytes = serdiff::harness::ReadFileBytes(f);
     if (!bytes.ok()) {

@@ -139,9 +139,10 @@ TEST_P(ModuleAsSubject, DifferentialPropertyPasses) {
 TEST_P(ModuleAsSubject, SeedCorpusPasses) {
   ASSERT_TRUE(target_->HasImpl("example"));
   const std::string dir = std::string(SERDIFF_CORPUS_DIR) + "/" + GetParam();
-  const std::vector<std::string> files = h::ListCorpusFiles(dir);
-  ASSERT_FALSE(files.empty()) << "no seed corpus in " << dir;
-  for (const std::string& f : files) {
+  const absl::StatusOr<std::vector<std::string>> files = h::ListCorpusFiles(dir);
+  ASSERT_TRUE(files.ok()) << files.status();
+  ASSERT_FALSE(files->empty()) << "no seed corpus in " << dir;
+  for (const std::string& f : *files) {
     absl::StatusOr<std::string> bytes = h::ReadFileBytes(f);
     ASSERT_TRUE(bytes.ok()) << bytes.status();
     const h::CaseResult r = target_->RunBytes(*bytes, AsSubject());
