@@ -11,6 +11,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 
 namespace serdiff::harness {
 
@@ -156,13 +157,17 @@ const std::vector<std::string>& AttachExternal(Registry& registry) {
     for (const std::string& t : m->targets) {
       Target* target = registry.FindMutable(t);
       if (target == nullptr) {
-        // A target of a family this binary was not built with (SERDIFF_ONLY_FAMILIES) is no
-        // problem; a name no family here could have is (a typo in the manifest).
-        const std::vector<std::string> families = RecordedFamilies();
-        const bool absent_family =
-            std::none_of(families.begin(), families.end(),
-                         [&](const std::string& fam) { return absl::StartsWith(t, fam + "_"); });
-        if (!absent_family) problems.push_back(absl::StrCat(f, ": no target ", t));
+        // A target of a family of the project this binary was not built with
+        // (SERDIFF_ONLY_FAMILIES) is no problem; any other name is (a typo in the manifest:
+        // "bsn_decode", "BSON_format_int64", a family's name with a target it lacks).
+        const std::vector<std::string> built = RecordedFamilies();
+        const std::vector<std::string> all = absl::StrSplit(SERDIFF_ALL_FAMILIES, ',');
+        auto of = [&](const std::vector<std::string>& families) {
+          return std::any_of(families.begin(), families.end(), [&](const std::string& fam) {
+            return absl::StartsWith(t, fam + "_");
+          });
+        };
+        if (of(built) || !of(all)) problems.push_back(absl::StrCat(f, ": no target ", t));
         continue;
       }
       if (absl::Status s = target->AttachWorker(client); !s.ok()) {

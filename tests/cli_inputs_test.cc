@@ -129,6 +129,25 @@ TEST(CliInputs, AWorkerOrModuleThatCannotBeAttachedIsAnError) {
   fs::remove_all(dir);
 }
 
+// A manifest's target name that no target has and no family of the project could have (a typo)
+// is an attach problem, not a worker dropped in silence from the run.
+TEST(CliInputs, AManifestsMisspeltTargetIsAnError) {
+  const std::string dir = TempDir("typo");
+  const std::string m = dir + "/typo.json";
+  std::ofstream(m) << R"({"name": "typo", "command": ["/usr/bin/python3", "x.py"],)"
+                   << R"( "targets": ["BSON_format_int64", "bsn_decode", "bson_format_int65"],)"
+                   << R"( "default": false})";
+  const auto [rc, out] = RunCli(
+      absl::StrCat("--no-workers --worker ", m, " check --filter bson_format_int64 --cases 2"));
+  EXPECT_EQ(rc, 2) << out;
+  for (const char* name : {"BSON_format_int64", "bsn_decode", "bson_format_int65"}) {
+    EXPECT_TRUE(absl::StrContains(
+        out, absl::StrCat("serdiff: not attached: ", m, ": no target ", name, "\n")))
+        << out;
+  }
+  fs::remove_all(dir);
+}
+
 // A named worker that cannot even start (its script missing; text on its stdout before its
 // hello) is a problem of the run (exit 2, "not attached ... could not start"), told before any
 // input: not one worker-crashed finding that no rerun confirms, after which review passed.
