@@ -535,6 +535,7 @@ absl::StatusOr<ExternalAnswer> WorkerClient::ReadAnswer(int64_t* peak_bytes,
     int64_t read_id = 0;
     ExternalAnswer plain;
     if (worker_frames::ReadPlainAnswer(body, &read_id, peak_bytes, &plain.bytes) && read_id == id) {
+      plain.has_hex = true;
       return plain;
     }
     *peak_bytes = -1;
@@ -584,6 +585,7 @@ absl::StatusOr<ExternalAnswer> WorkerClient::ReadAnswer(int64_t* peak_bytes,
       }
     }
     ans.bytes = absl::HexStringToBytes(hex);
+    ans.has_hex = true;
   }
   if (a.contains("value")) ans.value_json = a["value"].dump();
   if (!a.contains("hex") && !a.contains("value")) {

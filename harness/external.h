@@ -336,6 +336,10 @@ Impl<T> WorkerImpl(std::shared_ptr<WorkerClient> client, const Interchange<T>* i
       r.output = ans.status();
     } else if (ic->output) {
       r.output = ic->output(v, *ans);
+    } else if (!ans->has_hex) {  // the output is the answer's bytes, and it gave none
+      r.output = WorkerFailure("worker-protocol",
+                               absl::StrCat(client->manifest().name, ": the answer to ", ic->op,
+                                            " has no \"hex\" (its output is bytes)"));
     } else {
       r.output = std::move(ans->bytes);
     }
@@ -397,6 +401,7 @@ Impl<T> ModuleImpl(const serdiff_module* module, const serdiff_op* op, const Int
       if (!r.output.ok() || !ic->output) return r;
       ExternalAnswer a;
       a.bytes = std::move(*r.output);
+      a.has_hex = true;
       r.output = ic->output(v, a);
       return r;
     };

@@ -20,6 +20,10 @@ namespace serdiff::harness {
 struct ExternalAnswer {
   std::string bytes;
   std::optional<std::string> value_json;
+  // Whether the answer had "hex" (a module's answer always has its bytes). An op whose output is
+  // the answer's bytes needs it: an answer with only "value" is a worker-protocol failure there,
+  // never an empty output that may pass.
+  bool has_hex = false;
 };
 
 // A CQL list<int> for SERDIFF_FORM_INT32_LIST.

@@ -279,6 +279,21 @@ TEST(Workers, APeakIsReadFromEveryKindOfAnswer) {
   EXPECT_EQ(r.optimized_peak_bytes, 30);
 }
 
+// An accepted answer with "value" and no "hex" (54) to an op whose output is bytes is a protocol
+// verdict, as a peer and as the subject: read as bytes it was an empty output, which passed
+// wherever the right output is empty too.
+TEST(Workers, AValueAnswerToABytesOpIsAProtocolVerdict) {
+  WithWorker w(Manifest());
+  const CaseResult peer = w.target.Judge(54, {}, Render::kAlways);
+  EXPECT_EQ(peer.failure_class, "worker-protocol:misbehaving") << peer.report;
+  EXPECT_NE(peer.report.find("the answer to int64.to_decimal has no \"hex\" (its output is bytes)"),
+            std::string::npos)
+      << peer.report;
+  RunConfig subject;
+  subject.subject = "misbehaving";
+  EXPECT_EQ(w.target.Judge(54, subject).failure_class, "worker-protocol:misbehaving");
+}
+
 // A hello whose "serdiff_worker" is not the integer 1 (a later version, none, the 1 as text) is a
 // protocol verdict, not a worker read by the wrong rules or an exception that ends serdiff.
 TEST(Workers, AHelloOfAnotherVersionIsAProtocolVerdict) {

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "harness/result.h"
 #include "harness/target.h"
 #include "serdiff/cql/value.h"
 #include "serdiff/timestamp/civil.h"
@@ -69,6 +70,23 @@ TEST(InterchangeText, CqlRequestThroughTheRegisteredTarget) {
   // A top-level null has no payload to compare.
   in = {T("int"), Value::Null(), 4, true};
   EXPECT_TRUE(harness::IsDeclined(ic.input_json(in).status()));
+}
+
+// The answer's bytes become the output (framed: behind their 4-byte length); an answer without
+// "hex" is a protocol failure, never an empty payload.
+TEST(InterchangeText, CqlAnswerBytesAndAnAnswerWithoutHex) {
+  const auto& ic = InterchangeOf<cql::EncodeInput>("cql_encode_scalar");
+  const cql::EncodeInput framed{T("int"), Value::Int(1), 4, true};
+  harness::ExternalAnswer a;
+  a.bytes = std::string("\0\0\0\x01", 4);
+  a.has_hex = true;
+  EXPECT_EQ(ic.output(framed, a).value(), std::string("\0\0\0\x04\0\0\0\x01", 8));
+  a = {};
+  a.value_json = "1";
+  for (const bool f : {true, false}) {
+    const absl::StatusOr<std::string> out = ic.output({T("int"), Value::Int(1), 4, f}, a);
+    EXPECT_EQ(harness::WorkerFailureClass(out.status()), "worker-protocol") << out.status();
+  }
 }
 
 TEST(InterchangeText, CqlDoublesKeepEveryBit) {

@@ -12,6 +12,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "harness/result.h"
 #include "serdiff/common/utf8.h"
 #include "targets/cql/interchange.h"
 #include "targets/cql/internal.h"
@@ -200,6 +201,10 @@ absl::StatusOr<std::string> CqlSerializeRequest(const EncodeInput& in) {
 
 absl::StatusOr<std::string> CqlSerializeOutput(const EncodeInput& in,
                                                const harness::ExternalAnswer& answer) {
+  if (!answer.has_hex) {  // cql.serialize answers bytes
+    return harness::WorkerFailure(
+        "worker-protocol", "the answer to cql.serialize has no \"hex\" (its output is bytes)");
+  }
   if (!in.framed) return answer.bytes;
   // A [value]: the payload behind its 4-byte big-endian length (v1+: [bytes]).
   const uint32_t n = static_cast<uint32_t>(answer.bytes.size());
