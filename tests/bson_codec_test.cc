@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include "harness/alloc_tracker.h"
 #include "harness/hex.h"
+#include "harness/result.h"
 #include "oracles/libbson/libbson.h"
 #include "reference/bson/bson_ref.h"
 #include "serdiff/bson/codec.h"
@@ -427,6 +428,38 @@ TEST(BsonDecode, DepthLimit) {
   shallow.max_depth = kDefaultMaxDepth - 1;
   // the innermost document {} starts at 4 + 98 * (1 + 2 + 4) + 3
   EXPECT_EQ(OffsetOf(Validate(deep_bytes, shallow)), 4 + 98 * 7 + 3);
+}
+
+// `levels` documents, each the only element ("a") of the one around it: {a: {a: ... {}}}.
+std::string NestedRaw(int levels) {
+  std::string d("\x05\0\0\0\0", 5);
+  for (int i = 1; i < levels; ++i) {
+    const std::string body =
+        "\x03"
+        "a" +
+        std::string(1, '\0') + d + std::string(1, '\0');
+    const uint32_t n = static_cast<uint32_t>(4 + body.size());
+    d = std::string{static_cast<char>(n), static_cast<char>(n >> 8), static_cast<char>(n >> 16),
+                    static_cast<char>(n >> 24)} +
+        body;
+  }
+  return d;
+}
+
+// libbson's bson_validate recurses once per level with no limit (20,000 levels overflowed the
+// stack and ended the process): up to kMaxValidateDepth levels it is asked, deeper the oracle
+// declines without calling it.
+TEST(BsonDecode, LibbsonIsNotWalkedPastItsDepthGuard) {
+  const int limit = oracle::libbson::kMaxValidateDepth;
+  EXPECT_TRUE(oracle::libbson::Validate(NestedRaw(limit)).ok());
+  for (const int levels : {limit + 1, 20000}) {
+    const absl::Status s = oracle::libbson::Validate(NestedRaw(levels));
+    EXPECT_TRUE(harness::IsDeclined(s)) << levels << ": " << s;
+  }
+  // Shallow and broken: still libbson's own answer.
+  std::string broken = NestedRaw(3);
+  broken.back() = '\x01';
+  EXPECT_EQ(oracle::libbson::Validate(broken).code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

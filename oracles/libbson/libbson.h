@@ -25,9 +25,15 @@ inline constexpr char kOrigin[] = "oracles/libbson: libbson 1.23.1 (Debian libbs
 // a NUL goes to libbson, whose bson_append_* refuses it.
 absl::StatusOr<std::string> Encode(const serdiff::bson::Document& doc);
 
+// The deepest nesting Validate lets bson_validate walk (levels; the top-level document is 1).
+inline constexpr int kMaxValidateDepth = 1000;
+
 // bson_validate with BSON_VALIDATE_UTF8 | BSON_VALIDATE_UTF8_ALLOW_NULL (the spec's rules: UTF-8
 // strings that may contain U+0000) after bson_init_static: OK, or InvalidArgument naming
 // libbson's offset in the message (not as a payload: libbson's offsets follow its own rule).
+// Declined (harness/result.h), without calling libbson, when its recursive walk would go
+// deeper than kMaxValidateDepth levels (it has no limit of its own and would overflow the
+// stack).
 absl::Status Validate(std::string_view bytes);
 
 // The keys of an n-element array, "0\0" "1\0" ... "<n-1>\0", each written by libbson's
