@@ -180,7 +180,13 @@ absl::StatusOr<ShrinkResult> ShrinkWhile(
 std::string SelfPath() {
   std::error_code ec;
   const std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string() : p.string();
+  if (ec) return std::string();
+  // A binary replaced while it runs (a rebuild) reads as "<path> (deleted)": the path names the
+  // new binary, which is what a printed command should run.
+  std::string path = p.string();
+  constexpr absl::string_view kDeleted = " (deleted)";
+  if (absl::EndsWith(path, kDeleted)) path.resize(path.size() - kDeleted.size());
+  return path;
 }
 
 ReproTools FindReproTools(const std::string& target, const std::string& self) {

@@ -129,6 +129,26 @@ TEST(CliInputs, AWorkerOrModuleThatCannotBeAttachedIsAnError) {
   fs::remove_all(dir);
 }
 
+// A seed or count out of its range is refused (exit 2) with the range, never wrapped: "-1" and
+// 2^64 were both read as 2^64 - 1 in silence.
+TEST(CliInputs, SeedsAndCountsOutOfRangeAreRefused) {
+  for (const std::string& bad :
+       {std::string("check --seed -1"), std::string("check --seed 18446744073709551616"),
+        std::string("seed varint_zigzag64 --seed -1 --value 1"),
+        std::string("review --before optimized --after reference --seed -1"),
+        std::string("check --cases -1"), std::string("check --cases 99999999999999"),
+        std::string("review --before optimized --after reference --cases -2"),
+        std::string("review --before optimized --after reference --heap-slack -1")}) {
+    const auto [rc, out] = RunCli("--no-workers " + bad);
+    EXPECT_EQ(rc, 2) << bad << "\n" << out;
+    EXPECT_TRUE(absl::StrContains(out, "must be a whole number from 0 to ")) << bad << "\n" << out;
+  }
+  const auto [rc, out] = RunCli(
+      "--no-workers check --filter varint_zigzag64 --cases 1 --seed 18446744073709551615 --json -");
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_TRUE(absl::StrContains(out, "\"seed\": 18446744073709551615")) << out;
+}
+
 // A manifest's target name that no target has and no family of the project could have (a typo)
 // is an attach problem, not a worker dropped in silence from the run.
 TEST(CliInputs, AManifestsMisspeltTargetIsAnError) {

@@ -481,7 +481,7 @@ int Review(const ReviewOptions& o) {
     }
     rows.push_back(std::move(row));
   }
-  // Shrink each finding: the smallest input that still differs the same way.
+  // Shrink each finding to a local minimum: no smaller neighbour still differs the same way.
   for (Finding& f : findings) {
     const Target* tb = before.Find(f.target);
     const Target* ta = after.Find(f.target);

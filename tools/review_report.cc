@@ -227,7 +227,7 @@ void WriteMarkdown(std::ostream& md, const ReviewOptions& o, const SideText& bef
     if (AnyShortCall(r.growth)) md << "\n" << kShortCallNote << ".\n";
   }
   if (findings.empty()) return;
-  md << "\n### Differences (each shrunk to the smallest input that still differs)\n";
+  md << "\n### Differences (each shrunk to a local minimum: no smaller neighbour still differs)\n";
   for (const Finding& f : findings) {
     md << "\n**" << f.target << ": " << f.cls << "**"
        << (f.confirmed() ? ""

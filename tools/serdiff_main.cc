@@ -48,6 +48,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -55,6 +56,7 @@
 #include "CLI/CLI.hpp"
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -67,6 +69,31 @@
 #include "tools/review.h"
 
 namespace {
+
+// A whole number from 0 to `max` (CLI::NonNegativeNumber reads doubles and names its range as
+// 0 to 1.8e308 when it refuses one).
+CLI::Validator WholeNumber(int64_t max) {
+  return CLI::Validator(
+      [max](std::string& s) -> std::string {
+        int64_t v = 0;
+        if (!absl::SimpleAtoi(s, &v) || v < 0 || v > max) {
+          return absl::StrCat("must be a whole number from 0 to ", max, ", not '", s, "'");
+        }
+        return {};
+      },
+      absl::StrCat("0..", max));
+}
+// A seed: a whole number from 0 to 2^64 - 1 (CLI11 alone read "-1" as 2^64 - 1, and a number
+// past 2^64 as 2^64 - 1, in silence).
+const CLI::Validator kSeed(
+    [](std::string& s) -> std::string {
+      uint64_t v = 0;
+      if (s.empty() || s[0] == '-' || s[0] == '+' || !absl::SimpleAtoi(s, &v)) {
+        return absl::StrCat("must be a whole number from 0 to 18446744073709551615, not '", s, "'");
+      }
+      return {};
+    },
+    "0..18446744073709551615");
 
 using serdiff::tools::CaseResult;
 using serdiff::tools::DefaultCorpusDir;
@@ -273,9 +300,11 @@ int main(int argc, char** argv) {
   uint64_t seed = 1;
   std::string corpus_dir = DefaultCorpusDir(), json_path, filter, failures_dir = "serdiff-failures";
   check->add_option("--cases", cases, "generated cases per target")
-      ->check(CLI::NonNegativeNumber)
+      ->check(WholeNumber(std::numeric_limits<int>::max()))
       ->capture_default_str();
-  check->add_option("--seed", seed, "seed of the first generated case")->capture_default_str();
+  check->add_option("--seed", seed, "seed of the first generated case")
+      ->check(kSeed)
+      ->capture_default_str();
   check->add_option("--corpus", corpus_dir, "corpus root (corpus/<target>/...)")
       ->capture_default_str();
   check->add_option("--json", json_path, "also write a JSON report to this path ('-' = stdout)");
@@ -323,7 +352,7 @@ int main(int argc, char** argv) {
       // printed vector) at its commas.
       ->allow_extra_args(false)
       ->excludes(count_opt);
-  seedcmd->add_option("--seed", seed, "first seed")->capture_default_str();
+  seedcmd->add_option("--seed", seed, "first seed")->check(kSeed)->capture_default_str();
   seedcmd->add_option("--corpus", corpus_dir, "corpus root")->capture_default_str();
 
   auto* showcmd =
@@ -360,26 +389,27 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   reviewcmd->add_option("--filter", ro.filter, "only targets whose name contains this");
   reviewcmd->add_option("--cases", ro.cases, "generated inputs per target, after the corpus")
-      ->check(CLI::NonNegativeNumber)
+      ->check(WholeNumber(std::numeric_limits<int>::max()))
       ->capture_default_str();
   reviewcmd->add_option("--seed", ro.seed, "seed of the first generated input")
+      ->check(kSeed)
       ->capture_default_str();
   reviewcmd->add_option("--corpus", ro.corpus_dir, "corpus root (corpus/<target>/...)")
       ->capture_default_str();
   reviewcmd
       ->add_option("--heap-tolerance", ro.heap.percent,
                    "percent of the before side's peak the after side may add, per input")
-      ->check(CLI::NonNegativeNumber)
+      ->check(WholeNumber(std::numeric_limits<int>::max()))
       ->capture_default_str();
   reviewcmd
       ->add_option("--heap-slack", ro.heap.slack_bytes,
                    "bytes the after side may add on top of the tolerance, per input")
-      ->check(CLI::NonNegativeNumber)
+      ->check(WholeNumber(std::numeric_limits<int64_t>::max()))
       ->capture_default_str();
   reviewcmd
       ->add_option("--time-rounds", ro.time_rounds,
                    "measure speed in this many interleaved rounds per target (0: not measured)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(WholeNumber(std::numeric_limits<int>::max()))
       ->capture_default_str();
   reviewcmd->add_option("--time-calls", ro.time_calls, "timings per round and side")
       ->check(CLI::Range(1, 100000))
