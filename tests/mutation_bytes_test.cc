@@ -22,6 +22,7 @@ using harness::Unhex;
 
 // Shared with tests/mutation_test.cc (tests/mutation_test_util.h).
 using test_util::kTable;
+using test_util::SubsetMutation;
 using test_util::WorkedExample;
 
 constexpr char kTableHex[] = "00112233445566778899aabbccddeeff";
@@ -257,35 +258,9 @@ TEST(MutationBytes, RangeTombstoneBoundAndBoundary) {
                      " 02 02 0000 01 02 03 04 01");
 }
 
-Mutation SubsetMutation(size_t ncols, std::vector<uint32_t> present) {
-  Mutation m;
-  PartitionUpdate u;
-  u.table_id = kTable;
-  u.key = "k";
-  for (size_t i = 0; i < ncols; ++i) u.regular_columns.push_back(Column{"c", 1, false});
-  for (size_t i = 0; i < ncols; ++i) u.regular_columns[i].name = "c" + std::to_string(i);
-  Unfiltered un;
-  for (uint32_t p : present) {
-    ColumnData cd;
-    cd.column = p;
-    Cell c;
-    c.timestamp = kTimestampEpoch;
-    cd.cells = {c};
-    un.row.columns.push_back(cd);
-  }
-  u.unfiltereds = {un};
-  u.row_estimate = 1;
-  m.updates = {u};
-  return m;
-}
-
 // The row's bytes after the header: flags, subset, cells (each 04 00: empty value, ts 00).
 std::string RowTail(const Mutation& m) {
-  std::string out = *Serialize(m);
-  size_t header = 1 + 16 + 2 + 1 + 3 + 1;  // count, id, key, flags, stats, column count
-  for (const Column& c : m.updates[0].regular_columns) header += 1 + c.name.size();
-  header += 1;  // row estimate
-  return CompactHex(out.substr(header));
+  return CompactHex(Serialize(m)->substr(test_util::SubsetRowAt(m)));
 }
 
 TEST(MutationBytes, ColumnSubsetBitmapMarksMissingColumns) {
