@@ -254,6 +254,15 @@ TEST(CqlTypedDecode, RejectsExactlyWhatTheValuePathRejects) {
   EXPECT_EQ(ErrorOffset(got.status()), std::optional<int64_t>(8));
   got = DeserializeFixedList<int32_t>(Kind::kInt, "", 4);
   EXPECT_EQ(got.status().code(), C::kFailedPrecondition);
+  // Of several empty elements, the first one's offset: 16 in the list, 8 in the map.
+  got = DeserializeFixedList<int32_t>(Kind::kInt,
+                                      Unhex("00000003 00000004 00000001 00000000 00000000"), 4);
+  EXPECT_EQ(got.status().code(), C::kFailedPrecondition);
+  EXPECT_EQ(ErrorOffset(got.status()), std::optional<int64_t>(16));
+  auto empties = DeserializeFixedMap<int32_t, int32_t>(
+      Kind::kInt, Kind::kInt, Unhex("00000002 00000000 00000004 00000001 00000000 00000000"), 4);
+  EXPECT_EQ(empties.status().code(), C::kFailedPrecondition);
+  EXPECT_EQ(ErrorOffset(empties.status()), std::optional<int64_t>(8));
   // map<int, int>: one entry needs at least 8 bytes.
   auto map =
       DeserializeFixedMap<int32_t, int32_t>(Kind::kInt, Kind::kInt, Unhex("00000001 00000000"), 4);
