@@ -95,13 +95,19 @@ struct WorkerManifest {
   // Why a worker has no decline edges ("no_decline_edges"): a manifest has one or the other.
   std::string no_decline_edges = {};
 };
-// Reads a manifest. Errors: NotFound (no file), InvalidArgument "<path>: <what>" for JSON
-// that is not a manifest (missing name, command or targets; a name not [a-z0-9_]+; a
-// "decline_edges" entry without a text, an op, an object input or a boolean "declined"; "env"
-// not an object of strings; a negative number in "heap_noise" or "heap_slack"; a
+// Reads a manifest. Errors: NotFound (no file), InvalidArgument "<path>: <what>" for text that
+// is not JSON (the parser's message, with the byte where it broke off) or JSON that is not a
+// manifest (a field the format does not have, at the top or inside "heap_noise" or
+// "heap_slack": a typo, never read as the default; missing name, command or targets; a name not
+// [a-z0-9_]+; a "decline_edges" entry without a text, an op, an object input or a boolean
+// "declined"; "env" not an object of strings; a negative number in "heap_noise" or "heap_slack"; a
 // "heap_slack"."targets" entry naming a target not in "targets" or without a "reason"). The
 // file is parsed once, keeping its key order (a decline edge's input is sent as written).
 absl::StatusOr<WorkerManifest> ReadWorkerManifest(const std::string& path);
+
+// Whether `name` may name an implementation from outside (a worker's "name", a module's name):
+// one or more of [a-z0-9_].
+bool ValidImplementationName(absl::string_view name);
 
 // One worker process, started at its first call, restarted after a failure.
 class WorkerClient {

@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -60,6 +61,14 @@ TEST(CliInputs, ACorpusFileThatCannotBeReadFailsCheck) {
       absl::StrCat("--no-workers check --filter varint_leb128_encode --cases 0 --corpus ", root));
   EXPECT_EQ(rc, 1) << out;
   EXPECT_TRUE(absl::StrContains(out, "b_too_large")) << out;
+  // Listed with its reason, in the summary and the JSON report (no repro: no input to give it).
+  EXPECT_TRUE(absl::StrContains(out, "FAIL varint_leb128_encode: unreadable-input\n  ")) << out;
+  const auto [rc_json, json] = RunCli(absl::StrCat(
+      "--no-workers check --filter varint_leb128_encode --cases 0 --json - --corpus ", root));
+  EXPECT_EQ(rc_json, 1) << json;
+  EXPECT_TRUE(absl::StrContains(json, "\"class\": \"unreadable-input\", \"path\": \"" + root +
+                                          "/varint_leb128_encode/b_too_large\", \"unreadable\": "))
+      << json;
   fs::remove_all(root);
 }
 
@@ -207,12 +216,10 @@ TEST(CliInputs, ANamedWorkerThatCannotStartIsAnError) {
 TEST(CliInputs, ASubjectThatDeclinedEverythingIsNoPass) {
   if (std::system("test -x /usr/bin/python3") != 0) GTEST_SKIP() << "no /usr/bin/python3";
   const std::string dir = TempDir("declines");
-  std::string manifest = Slurp(kExampleWorker);
-  const std::string from = "\"worker.py\"";
-  const std::string to = "\"" + (fs::path(kExampleWorker).parent_path() / "worker.py").string() +
-                         "\"], \"env\": {\"MY_WORKER_VARIANT\": \"typo\"}, \"x\": [";
-  manifest.replace(manifest.find(from), from.size(), to);
-  std::ofstream(dir + "/declines.json") << manifest;
+  nlohmann::ordered_json manifest = nlohmann::ordered_json::parse(Slurp(kExampleWorker));
+  manifest["command"][1] = (fs::path(kExampleWorker).parent_path() / "worker.py").string();
+  manifest["env"] = {{"MY_WORKER_VARIANT", "typo"}};
+  std::ofstream(dir + "/declines.json") << manifest.dump();
   const auto [rc, out] =
       RunCli(absl::StrCat("--no-workers --worker ", dir,
                           "/declines.json --subject my_worker "

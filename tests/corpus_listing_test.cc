@@ -86,6 +86,8 @@ TEST(CorpusListing, AFolderThatCannotBeListedIsAnError) {
   EXPECT_EQ(rc, 1) << out;
   EXPECT_TRUE(absl::StrContains(out, listing)) << out;
   EXPECT_TRUE(absl::StrContains(out, "1 targets, 1 failures")) << out;
+  EXPECT_TRUE(absl::StrContains(out, "FAIL varint_leb128_encode: unreadable-input\n  " + listing))
+      << out;
   const auto [rc_review, out_review] = RunCliUnprivileged(absl::StrCat(
       "--no-workers review --before reference --after optimized --filter varint_leb128_encode "
       "--cases 0 --time-rounds 0 --corpus ",

@@ -164,6 +164,38 @@ TEST(WorkerDeclines, AMalformedEdgeIsAManifestError) {
   EXPECT_TRUE(m->decline_edges[0].declined);
 }
 
+// A field the manifest format does not have (a typo) is refused with its name, at the top and
+// inside heap_noise and heap_slack, never read as the default; text that is not JSON is refused
+// with the byte where it breaks off.
+TEST(WorkerManifests, AnUnknownFieldOrBrokenJsonIsRefused) {
+  const std::string path = ::testing::TempDir() + "/typo.json";
+  const std::string head = R"({"name": "w", "command": ["true"], "targets": [], )";
+  for (const auto& [field, named] : std::vector<std::pair<std::string, std::string>>{
+           {R"("timeout": 5000)", R"(unknown field "timeout")"},
+           {R"("heap_slack": {"per_output_permile": 100, "reason": "r"})",
+            R"(unknown field "heap_slack"."per_output_permile")"},
+           {R"("heap_noise": {"percent": 1, "byte": 2, "reason": "r"})",
+            R"(unknown field "heap_noise"."byte")"},
+           {R"("targets": ["t"], "heap_slack": {"targets": {"t": {"reason": "r", "bites": 1}}})",
+            R"(unknown field "heap_slack"."targets"."t"."bites")"}}) {
+    std::string text = head + field + "}";
+    if (field.rfind(R"("targets")", 0) == 0) {
+      text = R"({"name": "w", "command": ["true"], )" + field + "}";
+    }
+    std::ofstream(path) << text;
+    const absl::StatusOr<WorkerManifest> m = ReadWorkerManifest(path);
+    EXPECT_TRUE(absl::IsInvalidArgument(m.status())) << field << ": " << m.status();
+    EXPECT_NE(m.status().message().find(named), std::string::npos) << m.status();
+  }
+  std::ofstream(path) << head.substr(0, 30);
+  const absl::StatusOr<WorkerManifest> cut = ReadWorkerManifest(path);
+  EXPECT_TRUE(absl::IsInvalidArgument(cut.status())) << cut.status();
+  EXPECT_NE(cut.status().message().find("not JSON: [json.exception.parse_error.101] parse error at "
+                                        "line 1, column 31"),
+            std::string::npos)
+      << cut.status();
+}
+
 // Every shipped worker's declines held at their edges (WorkerManifest::decline_edges, in each
 // oracles/*/worker*.json and the example worker's manifest): each request sent to the worker
 // itself, declined exactly when the manifest says so. A decline one value too wide (a `>`

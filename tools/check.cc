@@ -32,7 +32,8 @@ struct Failure {
   std::string target;
   std::string failure_class;
   std::string path;
-  bool selftest = false;  // the repro command then needs --selftest
+  bool selftest = false;   // the repro command then needs --selftest
+  std::string unreadable = {};  // set: a corpus entry that could not be read, and why (no repro)
 };
 
 struct Row {
@@ -160,18 +161,24 @@ int Check(const Session& session, const CheckOptions& o) {
                   << "\n";
       }
     };
+    // A corpus entry that cannot be read is a failure of its own class, listed with its reason
+    // (in the summary and the JSON report), with no repro line: there is no input to give it.
+    auto unreadable = [&](const std::string& path, const absl::Status& why) {
+      std::cerr << why << "\n";
+      ++row.failures;
+      failures.push_back({t->name(), "unreadable-input", path, t->family() == "selftest",
+                          std::string(why.message())});
+    };
     absl::StatusOr<std::vector<std::string>> listed =
         serdiff::harness::ListCorpusFiles(corpus_dir + "/" + t->name());
     if (!listed.ok()) {  // a folder it cannot read: every input below it is unreplayed
-      std::cerr << listed.status() << "\n";
-      ++row.failures;
+      unreadable(corpus_dir + "/" + t->name(), listed.status());
       listed = std::vector<std::string>();
     }
     for (const std::string& f : *listed) {
       auto bytes = serdiff::harness::ReadFileBytes(f);
       if (!bytes.ok()) {
-        std::cerr << bytes.status() << "\n";
-        ++row.failures;
+        unreadable(f, bytes.status());
         continue;
       }
       CaseResult r = t->RunBytes(*bytes, session.config);
@@ -267,6 +274,10 @@ int Check(const Session& session, const CheckOptions& o) {
     human << "serdiff: NOTHING JUDGED: " << session.config.subject << " declined every input\n";
   }
   for (const Failure& f : failures) {
+    if (!f.unreadable.empty()) {
+      human << "FAIL " << f.target << ": " << f.failure_class << "\n  " << f.unreadable << "\n";
+      continue;
+    }
     std::error_code abs_ec;
     const std::filesystem::path abs = std::filesystem::absolute(f.path, abs_ec);
     human << "FAIL " << f.target << ": " << f.failure_class << "\n  "
@@ -292,9 +303,13 @@ int Check(const Session& session, const CheckOptions& o) {
     }
     j += "\n], \"failing_inputs\": [";
     for (size_t i = 0; i < failures.size(); ++i) {
-      absl::StrAppendFormat(&j, "%s\n  {\"target\": %s, \"class\": %s, \"path\": %s}", i ? "," : "",
-                            JsonText(failures[i].target), JsonText(failures[i].failure_class),
-                            JsonText(failures[i].path));
+      absl::StrAppendFormat(
+          &j, "%s\n  {\"target\": %s, \"class\": %s, \"path\": %s%s}", i ? "," : "",
+          JsonText(failures[i].target), JsonText(failures[i].failure_class),
+          JsonText(failures[i].path),
+          failures[i].unreadable.empty()
+              ? ""
+              : absl::StrCat(", \"unreadable\": ", JsonText(failures[i].unreadable)));
     }
     j += "\n]}\n";
     if (json_path == "-") {
