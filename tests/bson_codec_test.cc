@@ -231,6 +231,27 @@ TEST(BsonPacked, MillionInt32HeapIsOutputPlus4KiBAndTheModelIsTheValues) {
   EXPECT_EQ(*out, *Encode(One("a", std::move(unpacked))));
 }
 
+// Past ten million elements the packed writer's array keys reach 8 digits, and its tens counter
+// 7 digits (the template cases h = 6 and 7, which no smaller array reaches): the document is
+// the exact size and every key is its index ("0", "1", ... in order, as the validator checks).
+TEST(BsonPacked, TenMillionAndTwentyOneKeysAreTheirIndexes) {
+  constexpr int kN = 10000021;
+  std::vector<int32_t> values(kN);
+  for (int i = 0; i < kN; ++i) values[i] = i;
+  const absl::StatusOr<std::string> out = Encode(One("a", PackedInt32(std::move(values))));
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(out->size(), 4 + 3 + 4 + 5 * static_cast<size_t>(kN) + ArrayKeyBytes(kN) + 2);
+  DecodeOptions keys;
+  keys.check_array_keys = true;
+  EXPECT_TRUE(Validate(*out, keys).ok()) << Validate(*out, keys);
+  // The last element: type 0x10, key "10000020", value 10000020, then the two terminators.
+  EXPECT_EQ(out->substr(out->size() - 16), std::string("\x10"
+                                                       "10000020\0",
+                                                       10) +
+                                               std::string("\x94\x96\x98\x00", 4) +
+                                               std::string(2, '\0'));
+}
+
 // ---- decoder -----------------------------------------------------------------------------
 
 TEST(BsonDecode, RoundTripOfEveryType) {

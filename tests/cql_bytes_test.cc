@@ -372,6 +372,19 @@ TEST(CqlEncodeErrors, ValuesThatDoNotFitTheirType) {
   ExpectEncodeError(T("int"), Value::Int(1), 6);  // protocol version
   std::string long_text(70000, 'a');
   ExpectEncodeError(T("list<text>"), Value::List({Value::Text(long_text)}), 2);
+  // A v1/v2 element is a [short bytes]: 65535 bytes is the most, written by every codec and sized
+  // exactly; one more is refused.
+  const std::string most(65535, 'b');
+  for (const Codec& c : Codecs()) {
+    const absl::StatusOr<std::string> got =
+        c.serialize(T("list<text>"), Value::List({Value::Text(most)}), 2);
+    ASSERT_TRUE(got.ok()) << c.name << ": " << got.status();
+    EXPECT_EQ(CompactHex(got->substr(0, 4)), "0001ffff") << c.name;
+    EXPECT_EQ(got->size(), 4 + most.size()) << c.name;
+  }
+  EXPECT_EQ(SerializedSize(T("list<text>"), Value::List({Value::Text(most)}), 2).value(),
+            4 + most.size());
+  ExpectEncodeError(T("list<text>"), Value::List({Value::Text(most + "b")}), 2);
   ExpectPayload("list<list<text>>", "[['a']]", "0001 0009 00000001 00000001 61", 2);
 }
 
@@ -411,6 +424,23 @@ TEST(CqlEncodeErrors, MessageNamesOutputOffset) {
   ASSERT_FALSE(r.ok());
   // count (4) + first element (8) + second element's length prefix (4) = offset 16.
   EXPECT_NE(r.status().message().find("output offset 16:"), absl::string_view::npos) << r.status();
+}
+
+// A tuple's or a UDT's later component is named at its own offset: the first component's length
+// (4) and value (4), the second's length (4): offset 12 in the tuple, 16 inside a list.
+TEST(CqlEncodeErrors, ATuplesLaterComponentIsNamedAtItsOffset) {
+  const Value bad = Value::Tuple({Value::Int(1), Value::Int(int64_t{1} << 40)});
+  EXPECT_NE(Serialize(T("tuple<int, int>"), bad, 4).status().message().find("output offset 12:"),
+            absl::string_view::npos)
+      << Serialize(T("tuple<int, int>"), bad, 4).status();
+  const absl::StatusOr<std::string> listed =
+      Serialize(T("list<frozen<tuple<int, int>>>"), Value::List({bad}), 4);
+  EXPECT_NE(listed.status().message().find("output offset 20:"), absl::string_view::npos)
+      << listed.status();
+  const absl::StatusOr<std::string> udt = Serialize(
+      T("udt<u, a int, b int>"), Value::Udt({Value::Int(1), Value::Int(int64_t{1} << 40)}), 4);
+  EXPECT_NE(udt.status().message().find("output offset 12:"), absl::string_view::npos)
+      << udt.status();
 }
 
 // The variable-length kinds name the offending byte itself: count (4) + length (4) + "ab" = 10

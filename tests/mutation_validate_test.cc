@@ -191,6 +191,14 @@ std::vector<Rule> Rules() {
          m.updates = {e};
        },
        nullptr, p0 + ": an empty update must have default stats, no columns, row estimate 0"},
+      {"an empty update with a static column",
+       [](Mutation& m) {
+         PartitionUpdate e;
+         e.key = "e";
+         e.static_columns = {Column{"s", 4, false}};
+         m.updates = {e};
+       },
+       nullptr, p0 + ": an empty update must have default stats, no columns, row estimate 0"},
       {"an empty update with a row estimate",
        [](Mutation& m) {
          PartitionUpdate e;
