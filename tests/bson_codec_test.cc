@@ -232,10 +232,12 @@ TEST(BsonPacked, MillionInt32HeapIsOutputPlus4KiBAndTheModelIsTheValues) {
 }
 
 // Past ten million elements the packed writer's array keys reach 8 digits, and its tens counter
-// 7 digits (the template cases h = 6 and 7, which no smaller array reaches): the document is
-// the exact size and every key is its index ("0", "1", ... in order, as the validator checks).
-TEST(BsonPacked, TenMillionAndTwentyOneKeysAreTheirIndexes) {
-  constexpr int kN = 10000021;
+// 7 digits (the template cases h = 6 and 7, which no smaller array reaches; 41 past ten million,
+// so that a ten of 7-digit tens is written from the template after a step, not only by the
+// exact stores of the last whole ten): the document is the exact size and every key is its
+// index ("0", "1", ... in order, as the validator checks).
+TEST(BsonPacked, TenMillionAndFortyOneKeysAreTheirIndexes) {
+  constexpr int kN = 10000041;
   std::vector<int32_t> values(kN);
   for (int i = 0; i < kN; ++i) values[i] = i;
   const absl::StatusOr<std::string> out = Encode(One("a", PackedInt32(std::move(values))));
@@ -244,11 +246,11 @@ TEST(BsonPacked, TenMillionAndTwentyOneKeysAreTheirIndexes) {
   DecodeOptions keys;
   keys.check_array_keys = true;
   EXPECT_TRUE(Validate(*out, keys).ok()) << Validate(*out, keys);
-  // The last element: type 0x10, key "10000020", value 10000020, then the two terminators.
+  // The last element: type 0x10, key "10000040", value 10000040, then the two terminators.
   EXPECT_EQ(out->substr(out->size() - 16), std::string("\x10"
-                                                       "10000020\0",
+                                                       "10000040\0",
                                                        10) +
-                                               std::string("\x94\x96\x98\x00", 4) +
+                                               std::string("\xa8\x96\x98\x00", 4) +
                                                std::string(2, '\0'));
 }
 
