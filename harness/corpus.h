@@ -20,8 +20,9 @@ std::string Sha1Hex(std::string_view bytes);
 // (ReadFileBytes) fails with its reason rather than the entry being skipped without a word. An
 // absent directory is an empty corpus, not an error. Hidden files and folders (names starting
 // with '.') are skipped, with everything inside such a folder. Errors: Unavailable "cannot list
-// <path>: <why>" when a folder below `dir` cannot be read (a replay that went on would leave out
-// every input after it in silence).
+// <path> (a corpus below <dir>): <why>" when a folder below `dir` cannot be read (<path>: the
+// folder it could not enter, or the last entry listed before the listing failed) (a replay that
+// went on would leave out every input after it in silence).
 absl::StatusOr<std::vector<std::string>> ListCorpusFiles(const std::string& dir);
 
 // Whole file contents. Errors name the path: NotFound (no such file), InvalidArgument (not a

@@ -50,7 +50,8 @@ std::string FieldOfAnotherType(const J& o, std::initializer_list<const char*> in
 template <typename J>
 std::string UnknownField(const J& o, std::initializer_list<const char*> known) {
   if (!o.is_object()) return "";
-  for (const auto& [k, v] : o.items()) {
+  for (auto it = o.begin(); it != o.end(); ++it) {
+    const std::string& k = it.key();
     if (std::none_of(known.begin(), known.end(), [&](const char* n) { return k == n; })) return k;
   }
   return "";

@@ -25,7 +25,6 @@ FuzzLimits Registry::FuzzLimitsFor(std::string_view name) const {
   return DefaultFuzzLimits();
 }
 
-// The first target with that name, in registration order; nullptr when there is none.
 std::vector<std::string> Registry::StartNamedWorkers() const {
   std::vector<std::string> problems;
   const std::vector<std::string>& named = config_.external.worker_files;
@@ -42,6 +41,7 @@ std::vector<std::string> Registry::StartNamedWorkers() const {
   return problems;
 }
 
+// The first target with that name, in registration order; nullptr when there is none.
 const Target* Registry::Find(std::string_view name) const {
   for (const auto& t : targets_) {
     if (t->name() == name) return t.get();

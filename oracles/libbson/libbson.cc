@@ -251,7 +251,6 @@ absl::Status Validate(std::string_view bytes) {
   // model of that walk, the one the divergence predicates use, says so) it is not called: the
   // input is Declined, not compared with libbson.
   sb::DecodeOptions walk;
-  walk.check_utf8_values = false;
   walk.libbson_quirks = true;
   walk.max_depth = kMaxValidateDepth;
   if (const absl::Status deep = sb::Validate(bytes, walk);
