@@ -26,11 +26,7 @@ using testing_support::RunCli;
 namespace fs = std::filesystem;
 
 std::string TempDir(const std::string& name) {
-  const fs::path d =
-      fs::temp_directory_path() / absl::StrCat("serdiff_cli_inputs_", name, "_", getpid());
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d.string();
+  return testing_support::TempDir("cli_inputs", name);
 }
 
 std::string Slurp(const std::string& path) {

@@ -25,28 +25,14 @@ namespace {
 namespace fs = std::filesystem;
 using testing_support::RunCli;
 
-fs::path Fresh(const std::string& name) {
-  const fs::path d =
-      fs::temp_directory_path() / absl::StrCat("serdiff_listing_", name, "_", getpid());
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+fs::path Fresh(const std::string& name) { return testing_support::TempDir("listing", name); }
 
 // Runs `serdiff <args>` as RunCli does, but as the user "nobody" (uid 65534) when this process is
 // root, whom file permissions do not stop (setpriv, util-linux); (exit status, output).
 std::pair<int, std::string> RunCliUnprivileged(const std::string& args) {
   if (geteuid() != 0) return RunCli(args);
-  FILE* f = popen(absl::StrCat("setpriv --reuid=65534 --regid=65534 --clear-groups ", SERDIFF_CLI,
-                               " ", args, " 2>&1")
-                      .c_str(),
-                  "r");
-  if (f == nullptr) return {-1, ""};
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, f)) out.append(buf, n);
-  const int status = pclose(f);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  return testing_support::RunShell(
+      absl::StrCat("setpriv --reuid=65534 --regid=65534 --clear-groups ", SERDIFF_CLI, " ", args));
 }
 
 TEST(CorpusListing, AnEntryThatIsNoRegularFileIsListedAndFailsToRead) {

@@ -22,11 +22,7 @@ using testing_support::RunCli;
 namespace fs = std::filesystem;
 
 std::string TempDir(const std::string& name) {
-  const fs::path d =
-      fs::temp_directory_path() / absl::StrCat("serdiff_review_noise_", name, "_", getpid());
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d.string();
+  return testing_support::TempDir("review_noise", name);
 }
 
 // The number in the one-input review's "peak heap N B (allowed A B)" line of the after side:

@@ -31,6 +31,7 @@ namespace serdiff::harness {
 namespace {
 
 using serdiff::testing_support::RunCli;
+using serdiff::testing_support::RunShell;
 
 MeasuredOutput Accepts(std::string bytes, int64_t peak = 0) { return {std::move(bytes), peak}; }
 MeasuredOutput RejectsAt(int64_t offset, int64_t peak = 0) {
@@ -266,12 +267,7 @@ TEST(ReviewSpeed, ACompiledCallIsTimedWithoutSerdiffsDispatch) {
 // ---------------------------------------------------------------------------------
 
 std::string TempDir(const std::string& name) {
-  const std::string d = (std::filesystem::temp_directory_path() /
-                         absl::StrCat("serdiff_review_test_", name, "_", getpid()))
-                            .string();
-  std::filesystem::remove_all(d);
-  std::filesystem::create_directories(d);
-  return d;
+  return testing_support::TempDir("review_test", name);
 }
 
 // The line after "  reproduce: " for the finding of this class.
@@ -284,17 +280,6 @@ std::string ReproduceLineOf(const std::string& out, const std::string& target,
     if (line == absl::StrCat("serdiff review: ", target, ": ", cls)) return last_repro;
   }
   return "";
-}
-
-// Runs `command` through the shell: (exit status, stdout and stderr).
-std::pair<int, std::string> RunShell(const std::string& command) {
-  FILE* f = popen(absl::StrCat(command, " 2>&1").c_str(), "r");
-  if (f == nullptr) return {-1, ""};
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, f)) out.append(buf, n);
-  const int status = pclose(f);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
 TEST(ReviewCommand, APairThatMustPass) {
