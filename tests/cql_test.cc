@@ -244,6 +244,66 @@ TEST(CqlModel, BigIntConversions) {
   EXPECT_EQ(BigInt::PowerOfTwo(true, 8, 1), BigInt::FromInt64(-257));
 }
 
+// Decimal conversion works on 64-bit limbs, 19 digits a step: the values around each limb and
+// each group of 19 digits, and values of many limbs, checked against Python's int (3.11).
+TEST(CqlModel, BigIntDecimalAcrossLimbsAndDigitGroups) {
+  struct Case {
+    std::string magnitude_hex;
+    std::string decimal;
+  };
+  const Case cases[] = {
+      {"8ac7230489e7ffff", "9999999999999999999"},     // 10^19 - 1: one limb, one group
+      {"8ac7230489e80000", "10000000000000000000"},    // 10^19: the second group begins
+      {"ffffffffffffffff", "18446744073709551615"},    // the largest one-limb value
+      {"010000000000000000", "18446744073709551616"},  // 2^64: the second limb begins
+      {"4b3b4ca85a86c47a098a223fffffffff", "99999999999999999999999999999999999999"},
+      {"4b3b4ca85a86c47a098a224000000000", "100000000000000000000000000000000000000"},
+      {"4b3b4ca85a86c47a098a224000000001", "100000000000000000000000000000000000001"},
+      {"01", "1"},
+      {"0100000000000000000000000000000000", "340282366920938463463374607431768211456"},  // 2^128
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.decimal);
+    const BigInt pos = BigInt::FromMagnitude(false, Unhex(c.magnitude_hex));
+    const BigInt neg = BigInt::FromMagnitude(true, Unhex(c.magnitude_hex));
+    EXPECT_EQ(pos.ToDecimalString(), c.decimal);
+    EXPECT_EQ(neg.ToDecimalString(), "-" + c.decimal);
+    BigInt back;
+    ASSERT_TRUE(BigInt::FromDecimalString(c.decimal, &back));
+    EXPECT_EQ(back, pos);
+    ASSERT_TRUE(BigInt::FromDecimalString("-000" + c.decimal, &back));
+    EXPECT_EQ(back, neg);
+  }
+  // 2^2048 - 1: 32 limbs, 617 digits.
+  const std::string two_2048 =
+      "32317006071311007300714876688669951960444102669715484032130345427524655138867890893197201"
+      "41152291346368871796092189801949411955915049092109508815238644828312063087736730099609175"
+      "01977503896521067960576383840675682767922186426197561618380943384761704705816458520363050"
+      "42887575891541065808607552399123930385521914333389668342420684974786564569494856176035326"
+      "32205807780565933102619270846031415025859286417711672594360371846185735759835115230164590"
+      "44036976132332872312271256847108202097251571017269313234696785425806566979350459972683529"
+      "98638215525166389437335543602135433229604645318478604952148193555853611059596230655";
+  EXPECT_EQ(BigInt::PowerOfTwo(false, 2048, -1).ToDecimalString(), two_2048);
+  BigInt b;
+  ASSERT_TRUE(BigInt::FromDecimalString(two_2048, &b));
+  EXPECT_EQ(b, BigInt::PowerOfTwo(false, 2048, -1));
+  // Bytes 00..FF sixteen times (4 KiB, 512 limbs): 9,860 digits; a few windows of them.
+  std::string pattern;
+  for (int i = 0; i < 16; ++i) {
+    for (int v = 0; v < 256; ++v) pattern.push_back(static_cast<char>(v));
+  }
+  const std::string digits = BigInt::FromMagnitude(false, pattern).ToDecimalString();
+  ASSERT_EQ(digits.size(), 9860u);
+  EXPECT_EQ(digits.substr(0, 30), "217679512655894623452757097692");
+  EXPECT_EQ(digits.substr(4900, 30), "261621513573578034500589497430");
+  EXPECT_EQ(digits.substr(9830), "662543007652626295645005545215");
+  ASSERT_TRUE(BigInt::FromDecimalString(digits, &b));
+  EXPECT_EQ(b, BigInt::FromMagnitude(false, pattern));
+  EXPECT_FALSE(BigInt::FromDecimalString("12a", &b));
+  EXPECT_FALSE(BigInt::FromDecimalString("-", &b));
+  EXPECT_FALSE(BigInt::FromDecimalString("+1", &b));
+}
+
 // ---- decode rules: server behaviour by default, the spec's stricter rules behind flags ----------
 // One test per row of the table in docs/cql.md ("Decode rules"), each with the default options
 // (what Cassandra's validators accept) and with the row's flag on. Cassandra = the validate

@@ -395,30 +395,66 @@ std::optional<absl::int128> BigInt::ToInt128() const {
   return static_cast<absl::int128>(m);
 }
 
+namespace {
+
+// The magnitude as little-endian 64-bit limbs (a word at a time, not a byte at a time: the
+// decimal conversions below are quadratic in the number of limbs, and a hostile input can hold
+// a varint of megabytes).
+std::vector<uint64_t> LimbsOf(std::string_view be) {
+  std::vector<uint64_t> limbs((be.size() + 7) / 8);
+  for (size_t i = 0; i < be.size(); ++i) {
+    const size_t bit = 8 * (be.size() - 1 - i);  // the byte's weight
+    limbs[bit / 64] |= uint64_t{static_cast<uint8_t>(be[i])} << (bit % 64);
+  }
+  while (!limbs.empty() && limbs.back() == 0) limbs.pop_back();
+  return limbs;
+}
+
+constexpr uint64_t kTen19 = 10000000000000000000u;  // 10^19: the most digits a limb step holds
+
+// (hi * 2^64 + lo) / kTen19 with the remainder in *rem; precondition hi < kTen19, so the
+// quotient fits 64 bits. One hardware division on x86-64 (a 128-bit division would be a call
+// to __udivti3).
+inline uint64_t DivTen19(uint64_t hi, uint64_t lo, uint64_t* rem) {
+#if defined(__x86_64__)
+  uint64_t q;
+  uint64_t r;
+  __asm__("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "r"(kTen19));
+  *rem = r;
+  return q;
+#else
+  const absl::uint128 cur = absl::MakeUint128(hi, lo);
+  *rem = absl::Uint128Low64(cur % kTen19);
+  return absl::Uint128Low64(cur / kTen19);
+#endif
+}
+
+}  // namespace
+
 std::string BigInt::ToDecimalString() const {
   if (is_zero()) return "0";
-  // Repeated division of the base-256 magnitude by 10^9: a chunk fits a uint32 and
-  // rem * 256 + byte stays below 2^38, so each step is one 64-bit division. Quadratic in the
-  // length, which is fine for values bounded by their input.
-  std::vector<uint32_t> chunks;  // base 10^9, least significant first
-  std::string mag(magnitude());
-  size_t start = 0;
-  while (start < mag.size()) {
+  // Repeated division of the magnitude by 10^19, most significant limb first; each pass
+  // yields the next 19 digits from the right.
+  std::vector<uint64_t> limbs = LimbsOf(magnitude());
+  std::vector<uint64_t> chunks;                // base 10^19, least significant first
+  chunks.reserve(limbs.size() * 64 / 63 + 1);  // log2(10^19) > 63.1
+  while (!limbs.empty()) {
     uint64_t rem = 0;
-    for (size_t i = start; i < mag.size(); ++i) {
-      const uint64_t cur = (rem << 8) | static_cast<uint8_t>(mag[i]);
-      mag[i] = static_cast<char>(cur / 1000000000u);
-      rem = cur % 1000000000u;
-    }
-    chunks.push_back(static_cast<uint32_t>(rem));
-    while (start < mag.size() && mag[start] == '\0') ++start;
+    for (size_t i = limbs.size(); i-- > 0;) limbs[i] = DivTen19(rem, limbs[i], &rem);
+    chunks.push_back(rem);
+    while (!limbs.empty() && limbs.back() == 0) limbs.pop_back();
   }
   std::string out = negative() ? "-" : "";
+  out.reserve(out.size() + 19 * chunks.size());
   absl::StrAppend(&out, chunks.back());
   for (size_t i = chunks.size() - 1; i-- > 0;) {
-    std::string digits = absl::StrCat(chunks[i]);
-    out.append(9 - digits.size(), '0');
-    out += digits;
+    char digits[19];
+    uint64_t c = chunks[i];
+    for (int d = 18; d >= 0; --d) {
+      digits[d] = static_cast<char>('0' + c % 10);
+      c /= 10;
+    }
+    out.append(digits, 19);
   }
   return out;
 }
@@ -430,18 +466,36 @@ bool BigInt::FromDecimalString(std::string_view text, BigInt* out) {
     text.remove_prefix(1);
   }
   if (text.empty()) return false;
-  std::string mag;  // big-endian base 256, may have leading zeros
   for (char c : text) {
     if (c < '0' || c > '9') return false;
-    uint32_t carry = static_cast<uint32_t>(c - '0');
-    for (size_t i = mag.size(); i-- > 0;) {
-      const uint32_t cur = static_cast<uint8_t>(mag[i]) * 10u + carry;
-      mag[i] = static_cast<char>(cur & 0xFF);
-      carry = cur >> 8;
+  }
+  // limbs = limbs * 10^k + (the next k digits), 19 digits at a time (the first group takes
+  // what is left over), on little-endian 64-bit limbs: one multiply-add per limb per group.
+  std::vector<uint64_t> limbs;
+  limbs.reserve(text.size() / 19 + 1);
+  size_t pos = 0;
+  size_t group = text.size() % 19 == 0 ? 19 : text.size() % 19;
+  while (pos < text.size()) {
+    uint64_t scale = 1;
+    uint64_t add = 0;
+    for (size_t j = 0; j < group; ++j) {
+      scale *= 10;
+      add = add * 10 + static_cast<uint64_t>(text[pos + j] - '0');
     }
-    while (carry != 0) {
-      mag.insert(mag.begin(), static_cast<char>(carry & 0xFF));
-      carry >>= 8;
+    uint64_t carry = add;
+    for (uint64_t& limb : limbs) {
+      const absl::uint128 cur = absl::uint128(limb) * scale + carry;
+      limb = absl::Uint128Low64(cur);
+      carry = absl::Uint128High64(cur);
+    }
+    if (carry != 0) limbs.push_back(carry);
+    pos += group;
+    group = 19;
+  }
+  std::string mag(8 * limbs.size(), '\0');  // big-endian; FromMagnitude strips leading zeros
+  for (size_t i = 0; i < limbs.size(); ++i) {
+    for (size_t b = 0; b < 8; ++b) {
+      mag[mag.size() - 1 - (8 * i + b)] = static_cast<char>(limbs[i] >> (8 * b));
     }
   }
   *out = FromMagnitude(neg, mag);
