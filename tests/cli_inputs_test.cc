@@ -114,6 +114,25 @@ TEST(CliInputs, AReviewTakesOnlyTheTargetsBothSidesHave) {
   fs::remove_all(dir);
 }
 
+// A side named by a word that no target's implementation has (a typo, a manifest path without its
+// .json) is named as such, not as a pair of implementations no target has.
+TEST(CliInputs, AReviewSideThatNamesNoImplementationIsNamed) {
+  for (const char* side : {"--before optimised --after reference",
+                           "--before optimized --after "
+                           "oracles/fmt/worker"}) {
+    const auto [rc, out] = RunCli(absl::StrCat("review ", side, " --cases 2"));
+    EXPECT_EQ(rc, 2) << out;
+    EXPECT_TRUE(absl::StrContains(out,
+                                  "is not a worker manifest (.json), a module (.so) or an "
+                                  "implementation of any target"))
+        << out;
+  }
+  // A shipped implementation's name still names it.
+  const auto [rc, out] =
+      RunCli("review --before optimized --after reference --filter varint_zigzag64 --cases 5");
+  EXPECT_EQ(rc, 0) << out;
+}
+
 // A worker or module named on the command line that cannot be attached is an I/O error (exit 2)
 // for every command that judges, never a run without it that passes.
 TEST(CliInputs, AWorkerOrModuleThatCannotBeAttachedIsAnError) {

@@ -116,6 +116,22 @@ absl::Status Resolve(Side& side, bool selftest) {
     return absl::InvalidArgumentError(
         absl::StrCat("not attached: ", absl::StrJoin(p, "; not attached: ")));
   }
+  // A name that is neither a file nor any target's implementation (a typo, a manifest path
+  // without its .json) would otherwise surface as "no target has both ...".
+  if (!absl::EndsWith(s, ".json") && !absl::StrContains(s, ".so")) {
+    bool known = false;
+    for (const harness::Registry* r :
+         {static_cast<const harness::Registry*>(side.registry.get()), side.selftest}) {
+      if (r == nullptr) continue;
+      for (const auto& t : r->targets()) known = known || side.Has(*t);
+    }
+    if (!known) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--", side.label, " ", s,
+          " is not a worker manifest (.json), a module (.so) or an implementation of any target "
+          "(serdiff list names them)"));
+    }
+  }
   if (!side.env.empty() && side.registry->workers().empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--", side.label, "-env applies to a worker, and ", s, " is not one (see serdiff list)"));
