@@ -5,7 +5,6 @@
 #include <cstdlib>
 
 #include "absl/strings/numbers.h"
-#include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 
 namespace serdiff::harness {
@@ -23,18 +22,44 @@ bool RerunsAll(std::string_view data, const RunConfig& config) {
   return config.rerun_one_in <= 1 || RerunHash(data) % config.rerun_one_in == 0;
 }
 
+std::vector<std::string> SplitFileList(std::string_view list) {
+  std::vector<std::string> out;
+  std::string item;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const char c = list[i];
+    if (c == '\\' && i + 1 < list.size() && (list[i + 1] == ':' || list[i + 1] == '\\')) {
+      item.push_back(list[++i]);
+    } else if (c == ':') {
+      if (!item.empty()) out.push_back(std::move(item));
+      item.clear();
+    } else {
+      item.push_back(c);
+    }
+  }
+  if (!item.empty()) out.push_back(std::move(item));
+  return out;
+}
+
+std::string JoinFileList(const std::vector<std::string>& files) {
+  std::string out;
+  for (const std::string& f : files) {
+    if (!out.empty()) out.push_back(':');
+    for (char c : f) {
+      if (c == ':' || c == '\\') out.push_back('\\');
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
 ExternalConfig ExternalConfigFromEnvironment(bool default_workers) {
   ExternalConfig c;
   c.default_workers = default_workers;
   if (const char* e = std::getenv("SERDIFF_DEFAULT_WORKERS"); e != nullptr && *e) {
     c.default_workers = std::string(e) != "0";
   }
-  auto split = [](const char* e, std::vector<std::string>* out) {
-    if (e == nullptr) return;
-    for (absl::string_view p : absl::StrSplit(e, ':', absl::SkipEmpty())) out->emplace_back(p);
-  };
-  split(std::getenv("SERDIFF_WORKERS"), &c.worker_files);
-  split(std::getenv("SERDIFF_MODULES"), &c.module_files);
+  if (const char* e = std::getenv("SERDIFF_WORKERS")) c.worker_files = SplitFileList(e);
+  if (const char* e = std::getenv("SERDIFF_MODULES")) c.module_files = SplitFileList(e);
   return c;
 }
 

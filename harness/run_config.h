@@ -77,7 +77,15 @@ class SecondRunScope {
   bool outer_;
 };
 
-// The environment's configuration: SERDIFF_WORKERS, SERDIFF_MODULES (':'-separated),
+// A list of files as SERDIFF_WORKERS and SERDIFF_MODULES hold it: separated by ':', where a
+// backslash before ':' makes it part of a file name and two backslashes are one (any other
+// backslash is itself); empty items are skipped. The list /a.json:/b\:c.json (as the shell sees
+// it in single quotes) names /a.json and /b:c.json.
+std::vector<std::string> SplitFileList(std::string_view list);
+// The inverse: the files joined by ':', each ':' and backslash in a name escaped as above.
+std::string JoinFileList(const std::vector<std::string>& files);
+
+// The environment's configuration: SERDIFF_WORKERS, SERDIFF_MODULES (SplitFileList),
 // SERDIFF_DEFAULT_WORKERS (1/0; when unset, `default_workers` is the caller's choice).
 ExternalConfig ExternalConfigFromEnvironment(bool default_workers);
 // ExternalConfigFromEnvironment plus the subject from SERDIFF_SUBJECT; rerun_one_in 1.

@@ -246,8 +246,8 @@ std::string ReproCommands(const std::string& target, const std::string& file, bo
   // implementations, whichever program printed it).
   std::string env;
   const std::string& subject = config.subject;
-  const std::string workers = absl::StrJoin(config.external.worker_files, ":");
-  const std::string modules = absl::StrJoin(config.external.module_files, ":");
+  const std::string workers = JoinFileList(config.external.worker_files);
+  const std::string modules = JoinFileList(config.external.module_files);
   // Whether the default workers join differs by program: the CLI joins them unless told not to,
   // the ctest registry and the fuzz binaries do not. A line whose program would choose otherwise
   // than this run did is told, so that no command judges with more or fewer peers. (Self-test

@@ -17,6 +17,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "harness/run_config.h"
 #include "tests/run_cli.h"
 
 namespace serdiff {
@@ -131,6 +132,26 @@ TEST(CliInputs, AReviewSideThatNamesNoImplementationIsNamed) {
   const auto [rc, out] =
       RunCli("review --before optimized --after reference --filter varint_zigzag64 --cases 5");
   EXPECT_EQ(rc, 0) << out;
+}
+
+// SERDIFF_WORKERS is a ':'-list; a manifest whose path holds a ':' is named with "\\:", and the
+// reproduce lines name it so.
+TEST(CliInputs, AManifestPathWithAColonIsNamedInTheList) {
+  EXPECT_EQ(harness::SplitFileList("/a.json:/b\\:c.json::/d\\\\e\\f:"),
+            (std::vector<std::string>{"/a.json", "/b:c.json", "/d\\e\\f"}));
+  const std::vector<std::string> files = {"/x:y/z.json", "/p\\q", "/r\\", ":"};
+  EXPECT_EQ(harness::JoinFileList(files), "/x\\:y/z.json:/p\\\\q:/r\\\\:\\:");
+  EXPECT_EQ(harness::SplitFileList(harness::JoinFileList(files)), files);
+  if (std::system("test -x /usr/bin/python3") != 0) GTEST_SKIP() << "no /usr/bin/python3";
+  const std::string dir = TempDir("colon");
+  fs::create_symlink(fs::path(kExampleWorker).parent_path(), dir + "/at 10:00");
+  fs::create_directories(dir + "/none");
+  const auto [rc, out] = testing_support::RunShell(
+      absl::StrCat("SERDIFF_WORKERS='", dir, "/at 10\\:00/worker.json' ", SERDIFF_CLI,
+                   " check --filter cql_typed_encode --cases 20 --corpus ", dir, "/none"));
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_TRUE(absl::StrContains(out, "my_worker")) << out;
+  fs::remove_all(dir);
 }
 
 // A worker or module named on the command line that cannot be attached is an I/O error (exit 2)

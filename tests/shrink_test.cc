@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "harness/corpus.h"
 #include "harness/fuzz_input.h"
@@ -286,6 +287,20 @@ TEST(Shrink, ReproCommandsOfAFuzzBinaryNameOnlyWhatItsBuildHas) {
             "  /b/tools/serdiff --selftest repro selftest_broken_zigzag /x   # the report\n"
             "  /b/tools/serdiff --selftest repro --shrink selftest_broken_zigzag /x"
             "   # smallest value failing the same way\n");
+}
+
+// A manifest or module whose path holds a ':' is escaped in the list the lines set.
+TEST(Shrink, ReproCommandsEscapeAColonInAFileList) {
+  RunConfig config;
+  config.external.default_workers = false;
+  config.external.worker_files = {"/w/at 10:00/a.json", "/w/b.json"};
+  config.external.module_files = {"/m:n/x.so"};
+  ReproTools tools;
+  tools.serdiff = "/b/serdiff";
+  const std::string out = ReproCommands("varint_zigzag64", "/tmp/c", false, tools, config);
+  EXPECT_TRUE(absl::StrContains(
+      out, "SERDIFF_WORKERS='/w/at 10\\:00/a.json:/w/b.json' SERDIFF_MODULES='/m\\:n/x.so' "))
+      << out;
 }
 
 // A finding with a subject, workers or modules reproduces only when every printed command
