@@ -67,6 +67,35 @@ TEST(VarintWindows, ErrorAtEveryPositionIsReportedThereByEveryTier) {
   }
 }
 
+// A run of continuation bytes longer than a window: windows that hold no value's end, the
+// value begun in an earlier window, named at its first byte (a window with no end must not
+// move the start). LEB128 gives up on such a value after 10 bytes: too long. (Fory's ninth
+// byte carries 8 bits, so a run of FF there is a row of 9-byte values.)
+TEST(VarintWindows, ARunOfContinuationBytesPastAWindowIsNamedAtItsStart) {
+  for (const BatchTier tier : SupportedTiers()) {
+    for (Format f : {Format::kLeb128}) {
+      for (size_t run : {size_t{11}, size_t{64}, size_t{100}, size_t{200}}) {
+        for (size_t pos = 0; pos < kPositions; ++pos) {
+          const std::string s = Stream(pos, std::string(run, '\xff'), 100);
+          std::vector<uint64_t> out(pos + 1 + 100);
+          const absl::StatusOr<size_t> opt = DecodeBatch(f, Bytes(s), absl::MakeSpan(out), tier);
+          const absl::StatusOr<size_t> ref =
+              ref::varint::DecodeBatch(f, Bytes(s), absl::MakeSpan(out));
+          const std::string where =
+              absl::StrCat(std::string(BatchTierName(tier)), " ", std::string(FormatName(f)),
+                           " run ", run, " pos ", pos);
+          ASSERT_FALSE(opt.ok()) << where;
+          ASSERT_FALSE(ref.ok()) << where;
+          EXPECT_EQ(opt.status().code(), absl::StatusCode::kInvalidArgument) << where;
+          EXPECT_EQ(ref.status().code(), absl::StatusCode::kInvalidArgument) << where;
+          EXPECT_EQ(ErrorOffset(opt.status()), static_cast<int64_t>(pos)) << where;
+          EXPECT_EQ(ErrorOffset(ref.status()), static_cast<int64_t>(pos)) << where;
+        }
+      }
+    }
+  }
+}
+
 TEST(VarintWindows, TruncationAtEveryPositionIsReportedAtTheValueStart) {
   for (const BatchTier tier : SupportedTiers()) {
     for (Format f : {Format::kLeb128, Format::kFory, Format::kVInt}) {
