@@ -10,6 +10,7 @@
 #include <limits>
 #include <string>
 
+#include "absl/strings/str_format.h"
 #include "absl/time/civil_time.h"
 #include "absl/time/time.h"
 #include "oracles/abseil/time.h"
@@ -230,6 +231,56 @@ TEST(TimestampErrors, MillisBeyondYear9999AreOutOfRange) {
   EXPECT_EQ(*FromUnixMillis(kMaxUnixMillis), C(9999, 12, 31, 23, 59, 59, 999000));
   EXPECT_EQ(*FromUnixMicros(kMaxUnixMicros), C(9999, 12, 31, 23, 59, 59, 999999));
   EXPECT_EQ(*FromUnixMicros(kMinUnixMicros), C(1, 1, 1));
+}
+
+// Seconds below a microsecond take the three roundings each its own way, including the doubles
+// whose exponent leaves 73 or 74 bits below the point (4.8e-7 .. 9.5e-7 s: above half a
+// microsecond from 5e-7 on) and the subnormals. Exact values from Python's fractions (3.11):
+// floor, int() and round() of Fraction(s) * 10**6. 1/128 s and 3/128 s are exact ties.
+TEST(TimestampDouble, SecondsBelowAMicrosecondRoundEachWay) {
+  struct Row {
+    double s;
+    int64_t floor, truncate, half_even;
+  };
+  const Row rows[] = {
+      {4.8e-7, 0, 0, 0},
+      {-4.8e-7, -1, 0, 0},
+      {5e-7, 0, 0, 0},
+      {-5e-7, -1, 0, 0},
+      {7e-7, 0, 0, 1},
+      {-7e-7, -1, 0, -1},
+      {9.5e-7, 0, 0, 1},
+      {-9.5e-7, -1, 0, -1},
+      {9.6e-7, 0, 0, 1},
+      {-9.6e-7, -1, 0, -1},
+      {1.4e-6, 1, 1, 1},
+      {-1.4e-6, -2, -1, -1},
+      {1.6e-6, 1, 1, 2},
+      {-1.6e-6, -2, -1, -2},
+      {2.4e-7, 0, 0, 0},
+      {-2.4e-7, -1, 0, 0},
+      {5e-324, 0, 0, 0},
+      {-5e-324, -1, 0, 0},
+      {1e-300, 0, 0, 0},
+      {-1e-300, -1, 0, 0},
+      {2.5e-6, 2, 2, 3},
+      {-2.5e-6, -3, -2, -3},
+      {1.0000005, 1000000, 1000000, 1000001},
+      {-1.0000005, -1000001, -1000000, -1000001},
+      {1.0 / 128, 7812, 7812, 7812},
+      {-1.0 / 128, -7813, -7812, -7812},
+      {3.0 / 128, 23437, 23437, 23438},
+      {-3.0 / 128, -23438, -23437, -23438},
+  };
+  for (const Row& r : rows) {
+    SCOPED_TRACE(absl::StrFormat("%.17g", r.s));
+    EXPECT_EQ(*UnixMicrosFromSeconds(r.s, Rounding::kFloor), r.floor);
+    EXPECT_EQ(*UnixMicrosFromSeconds(r.s, Rounding::kTruncate), r.truncate);
+    EXPECT_EQ(*UnixMicrosFromSeconds(r.s, Rounding::kHalfEven), r.half_even);
+    EXPECT_EQ(*rts::UnixMicrosFromSeconds(r.s, Rounding::kFloor), r.floor);
+    EXPECT_EQ(*rts::UnixMicrosFromSeconds(r.s, Rounding::kTruncate), r.truncate);
+    EXPECT_EQ(*rts::UnixMicrosFromSeconds(r.s, Rounding::kHalfEven), r.half_even);
+  }
 }
 
 TEST(TimestampErrors, NanAndOutOfInt64DoublesAreErrors) {
