@@ -54,11 +54,22 @@ std::vector<harness::Divergence<DecodeInput>> ProtobufDecodeDivergences() {
     for (uint64_t v : {uint64_t{10}, ~uint64_t{0}}) {
       for (int i = 0; i < 8; ++i) decoded.push_back(static_cast<char>(v >> (8 * i)));
     }
+    // Nine bytes ending in 0x7f (2^63 - 1), then the value 2: ten bytes whose tenth is above
+    // 0x01, but the ninth ends the first value; had serdiff rejected it, that is no overflow.
+    const std::string nine_then_two = std::string(8, '\xff') + "\x7f\x02";
+    std::string decoded_nine;
+    for (uint64_t v : {uint64_t{0x7FFFFFFFFFFFFFFF}, uint64_t{2}}) {
+      for (int i = 0; i < 8; ++i) decoded_nine.push_back(static_cast<char>(v >> (8 * i)));
+    }
     return std::vector<harness::DivergenceEdge<DecodeInput>>{
         {"count 1, ff x9 01: 2^64 - 1, the largest value ten bytes hold",
          {1, max},
          WithErrorOffset(absl::InvalidArgumentError("varint overflows 64 bits"), 0),
-         decoded}};
+         decoded},
+        {"count 2, ff x8 7f 02: 2^63 - 1 in nine bytes, then 2",
+         {2, nine_then_two},
+         WithErrorOffset(absl::InvalidArgumentError("varint overflows 64 bits"), 0),
+         decoded_nine}};
   };
   return out;
 }
