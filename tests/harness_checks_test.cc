@@ -153,6 +153,38 @@ TEST(OutputChecks, ADivergenceThatCoversItsEdgeIsAProblem) {
       << widened[0];
 }
 
+// A divergence must be held at an edge, or say why none exists; an edge list that comes back
+// empty holds nothing and is a problem, as is an empty decline-edge list.
+TEST(OutputChecks, ADivergenceOrDeclineWithoutEdgesIsAProblem) {
+  auto divergence = [](bool edges_fn, std::string no_edge) {
+    TargetDef<int64_t> def = WithSizeCheck(std::string("abc"), std::string("abc"));
+    harness::Divergence<int64_t> d{
+        "reference", "the reference rejects negative values",
+        [](const int64_t& v, const Output&, const Output&) { return v < 0; }};
+    if (edges_fn) d.edges = [] { return std::vector<DivergenceEdge<int64_t>>{}; };
+    d.no_edge = std::move(no_edge);
+    def.divergences.push_back(std::move(d));
+    TypedTarget<int64_t> t(std::move(def));
+    return t.DivergenceEdgeProblems();
+  };
+  const std::vector<std::string> none = divergence(true, "");
+  ASSERT_EQ(none.size(), 1u);
+  EXPECT_TRUE(absl::StrContains(none[0], "edges() gave none")) << none[0];
+  const std::vector<std::string> no_reason = divergence(false, "");
+  ASSERT_EQ(no_reason.size(), 1u);
+  EXPECT_TRUE(absl::StrContains(no_reason[0], "no edges and no reason why")) << no_reason[0];
+  EXPECT_TRUE(divergence(false, "every input diverges alike").empty());
+
+  TargetDef<int64_t> def = WithSizeCheck(std::string("abc"), std::string("abc"));
+  def.others[0].decline_edges = [] { return std::vector<DeclineEdge<int64_t>>{}; };
+  TypedTarget<int64_t> t(std::move(def));
+  size_t edges = 0;
+  const std::vector<std::string> decl = t.DeclineEdgeProblems(&edges);
+  EXPECT_EQ(edges, 0u);
+  ASSERT_EQ(decl.size(), 1u);
+  EXPECT_EQ(decl[0], "reference: decline_edges() gave none");
+}
+
 // The differential property fails on a planted bug (a ZigZag with a logical shift: wrong for
 // every negative value) and keeps the failing input, which is negative.
 TEST(OutputChecks, TheDifferentialPropertyFailsOnAPlantedBug) {
