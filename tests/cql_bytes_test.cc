@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "harness/alloc_tracker.h"
 #include "harness/hex.h"
+#include "serdiff/common/error_offset.h"
 #include "serdiff/cql/codec.h"
 #include "serdiff/cql/literal.h"
 #include "tests/cql_test_util.h"
@@ -140,8 +141,32 @@ TEST(CqlWireFormats, ValueFraming) {
     EXPECT_EQ(*c.deserialize_value(t, Unhex("fffffffe"), 4, {}), Value::Unset()) << c.name;
     EXPECT_EQ(*c.deserialize_value(t, Unhex("00000000"), 4, {}), Value::Empty()) << c.name;
     EXPECT_EQ(*c.deserialize_value(t, Unhex("0000000400000007"), 4, {}), Value::Int(7));
-    EXPECT_FALSE(c.deserialize_value(t, Unhex("fffffffe"), 3, {}).ok()) << c.name;
     EXPECT_FALSE(c.deserialize_value(t, Unhex("fffffffd"), 4, {}).ok()) << c.name;
+    EXPECT_FALSE(c.deserialize_value(t, Unhex("80000000"), 4, {}).ok()) << c.name;
+    // Before v4 a value is a [bytes]: every negative length is null (v3 spec section 3;
+    // Cassandra's CBUtil.readBoundValue), -2 and INT32_MIN included, with nothing after it.
+    for (int version : {1, 2, 3}) {
+      for (const char* neg : {"ffffffff", "fffffffe", "fffffffd", "80000000"}) {
+        SCOPED_TRACE(absl::StrCat(c.name, " v", version, " ", neg));
+        EXPECT_EQ(*c.deserialize_value(t, Unhex(neg), version, {}), Value::Null());
+        const absl::StatusOr<Value> extra =
+            c.deserialize_value(t, Unhex(absl::StrCat(neg, "00")), version, {});
+        ASSERT_FALSE(extra.ok());
+        EXPECT_EQ(extra.status().code(), absl::StatusCode::kInvalidArgument);
+        EXPECT_EQ(ErrorOffset(extra.status()), 4);
+      }
+      EXPECT_EQ(*c.deserialize_value(T("list<int>"), Unhex("fffffffe"), version, {}),
+                Value::Null());
+      // reject_negative_lengths keeps only -1, as it does for an item.
+      DecodeOptions strict;
+      strict.reject_negative_lengths = true;
+      EXPECT_EQ(*c.deserialize_value(t, Unhex("ffffffff"), version, strict), Value::Null());
+      const absl::StatusOr<Value> below =
+          c.deserialize_value(t, Unhex("fffffffe"), version, strict);
+      ASSERT_FALSE(below.ok());
+      EXPECT_EQ(below.status().code(), absl::StatusCode::kInvalidArgument);
+      EXPECT_EQ(ErrorOffset(below.status()), 0);
+    }
     EXPECT_FALSE(c.deserialize_value(t, Unhex("0000000500000007"), 4, {}).ok()) << c.name;
     EXPECT_FALSE(c.deserialize_value(t, Unhex("000000040000000700"), 4, {}).ok()) << c.name;
     EXPECT_FALSE(c.deserialize_value(t, Unhex("ffffffff00"), 4, {}).ok()) << c.name;

@@ -531,7 +531,7 @@ TEST(CqlErrorOffsets, TextAndFramedValues) {
        {Case{"000000", C::kOutOfRange, 0, 4},
         Case{"00000004 00000001 00", C::kInvalidArgument, 8, 4},
         Case{"00000008 00000001", C::kOutOfRange, 0, 4},
-        Case{"fffffffe 00", C::kInvalidArgument, 0, 3},
+        Case{"fffffffe 00", C::kInvalidArgument, 4, 3},  // v3: a null (any negative length)
         Case{"fffffffe 00", C::kInvalidArgument, 4, 4}, Case{"fffffffd", C::kInvalidArgument, 0, 4},
         Case{"00000003 000001", C::kInvalidArgument, 4, 4}}) {
     for (const Codec& c : Codecs()) {

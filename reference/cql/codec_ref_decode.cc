@@ -305,7 +305,15 @@ absl::StatusOr<Value> DeserializeValue(const Type& t, std::string_view framed, i
   if (framed.size() < 4) return DecodeShort(0, "[value] length cut");
   const Reader reader(framed, options);
   const int32_t n = static_cast<int32_t>(static_cast<uint32_t>(reader.Unsigned(0, 4)));
-  if (n == -2 && version < 4) return DecodeError(0, "unset needs protocol v4");
+  // v3 spec section 3: before v4 the value is a [bytes], "If n < 0 ... the value represented is
+  // `null`"; v4 section 3: [value] -1 null, -2 unset, below -2 an error.
+  if (version < 4 && n < -1 && options.reject_negative_lengths) {
+    return DecodeError(0, "[bytes] length below -1");
+  }
+  if (version < 4 && n < 0) {
+    if (framed.size() != 4) return DecodeError(4, "bytes after null");
+    return Value::Null();
+  }
   if (n == -1 || n == -2) {
     if (framed.size() != 4) return DecodeError(4, "bytes after null/unset");
     return n == -1 ? Value::Null() : Value::Unset();

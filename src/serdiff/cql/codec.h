@@ -148,9 +148,10 @@ absl::StatusOr<std::string> SerializeValue(const Type& t, const Value& v, int ve
 absl::StatusOr<Value> Deserialize(const Type& t, std::string_view payload, int version,
                                   const DecodeOptions& options = {});
 
-// Reads a whole [value]: FF FF FF FF -> Null; FF FF FF FE -> Unset (InvalidArgument before
-// v4); other negative lengths -> InvalidArgument; otherwise the payload as Deserialize, which
-// must end exactly at the end of the input.
+// Reads a whole [value] (v4 spec section 3): FF FF FF FF -> Null; FF FF FF FE -> Unset; other
+// negative lengths -> InvalidArgument at 0. Before v4 the value is a [bytes] (v3 spec section
+// 3): every negative length -> Null. Bytes after a null or unset -> InvalidArgument at 4;
+// otherwise the payload as Deserialize, which must end exactly at the end of the input.
 absl::StatusOr<Value> DeserializeValue(const Type& t, std::string_view framed, int version,
                                        const DecodeOptions& options = {});
 

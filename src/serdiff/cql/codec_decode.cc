@@ -420,7 +420,9 @@ absl::StatusOr<Value> Deserialize(const Type& t, std::string_view payload, int v
 }
 
 // [value] (v4 spec section 3): an [int] n, then n bytes; -1 is null, -2 unset, below -2 an error.
-// Offsets count from the length's first byte, so the payload starts at offset 4.
+// Before v4 the value is a [bytes] (v3 spec section 3): every negative n is null, as Cassandra's
+// CBUtil.readBoundValue reads it for the older versions. Offsets count from the length's first
+// byte, so the payload starts at offset 4.
 absl::StatusOr<Value> DeserializeValue(const Type& t, std::string_view framed, int version,
                                        const DecodeOptions& options) {
   absl::Status st = CheckDecodeSetup(t, version, options);
@@ -431,18 +433,19 @@ absl::StatusOr<Value> DeserializeValue(const Type& t, std::string_view framed, i
         0, absl::StrCat("cql decode: [value] length needs 4 bytes, got ", framed.size()));
   }
   const int32_t n = static_cast<int32_t>(Load32(data));
-  if (n == -1 || n == -2) {
-    // Unset exists from protocol v4 on (docs/cql.md).
-    if (n == -2 && version < 4) {
-      return InvalidAt(0,
-                       absl::StrCat("cql decode: unset (-2) needs protocol v4+, not v", version));
-    }
+  // Unset exists from protocol v4 on (docs/cql.md); before it, any negative length is null (only
+  // -1 with reject_negative_lengths, as for an item).
+  if (version < 4 && n < -1 && options.reject_negative_lengths) {
+    return InvalidAt(0, absl::StrCat("cql decode: [bytes] length ", n, " is below -1"));
+  }
+  const bool null_or_unset = version < 4 ? n < 0 : (n == -1 || n == -2);
+  if (null_or_unset) {
     // Null and unset have no bytes after the length; the first extra byte is at offset 4.
     if (framed.size() != 4) {
       return InvalidAt(
           4, absl::StrCat("cql decode: ", framed.size() - 4, " bytes after a null/unset [value]"));
     }
-    return n == -1 ? Value::Null() : Value::Unset();
+    return n == -2 && version >= 4 ? Value::Unset() : Value::Null();
   }
   if (n < 0) return InvalidAt(0, absl::StrCat("cql decode: [value] length ", n, " is below -2"));
   const size_t remaining = framed.size() - 4;
