@@ -27,6 +27,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "harness/domains.h"
 #include "harness/hex.h"
@@ -310,6 +311,20 @@ harness::TargetDef<std::string> DecodeTarget() {
   // acceptance is this target's output for an accepted input, the input itself (Accepted).
   def.interchange.op = "bson.decode";
   def.interchange.input_json = [](const std::string& in) -> absl::StatusOr<std::string> {
+    // serdiff rejects past kDefaultMaxDepth (100) levels, a limit of its own (BSON 1.1 sets
+    // none), and the peers' depth divergences excuse that only where the document, walked to
+    // kWalkDepth, is otherwise valid. Past kWalkDepth no answer could be judged: a valid document
+    // would fail as a peer's finding, so the input is not sent (as libbson declines it too).
+    sb::DecodeOptions walk;
+    walk.check_utf8 = false;
+    walk.max_depth = kWalkDepth;
+    if (const absl::Status deep = sb::Validate(in, walk);
+        !deep.ok() && absl::StrContains(deep.message(), "nesting deeper than")) {
+      return harness::Declined(absl::StrCat(
+          "the document nests deeper than ", kWalkDepth,
+          " levels, past the walk of the depth divergences: an outside decoder's answer could "
+          "not be judged"));
+    }
     return BytesInputJson(in);
   };
   def.interchange.output = [](const std::string& in,
