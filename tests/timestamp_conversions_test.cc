@@ -82,6 +82,19 @@ TEST(TimestampWireFormats63, FloatResultForYear9999CannotBeReadBack) {
 
 // ---- docs/timestamp.md: the flaky round trip --------------------------------------------------
 
+// Every field zero-padded to its width, years to four digits (BSON datetimes of years 1..999 are
+// printed so by show and repro, and parsed back from that text), a sign before a negative year.
+TEST(TimestampText, FormatCivilPadsEveryField) {
+  EXPECT_EQ(FormatCivil(C(1, 1, 1)), "0001-01-01T00:00:00.000000");
+  EXPECT_EQ(FormatCivil(C(999, 12, 31, 23, 59, 59, 999999)), "0999-12-31T23:59:59.999999");
+  EXPECT_EQ(FormatCivil(C(42, 3, 4, 5, 6, 7, 8)), "0042-03-04T05:06:07.000008");
+  EXPECT_EQ(FormatCivil(C(9999, 12, 31)), "9999-12-31T00:00:00.000000");
+  EXPECT_EQ(FormatCivil(CivilDay{7, 2, 9}), "0007-02-09");
+  EXPECT_EQ(FormatCivil(CivilDay{-44, 3, 15}), "-0044-03-15");
+  EXPECT_EQ(FormatCivil(CivilDay{12345, 1, 1}), "12345-01-01");
+  EXPECT_EQ(FormatTimeOfDay(TimeOfDay{1, 2, 3, 4}), "01:02:03.000000004");
+}
+
 TEST(TimestampWireFormats64, Driver325RoundTripLosesAMillisecondPast2To33Seconds) {
   {
     const CivilDateTime c = *DriverFloatSecondsFromMillis(10425520380477);
