@@ -504,6 +504,41 @@ TYPED_TEST(VarintTest, TruncatedMessageNamesOffset) {
 
 // ---- encode into a caller buffer -----------------------------------------------------------
 
+// Read's errors say exactly what the batch decoder says of the same value: the offset, and for a
+// cut value how many of its bytes the input still holds (from the value's start, not from 0).
+TEST(VarintRead, ErrorsAreTheBatchDecodersWordForWord) {
+  struct Case {
+    Format f;
+    std::string hex;
+    size_t at;
+    std::string message;
+  };
+  const Case cases[] = {
+      {Format::kLeb128, "01 ac 02 80 80", 3,
+       "LEB128 varint at byte offset 3: truncated, the input ends after 2 of its bytes"},
+      {Format::kVInt, "00 00 ff 00 00", 2,
+       "Cassandra vint at byte offset 2: truncated, the input ends after 3 of its bytes"},
+      {Format::kLeb128, "01 ff*10 01", 1,
+       "LEB128 varint at byte offset 1: longer than 10 bytes (10th byte 0xff has the continuation "
+       "bit)"},
+      {Format::kLeb128, "01 01 ff*9 02", 2,
+       "LEB128 varint at byte offset 2: 10th byte 0x02 overflows 64 bits"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.hex);
+    const Bytes in = FromHex(c.hex);
+    size_t off = c.at;
+    const absl::StatusOr<uint64_t> one = Read(c.f, in, &off);
+    ASSERT_FALSE(one.ok());
+    EXPECT_EQ(one.status().message(), c.message);
+    EXPECT_EQ(off, c.at);
+    std::vector<uint64_t> out(c.at + 1);
+    const absl::StatusOr<size_t> batch = DecodeBatch(c.f, in, absl::MakeSpan(out));
+    ASSERT_FALSE(batch.ok());
+    EXPECT_EQ(batch.status().message(), c.message);
+  }
+}
+
 TYPED_TEST(VarintTest, EncodeIntoBufferOneByteShortIsResourceExhausted) {
   std::vector<uint64_t> values;
   for (int k = 0; k < 64; ++k) values.push_back(P2(k) - 1);
