@@ -45,11 +45,12 @@ harness::DivergenceEdge<ts::CivilDateTime> SerializeEdge(std::string text, ts::C
 }
 
 // An edge of the deserialize divergence: `ms`, the exact civil time as the optimized answer and
-// one µs later as the driver's.
-harness::DivergenceEdge<int64_t> DeserializeEdge(std::string text, int64_t ms) {
+// `later_us` µs later (within the same second) as the driver's.
+harness::DivergenceEdge<int64_t> DeserializeEdge(std::string text, int64_t ms,
+                                                 int32_t later_us = 1) {
   const ts::CivilDateTime exact = *ts::DriverIntegerFromMillis(ms);
   ts::CivilDateTime later = exact;
-  later.microsecond += 1;
+  later.microsecond += later_us;
   return {std::move(text), ms, Canon(exact), Canon(later)};
 }
 
@@ -109,11 +110,18 @@ std::vector<harness::Divergence<int64_t>> PythonDriverDeserializeDivergences() {
          if (!a.ok() || !b.ok()) return false;
          return std::abs(*a - *b) <= FloatSecondsErrorBoundMicros(ms);
        }});
-  // Held at its edges: the last ms on each side below 2^33 s, one µs off.
+  // Held at its edges: the last ms on each side below 2^33 s, one µs off; and past it, one µs
+  // beyond the bound (half an ulp rounded up, plus one): at 2^33 s the ulp is 2^-19 s (bound
+  // 2 µs), at the last ms of 9999 and at year 1 2^-15 s and 2^-17 s (bounds 17 and 5 µs).
   out[0].edges = [] {
     return std::vector{
         DeserializeEdge("8589934591999 ms, the last below 2^33 s", kTwo33SecondsMillis - 1),
-        DeserializeEdge("-8589934591999 ms, the last above -2^33 s", -kTwo33SecondsMillis + 1)};
+        DeserializeEdge("-8589934591999 ms, the last above -2^33 s", -kTwo33SecondsMillis + 1),
+        DeserializeEdge("8589934592000 ms, 2^33 s, 3 us off (bound 2)", kTwo33SecondsMillis, 3),
+        DeserializeEdge("-8589934592000 ms, -2^33 s, 3 us off (bound 2)", -kTwo33SecondsMillis, 3),
+        DeserializeEdge("253402300799999 ms, the last of 9999, 18 us off (bound 17)",
+                        253402300799999, 18),
+        DeserializeEdge("-62135596800000 ms, year 1, 6 us off (bound 5)", -62135596800000, 6)};
   };
   return out;
 }
