@@ -9,14 +9,18 @@
 #include <vector>
 
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "harness/alloc_tracker.h"
 #include "harness/hex.h"
 #include "harness/result.h"
+#include "harness/target.h"
 #include "oracles/libbson/libbson.h"
 #include "reference/bson/bson_ref.h"
 #include "serdiff/bson/codec.h"
 #include "serdiff/bson/int_format.h"
+#include "targets/families.h"
 #include "tests/bson_test_util.h"
 
 namespace serdiff::bson {
@@ -483,6 +487,28 @@ TEST(BsonDecode, LibbsonIsNotWalkedPastItsDepthGuard) {
   std::string broken = NestedRaw(3);
   broken.back() = '\x01';
   EXPECT_EQ(oracle::libbson::Validate(broken).code(), absl::StatusCode::kInvalidArgument);
+}
+
+// bson_decode's outside decoders (the workers' bson.decode op) get no document nested past the
+// depth divergences' walk (1,000 levels): serdiff rejects it at 100, and no peer's answer could
+// be judged (a valid 1,001-level document failed as the peer's finding). One level less is sent,
+// as bytes, and so is an input broken before its depth.
+TEST(BsonDecode, OutsideDecodersGetNoDocumentPastTheWalk) {
+  const harness::Target* t = targets::AllTargets().Find("bson_decode");
+  ASSERT_NE(t, nullptr);
+  const auto* typed = dynamic_cast<const harness::TypedTarget<std::string>*>(t);
+  ASSERT_NE(typed, nullptr);
+  const auto& ic = typed->def().interchange;
+  const absl::StatusOr<std::string> declined = ic.input_json(NestedRaw(1001));
+  ASSERT_FALSE(declined.ok());
+  EXPECT_TRUE(harness::IsDeclined(declined.status())) << declined.status();
+  EXPECT_TRUE(absl::StrContains(declined.status().message(), "deeper than 1000 levels"));
+  const std::string at = NestedRaw(1000);
+  EXPECT_EQ(ic.input_json(at).value(),
+            absl::StrCat(R"({"bson":")", absl::BytesToHexString(at), R"("})"));
+  std::string broken = NestedRaw(1001);
+  broken[4] = '\x20';  // the first element's type: no BSON type
+  EXPECT_TRUE(ic.input_json(broken).ok());
 }
 
 }  // namespace

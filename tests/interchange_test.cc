@@ -14,11 +14,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/escaping.h"
-#include "absl/strings/match.h"
-#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "harness/external.h"
-#include "harness/result.h"
 #include "harness/target.h"
 #include "reference/bson/bson_ref.h"
 #include "reference/varint/varint_ref.h"
@@ -30,7 +27,6 @@
 #include "targets/bson/divergences.h"
 #include "targets/bson/domain.h"
 #include "targets/bson/interchange.h"
-#include "targets/bson/internal.h"
 #include "targets/families.h"
 #include "targets/varint/divergences.h"
 #include "targets/varint/interchange.h"
@@ -103,25 +99,6 @@ TEST(Interchange, Int64ToDecimal) {
   EXPECT_EQ(ic.input_json(0).value(), R"({"value":"0"})");
   EXPECT_EQ(ic.as_int64(min), min);
   EXPECT_FALSE(ic.output);  // the answer's bytes: the ASCII digits
-}
-
-// A document nested past the depth divergences' walk (kWalkDepth) goes to no outside decoder:
-// serdiff rejects it at 100 levels, and no answer could be judged (a peer that reads it would
-// fail as the peer's finding). One level less is sent, as bytes.
-TEST(Interchange, BsonDecodeDeclinesADocumentPastTheWalk) {
-  const auto& ic = InterchangeOf<std::string>("bson_decode");
-  const std::string past = bson::NestedBytes(1001);
-  const absl::StatusOr<std::string> declined = ic.input_json(past);
-  ASSERT_FALSE(declined.ok());
-  EXPECT_TRUE(harness::IsDeclined(declined.status())) << declined.status();
-  EXPECT_TRUE(absl::StrContains(declined.status().message(), "deeper than 1000 levels"));
-  const std::string at = bson::NestedBytes(1000);
-  EXPECT_EQ(ic.input_json(at).value(),
-            absl::StrCat(R"({"bson":")", absl::BytesToHexString(at), R"("})"));
-  // An input broken before its depth is sent as it is (the peers' answer is judged).
-  std::string broken = past;
-  broken[4] = '\x20';  // the first element's type: no BSON type
-  EXPECT_TRUE(ic.input_json(broken).ok());
 }
 
 TEST(Interchange, Uint64ToDecimal) {
