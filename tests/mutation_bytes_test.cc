@@ -10,6 +10,7 @@
 #include "harness/hex.h"
 #include "reference/mutation/decoder_ref.h"
 #include "reference/mutation/spec_writer.h"
+#include "serdiff/common/error_offset.h"
 #include "serdiff/mutation/mutation.h"
 #include "targets/mutation/domain.h"
 #include "tests/mutation_test_util.h"
@@ -201,6 +202,84 @@ TEST(MutationBytes, TombstoneAndRowTtlCells) {
                   "00 10 00 00 00 02 01 61 01 62 01 2c 02 09 03 05 01 04 1a 0102030405060708 01");
 }
 
+// Both decoders refuse `hex`, read against m's schema, with InvalidArgument at `offset`.
+void ExpectRefused(const Mutation& m, const std::string& hex, int64_t offset) {
+  const std::string bytes = Unhex(hex);
+  const Schema schema = SchemaOf(m);
+  absl::StatusOr<DecodedMutation> opt = Deserialize(
+      absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()),
+      m.version, schema);
+  absl::StatusOr<DecodedMutation> ref = ref::mutation::RefDeserialize(bytes, m.version, schema);
+  ASSERT_FALSE(opt.ok()) << hex;
+  ASSERT_FALSE(ref.ok()) << hex;
+  EXPECT_EQ(opt.status().code(), absl::StatusCode::kInvalidArgument) << opt.status();
+  EXPECT_EQ(ref.status().code(), absl::StatusCode::kInvalidArgument) << ref.status();
+  EXPECT_EQ(ErrorOffset(opt.status()), offset) << opt.status();
+  EXPECT_EQ(ErrorOffset(ref.status()), offset) << ref.status();
+}
+
+// A negative TTL is refused where Cassandra 5.0's Cell.Serializer.deserialize throws "Invalid
+// TTL": a cell's own (at its TTL, a uvint32 of 9 bytes for -1) and a row's that a cell takes
+// with the use-row-TTL flag (at the cell's flags). Validate refuses to write the first; the
+// second cannot be written (a cell's TTL is positive, so it never equals a negative row TTL).
+TEST(MutationBytes, ANegativeCellTtlIsRefused) {
+  Mutation m;
+  PartitionUpdate u;
+  u.table_id = kTable;
+  u.key = "k";
+  u.regular_columns = {Column{"v", -1, false}};
+  u.row_estimate = 1;
+  Unfiltered un;
+  ColumnData cd;
+  Cell c{CellKind::kExpiring,
+         kTimestampEpoch,
+         static_cast<uint32_t>(kDeletionTimeEpoch) + 5,
+         7,
+         "",
+         "x"};
+  cd.cells = {c};
+  un.row.columns = {cd};
+  u.unfiltereds = {un};
+  m.updates = {u};
+  const std::string head =
+      std::string("01") + kTableHex + "01 6b 10 00 00 00 01 01 76 01 20 02 00 05";
+  ExpectBytes(m, head + " 07 01 78 01");
+  ExpectRefused(m, head + " ffffffffffffffffff 01 78 01", 31);  // TTL -1
+  ExpectRefused(m, head + " ffffffffff80000000 01 78 01", 31);  // TTL -2^31
+  Mutation neg = m;
+  neg.updates[0].unfiltereds[0].row.columns[0].cells[0].ttl = -7;
+  EXPECT_EQ(Validate(neg).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_FALSE(ref::mutation::SpecSerialize(neg).ok());
+
+  // Row liveness TTL 9 taken by cell b (flags 1a); as -5 (ff x8 fb) the cell's flags are refused.
+  Mutation r;
+  PartitionUpdate ru;
+  ru.table_id = kTable;
+  ru.key = "";
+  ru.regular_columns = {Column{"a", -1, false}, Column{"b", 8, false}};
+  ru.row_estimate = 1;
+  Unfiltered row;
+  row.row.liveness =
+      Liveness{kTimestampEpoch + 2, 9, static_cast<uint32_t>(kDeletionTimeEpoch) + 3};
+  ColumnData a{0,
+               {},
+               {Cell{CellKind::kTombstone, kTimestampEpoch + 1,
+                     static_cast<uint32_t>(kDeletionTimeEpoch) + 4, kNoTtl, "", ""}}};
+  ColumnData b{
+      1,
+      {},
+      {Cell{CellKind::kExpiring, kTimestampEpoch + 2, static_cast<uint32_t>(kDeletionTimeEpoch) + 3,
+            9, "", std::string("\x01\x02\x03\x04\x05\x06\x07\x08", 8)}}};
+  row.row.columns = {a, b};
+  ru.unfiltereds = {row};
+  r.updates = {ru};
+  const std::string before =
+      std::string("01") + kTableHex + "00 10 00 00 00 02 01 61 01 62 01 2c 02";
+  const std::string after = "03 05 01 04 1a 0102030405060708 01";
+  ExpectBytes(r, before + " 09 " + after);
+  ExpectRefused(r, before + " fffffffffffffffffb " + after, 43);
+}
+
 PartitionUpdate ClusteredUpdate(std::vector<int32_t> widths) {
   PartitionUpdate u;
   u.table_id = kTable;
@@ -246,7 +325,7 @@ TEST(MutationBytes, RangeTombstoneBoundAndBoundary) {
       DeletionTime{kTimestampEpoch + 1, static_cast<uint32_t>(kDeletionTimeEpoch) + 2};
   b2.is_marker = true;
   b2.marker.kind = BoundKind::kExclEndInclStartBoundary;
-  b2.marker.bound = {};
+  b2.marker.bound = {std::string("\0\0\0\2", 4)};  // a boundary is never empty (Validate)
   b2.marker.deletion =
       DeletionTime{kTimestampEpoch + 1, static_cast<uint32_t>(kDeletionTimeEpoch) + 2};
   b2.marker.start_deletion =
@@ -255,7 +334,31 @@ TEST(MutationBytes, RangeTombstoneBoundAndBoundary) {
   m.updates = {u};
   ExpectBytes(m, std::string("01") + kTableHex +
                      "01 6b 10 00 00 00 01 01 76 00 02 01 0001 00 00000001 01 02"
-                     " 02 02 0000 01 02 03 04 01");
+                     " 02 02 0001 00 00000002 01 02 03 04 01");
+  // An empty bound is only the bottom or the top: the boundary and the exclusive kinds are
+  // refused (Cassandra reads size 0 as BOTTOM or TOP); the inclusive start and end are written.
+  for (BoundKind k : {BoundKind::kExclEndInclStartBoundary, BoundKind::kInclEndExclStartBoundary,
+                      BoundKind::kExclEnd, BoundKind::kExclStart}) {
+    Mutation e = m;
+    e.updates[0].unfiltereds[1].marker.kind = k;
+    e.updates[0].unfiltereds[1].marker.bound = {};
+    EXPECT_EQ(Validate(e).code(), absl::StatusCode::kInvalidArgument) << static_cast<int>(k);
+    EXPECT_FALSE(ref::mutation::SpecSerialize(e).ok()) << static_cast<int>(k);
+  }
+  Mutation top = m;
+  top.updates[0].unfiltereds[1].marker.kind = BoundKind::kInclEnd;
+  top.updates[0].unfiltereds[1].marker.bound = {};
+  top.updates[0].unfiltereds[1].marker.start_deletion = DeletionTime{};
+  ExpectBytes(top, std::string("01") + kTableHex +
+                       "01 6b 10 00 00 00 01 01 76 00 02 01 0001 00 00000001 01 02"
+                       " 02 06 0000 01 02 01");
+  // Read: any other kind of size 0 is refused at its size (offset 40), before its deletions.
+  const std::string first = std::string("01") + kTableHex +
+                            "01 6b 10 00 00 00 01 01 76 00 02 01 0001 00 00000001 01 02 02";
+  for (const char* kind : {"00", "07"}) ExpectRefused(top, first + kind + " 0000 01 02 01", 40);
+  for (const char* kind : {"02", "05"}) {
+    ExpectRefused(top, first + kind + " 0000 01 02 03 04 01", 40);
+  }
 }
 
 // The row's bytes after the header: flags, subset, cells (each 04 00: empty value, ts 00).

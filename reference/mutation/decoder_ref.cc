@@ -205,6 +205,7 @@ DecodedCell ReadCell(Cursor& c, const EncodingStats& st, const Column& col, uint
   if (f > 0x1f) c.Invalid(at, "cell flags");
   if (deleted && expiring) c.Invalid(at, "cell flags: tombstone and expiring");
   if (row_ttl && (!expiring || row.ttl == kNoTtl)) c.Invalid(at, "cell flags: row ttl");
+  if (row_ttl && row.ttl < 0) c.Invalid(at, "cell flags: negative row ttl");  // Cassandra 5.0
   if (row_ts && row.timestamp == kNoTimestamp) c.Invalid(at, "cell flags: row timestamp");
   cell.kind = deleted ? CellKind::kTombstone : expiring ? CellKind::kExpiring : CellKind::kLive;
   cell.timestamp = row_ts ? row.timestamp : AddTs(st.min_timestamp, c.UVInt("cell timestamp"));
@@ -220,6 +221,7 @@ DecodedCell ReadCell(Cursor& c, const EncodingStats& st, const Column& col, uint
       cell.ttl = static_cast<int32_t>(static_cast<uint32_t>(st.min_ttl) +
                                       static_cast<uint32_t>(c.UVInt32("cell ttl")));
       if (!c.failed() && cell.ttl == kNoTtl) c.Invalid(ttl_at, "cell ttl 0");
+      if (!c.failed() && cell.ttl < 0) c.Invalid(ttl_at, "negative cell ttl");
     }
   }
   if (col.complex) cell.path = c.Sized("cell path");
@@ -379,6 +381,11 @@ void ReadMarker(Cursor& c, DecodedMutation& out, const DecodedUpdate& u, unsigne
   const std::vector<int32_t>& widths = out.schema[u.table].clustering_widths;
   if (size > widths.size()) {
     c.Invalid(size_at, "marker bound size");
+    return;
+  }
+  // Empty only as the bottom or top (Cassandra's ClusteringBoundOrBoundary deserializeValues).
+  if (size == 0 && mk.kind != BoundKind::kInclStart && mk.kind != BoundKind::kInclEnd) {
+    c.Invalid(size_at, "marker bound size 0");
     return;
   }
   ReadPrefix(c, widths, size, out);

@@ -237,7 +237,7 @@ bool RowOk(const Row& row, bool is_static, const PartitionUpdate& u) {
           if (c.ttl != kNoTtl) return false;
           break;
         case CellKind::kExpiring:
-          if (c.ttl == kNoTtl) return false;
+          if (c.ttl <= 0) return false;  // 0 is no TTL; a negative one Cassandra refuses
           break;
         default:
           return false;
@@ -270,6 +270,10 @@ bool UpdateOk(const PartitionUpdate& u, Version v) {
     }
     if (!IsValidBoundKind(static_cast<uint8_t>(un.marker.kind))) return false;
     if (un.marker.bound.size() > u.clustering_widths.size()) return false;
+    // Empty only as the partition's bottom or top (ClusteringBoundOrBoundary's serializer).
+    if (un.marker.bound.empty() && un.marker.kind != BoundKind::kInclStart &&
+        un.marker.kind != BoundKind::kInclEnd)
+      return false;
     if (!PrefixOk(un.marker.bound, u.clustering_widths)) return false;
   }
   return true;

@@ -137,6 +137,9 @@ Cell PickCell(Rng& r, const Column& col, const Liveness& row, size_t scale) {
       c.ttl = EdgeTtl(r);
       c.local_deletion_time = EdgeLdt(r);
     }
+    // A cell's TTL is positive (Validate; Cassandra refuses a negative one). Its magnitude keeps
+    // the edge and the draws of every other spec as they were.
+    if (c.ttl < 0) c.ttl = c.ttl == kI32Min ? kI32Max : -c.ttl;
   }
   if (col.complex) c.path = r.Bytes(r.Below(6));
   c.value = c.kind == CellKind::kTombstone && r.Chance(70) ? std::string()
@@ -192,6 +195,12 @@ Marker PickMarker(Rng& r, const PartitionUpdate& u, size_t scale) {
     mk.bound.push_back(PickComponent(r, u.clustering_widths[i], scale));
   mk.deletion = PickDeletion(r);
   if (IsBoundary(mk.kind)) mk.start_deletion = PickDeletion(r);
+  // An empty bound is the partition's bottom or top only (CanBeEmptyBound): an end-side kind
+  // becomes the inclusive end, the others the inclusive start (after the draws, which stay).
+  if (mk.bound.empty() && !CanBeEmptyBound(mk.kind)) {
+    mk.kind = mk.kind == BoundKind::kExclEnd ? BoundKind::kInclEnd : BoundKind::kInclStart;
+    mk.start_deletion = DeletionTime{};
+  }
   return mk;
 }
 

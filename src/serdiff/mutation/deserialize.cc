@@ -176,6 +176,8 @@ absl::Status ReadCell(Reader& r, const EncodingStats& st, const Column& col, con
   if ((f & 0x03) == 0x03) return InvalidAt(at, "cell flags: both tombstone and expiring");
   if ((f & 0x10) != 0 && ((f & 0x02) == 0 || l.ttl == kNoTtl))
     return InvalidAt(at, "cell flags: row TTL without an expiring cell and row");
+  // Cassandra 5.0's Cell.Serializer.deserialize: "Invalid TTL" for a negative TTL, the row's too.
+  if ((f & 0x10) != 0 && l.ttl < 0) return InvalidAt(at, "cell flags: the row's TTL is negative");
   if ((f & 0x08) != 0 && l.timestamp == kNoTimestamp)
     return InvalidAt(at, "cell flags: row timestamp without a row timestamp");
   c->kind = (f & 0x01) ? CellKind::kTombstone : (f & 0x02) ? CellKind::kExpiring : CellKind::kLive;
@@ -198,6 +200,7 @@ absl::Status ReadCell(Reader& r, const EncodingStats& st, const Column& col, con
       const size_t ttl_at = r.pos();
       SERDIFF_TRY(ReadTtl(r, st.min_ttl, &c->ttl, "cell ttl"));
       if (c->ttl == kNoTtl) return InvalidAt(ttl_at, "cell ttl: an expiring cell with TTL 0");
+      if (c->ttl < 0) return InvalidAt(ttl_at, "cell ttl: negative");
     }
   }
   c->path = {};
@@ -367,6 +370,8 @@ absl::Status ReadMarker(Reader& r, DecodedMutation* d, const DecodedUpdate& u, s
   const std::vector<int32_t>& widths = d->Table(u).clustering_widths;
   if (size > widths.size())
     return InvalidAt(size_at, "marker bound size: more components than clustering columns");
+  if (size == 0 && !CanBeEmptyBound(mk.kind))
+    return InvalidAt(size_at, "marker bound size: 0 for a kind other than inclusive start or end");
   SERDIFF_TRY(ReadPrefix(r, widths, size, d));
   SERDIFF_TRY(ReadDeletion(r, u.stats, &mk.deletion_at, &mk.deletion_ldt));
   if (IsBoundary(mk.kind))

@@ -132,6 +132,13 @@ enum class BoundKind : uint8_t {
   kInclEnd = 6,
   kExclStart = 7,
 };
+// A bound of no components exists only as the partition's bottom (inclusive start) or top
+// (inclusive end): Cassandra reads size 0 as BOTTOM or TOP (4.0: by isStart(), turning an
+// exclusive bound into an inclusive one and a boundary into a bound whose second deletion time
+// is misread; 5.0: an AssertionError for a boundary), so no other kind can be written empty.
+inline bool CanBeEmptyBound(BoundKind k) {
+  return k == BoundKind::kInclStart || k == BoundKind::kInclEnd;
+}
 inline bool IsBoundary(BoundKind k) {
   return k == BoundKind::kExclEndInclStartBoundary || k == BoundKind::kInclEndExclStartBoundary;
 }

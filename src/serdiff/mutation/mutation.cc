@@ -131,6 +131,9 @@ absl::Status CheckRow(const PartitionUpdate& u, const Row& r, bool is_static, co
         return Bad(cw, "a tombstone has a TTL");
       if (c.kind == CellKind::kExpiring && c.ttl == kNoTtl)
         return Bad(cw, "an expiring cell has TTL 0");
+      // Cassandra refuses a negative TTL when it is asked for one, and 5.0 when it reads one.
+      if (c.kind == CellKind::kExpiring && c.ttl < 0)
+        return Bad(cw, "an expiring cell has a negative TTL");
       if (c.kind > CellKind::kExpiring) return Bad(cw, "unknown cell kind");
       s = CheckValue(col.fixed_width, c.value, cw);
       if (!s.ok()) return s;
@@ -200,6 +203,8 @@ absl::Status Validate(const Mutation& m) {
       // The decoder rejects bound sizes above the clustering count.
       if (un.marker.bound.size() > u.clustering_widths.size())
         return Bad(w, "bound longer than the clustering");
+      if (un.marker.bound.empty() && !CanBeEmptyBound(un.marker.kind))
+        return Bad(w, "an empty bound that is not the inclusive start or end");
       absl::Status s = CheckPrefix(u.clustering_widths, un.marker.bound, w);
       if (!s.ok()) return s;
     }

@@ -47,9 +47,10 @@ inline constexpr size_t kDefaultSmallThreshold = 4096;
 // (none for the static row); fixed-width values are empty or exactly that wide; column
 // indexes strictly increase and are below the header's column count; a simple column has one
 // cell without a path and a live complex deletion; a live cell has ttl 0 and kNoDeletionTime;
-// a tombstone ttl 0; an expiring cell ttl != 0; an empty liveness has ttl 0 and
-// kNoDeletionTime, a non-expiring one kNoDeletionTime; shadowable only with a deletion; a
-// marker bound has at most as many components as clustering columns.
+// a tombstone ttl 0; an expiring cell ttl > 0 (Cassandra refuses a negative TTL, 5.0's reader
+// too); an empty liveness has ttl 0 and kNoDeletionTime, a non-expiring one kNoDeletionTime;
+// shadowable only with a deletion; a marker bound has at most as many components as clustering
+// columns, and none only when it is the inclusive start or end (CanBeEmptyBound).
 absl::Status Validate(const Mutation& m);
 
 // Exact serialized size in bytes (size-only walk, no allocation). Error: Validate's.
