@@ -276,7 +276,7 @@ std::string ClusteringBytes(const std::vector<int32_t>& widths,
 
 // A row with clustering `comps` (no columns: subset bitmap 01), then an inclusive-start marker
 // whose bound is the same components (flags 02, kind 01, [short] size, clustering, deletion
-// deltas 01 02).
+// deltas 01 02), closed at the partition's top (02, kind 06, size 0, the same deletion).
 void CheckClustering(const std::vector<Component>& comps, const std::string& where) {
   Mutation m;
   PartitionUpdate u;
@@ -292,13 +292,18 @@ void CheckClustering(const std::vector<Component>& comps, const std::string& whe
   marker.marker.bound = comps;
   marker.marker.deletion =
       DeletionTime{kTimestampEpoch + 1, static_cast<uint32_t>(kDeletionTimeEpoch) + 2};
-  u.unfiltereds = {row, marker};
+  Unfiltered top;
+  top.is_marker = true;
+  top.marker.kind = BoundKind::kInclEnd;
+  top.marker.deletion = marker.marker.deletion;
+  u.unfiltereds = {row, marker, top};
   u.row_estimate = 1;
   m.updates = {u};
   const std::string cl = ClusteringBytes(u.clustering_widths, comps);
   const std::string body = std::string(1, '\0') + cl + "\x01" + "\x02\x01" +
                            std::string(1, static_cast<char>(comps.size() >> 8)) +
-                           std::string(1, static_cast<char>(comps.size() & 0xff)) + cl + "\x01\x02";
+                           std::string(1, static_cast<char>(comps.size() & 0xff)) + cl +
+                           "\x01\x02" + std::string("\x02\x06\x00\x00\x01\x02", 6);
   ExpectAll(m, UpdateBytes(u.regular_columns, 1, body), where);
 }
 

@@ -330,11 +330,15 @@ TEST(MutationBytes, RangeTombstoneBoundAndBoundary) {
       DeletionTime{kTimestampEpoch + 1, static_cast<uint32_t>(kDeletionTimeEpoch) + 2};
   b2.marker.start_deletion =
       DeletionTime{kTimestampEpoch + 3, static_cast<uint32_t>(kDeletionTimeEpoch) + 4};
-  u.unfiltereds = {b1, b2};
+  Unfiltered b3;  // the boundary's range closes at the partition's top
+  b3.is_marker = true;
+  b3.marker.kind = BoundKind::kInclEnd;
+  b3.marker.deletion = b2.marker.start_deletion;
+  u.unfiltereds = {b1, b2, b3};
   m.updates = {u};
   ExpectBytes(m, std::string("01") + kTableHex +
                      "01 6b 10 00 00 00 01 01 76 00 02 01 0001 00 00000001 01 02"
-                     " 02 02 0001 00 00000002 01 02 03 04 01");
+                     " 02 02 0001 00 00000002 01 02 03 04 02 06 0000 03 04 01");
   // An empty bound is only the bottom or the top: the boundary and the exclusive kinds are
   // refused (Cassandra reads size 0 as BOTTOM or TOP); the inclusive start and end are written.
   for (BoundKind k : {BoundKind::kExclEndInclStartBoundary, BoundKind::kInclEndExclStartBoundary,
@@ -349,6 +353,7 @@ TEST(MutationBytes, RangeTombstoneBoundAndBoundary) {
   top.updates[0].unfiltereds[1].marker.kind = BoundKind::kInclEnd;
   top.updates[0].unfiltereds[1].marker.bound = {};
   top.updates[0].unfiltereds[1].marker.start_deletion = DeletionTime{};
+  top.updates[0].unfiltereds.pop_back();  // b1's range closes at the top
   ExpectBytes(top, std::string("01") + kTableHex +
                        "01 6b 10 00 00 00 01 01 76 00 02 01 0001 00 00000001 01 02"
                        " 02 06 0000 01 02 01");
@@ -359,6 +364,16 @@ TEST(MutationBytes, RangeTombstoneBoundAndBoundary) {
   for (const char* kind : {"02", "05"}) {
     ExpectRefused(top, first + kind + " 0000 01 02 03 04 01", 40);
   }
+  // Markers pair up (Cassandra's MutableDeletionInfo.Builder.add), refused at the marker (or the
+  // end of the partition) that breaks the pairing: a lone close (27); a range never closed (the
+  // end at 38); a close with another deletion time, an open inside an open range (38).
+  const std::string rows = std::string("01") + kTableHex + "01 6b 10 00 00 00 01 01 76 00";
+  const std::string open = " 02 01 0001 00 00000001 01 02";
+  ExpectRefused(top, rows + " 02 06 0000 01 02 01", 27);
+  ExpectRefused(top, rows + open + " 01", 38);
+  ExpectRefused(top, rows + open + " 02 06 0000 01 03 01", 38);
+  ExpectRefused(top, rows + open + " 02 07 0001 00 00000002 01 02 02 06 0000 01 02 01", 38);
+  ExpectRefused(top, rows + open + " 02 05 0001 00 00000002 01 02 03 04 01", 51);  // left open
 }
 
 // The row's bytes after the header: flags, subset, cells (each 04 00: empty value, ts 00).

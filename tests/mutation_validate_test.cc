@@ -57,7 +57,11 @@ Mutation Rich(Version v = Version::kV51) {
   marker.marker.kind = BoundKind::kInclStart;
   marker.marker.bound = {std::string("\x00\x00\x00\x07", 4)};
   marker.marker.deletion = DeletionTime{700, 1400000000};
-  u.unfiltereds = {row, marker};
+  Unfiltered top;  // the range closes at the partition's top
+  top.is_marker = true;
+  top.marker.kind = BoundKind::kInclEnd;
+  top.marker.deletion = marker.marker.deletion;
+  u.unfiltereds = {row, marker, top};
   m.updates = {u};
   if (HasEpoch(v)) {
     m.updates[0].epoch = 3;
@@ -114,6 +118,9 @@ struct Rule {
 std::vector<Rule> Rules() {
   const std::string p0 = "mutation: partition 0";
   const std::string row = p0 + " unfiltered 0";
+  const std::string kUnpaired =
+      " unfiltered 1: a marker that does not pair (a close with no open range or another "
+      "deletion time, or an open inside an open range)";
   return {
       {"unknown version", [](Mutation& m) { m.version = static_cast<Version>(3); },
        [](Mutation& m) { m.version = Version::kV51; }, "mutation: mutation: unknown version"},
@@ -317,6 +324,33 @@ std::vector<Rule> Rules() {
        [](Mutation& m) { U(m).unfiltereds[1].marker.bound = {std::string("abcde")}; },
        [](Mutation& m) { U(m).unfiltereds[1].marker.bound = {std::nullopt}; },
        p0 + " unfiltered 1 component 0: value of 5 bytes for a fixed-width 4 type"},
+      // Markers pair up (MarkerPairing): unfiltered 1 opens at (700, 1400000000), 2 closes it.
+      {"a close with no open range",
+       [](Mutation& m) { U(m).unfiltereds[1].marker.kind = BoundKind::kExclEnd; },
+       [](Mutation& m) { U(m).unfiltereds[1].marker.kind = BoundKind::kExclStart; },
+       p0 + kUnpaired},
+      {"a close with another deletion time",
+       [](Mutation& m) { U(m).unfiltereds[2].marker.deletion.marked_for_delete_at = 701; },
+       [](Mutation& m) {
+         U(m).unfiltereds[1].marker.deletion.marked_for_delete_at = 701;
+         U(m).unfiltereds[2].marker.deletion.marked_for_delete_at = 701;
+       },
+       p0 + " unfiltered 2: a marker that does not pair (a close with no open range or another "
+            "deletion time, or an open inside an open range)"},
+      {"a range left open at the partition's end",
+       [](Mutation& m) {
+         U(m).unfiltereds[2].marker.kind = BoundKind::kInclEndExclStartBoundary;
+         U(m).unfiltereds[2].marker.bound = {kFour};
+       },
+       [](Mutation& m) {
+         U(m).unfiltereds[2].marker.kind = BoundKind::kInclEndExclStartBoundary;
+         U(m).unfiltereds[2].marker.bound = {kFour};
+         Unfiltered top;
+         top.is_marker = true;
+         top.marker.kind = BoundKind::kInclEnd;
+         U(m).unfiltereds.push_back(top);
+       },
+       p0 + ": a range tombstone is still open at the partition's end"},
   };
 }
 

@@ -482,16 +482,34 @@ void ReadUpdate(Cursor& c, Version v, DecodedMutation& out) {
   const size_t est_at = c.at();
   u.row_estimate = c.UVInt32("row estimate");
   if (!c.failed() && u.row_estimate < 0) c.Invalid(est_at, "row estimate");
+  // The open range tombstone, if any (MutableDeletionInfo.Builder.add pairs the markers).
+  bool open = false;
+  DeletionTime open_deletion;
   while (!c.failed()) {
     const size_t at = c.at();
     const unsigned rf = c.U8("unfiltered flags");
-    if (c.failed() || rf == 0x01) break;
+    if (c.failed()) break;
+    if (rf == 0x01) {
+      if (open) c.Invalid(at, "partition ends with an open range tombstone");
+      break;
+    }
     if (rf & 0x01) {
       c.Invalid(at, "end of partition with other flags");
       break;
     }
     if (rf & 0x02) {
       ReadMarker(c, out, u, rf, at);
+      if (c.failed()) break;
+      const DecodedUnfiltered& mk = out.unfiltereds.back();
+      const bool starts = mk.kind == BoundKind::kInclStart || mk.kind == BoundKind::kExclStart;
+      if (starts == open || (!starts && !(mk.deletion() == open_deletion))) {
+        c.Invalid(at, "unpaired range tombstone marker");
+        break;
+      }
+      const bool boundary = mk.kind == BoundKind::kExclEndInclStartBoundary ||
+                            mk.kind == BoundKind::kInclEndExclStartBoundary;
+      open = starts || boundary;
+      if (open) open_deletion = starts ? mk.deletion() : mk.start_deletion();
     } else {
       ReadRow(c, out, u, rf, at, false);
     }

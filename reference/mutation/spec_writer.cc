@@ -3,6 +3,7 @@
 #include "reference/mutation/spec_writer.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -263,10 +264,21 @@ bool UpdateOk(const PartitionUpdate& u, Version v) {
            u.row_estimate == 0;
   if (!u.static_row && !u.static_columns.empty()) return false;
   if (u.static_row && !RowOk(*u.static_row, true, u)) return false;
+  std::optional<DeletionTime> open;  // the open range tombstone's deletion
   for (const Unfiltered& un : u.unfiltereds) {
     if (!un.is_marker) {
       if (!RowOk(un.row, false, u)) return false;
       continue;
+    }
+    const BoundKind k = un.marker.kind;
+    if (k == BoundKind::kInclStart || k == BoundKind::kExclStart) {
+      if (open) return false;
+      open = un.marker.deletion;
+    } else {
+      if (!open || !(*open == un.marker.deletion)) return false;
+      open.reset();
+      if (k == BoundKind::kExclEndInclStartBoundary || k == BoundKind::kInclEndExclStartBoundary)
+        open = un.marker.start_deletion;
     }
     if (!IsValidBoundKind(static_cast<uint8_t>(un.marker.kind))) return false;
     if (un.marker.bound.size() > u.clustering_widths.size()) return false;
@@ -276,7 +288,7 @@ bool UpdateOk(const PartitionUpdate& u, Version v) {
       return false;
     if (!PrefixOk(un.marker.bound, u.clustering_widths)) return false;
   }
-  return true;
+  return !open;
 }
 
 }  // namespace

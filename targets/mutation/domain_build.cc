@@ -187,20 +187,25 @@ Row PickRow(Rng& r, const PartitionUpdate& u, bool is_static, size_t scale, bool
   return row;
 }
 
-Marker PickMarker(Rng& r, const PartitionUpdate& u, size_t scale) {
+// The next marker of a partition whose open range tombstone is *open (none: nullopt); updates
+// *open. Markers pair up (MarkerPairing, model.h): with nothing open a start bound (1, 7), else an
+// end bound (0, 6) or a boundary (2, 5) that closes with the open deletion time. An empty bound
+// is the partition's bottom or top only (CanBeEmptyBound): the inclusive start or end.
+Marker PickMarker(Rng& r, const PartitionUpdate& u, size_t scale,
+                  std::optional<DeletionTime>* open) {
   Marker mk;
-  mk.kind = static_cast<BoundKind>(r.Pick<uint8_t>({0, 1, 2, 5, 6, 7}));
+  mk.kind = static_cast<BoundKind>(open->has_value() ? r.Pick<uint8_t>({0, 2, 5, 6})
+                                                     : r.Pick<uint8_t>({1, 7}));
   const size_t size = r.Below(u.clustering_widths.size() + 1);
   for (size_t i = 0; i < size; ++i)
     mk.bound.push_back(PickComponent(r, u.clustering_widths[i], scale));
-  mk.deletion = PickDeletion(r);
+  if (mk.bound.empty() && !CanBeEmptyBound(mk.kind))
+    mk.kind = IsStartBound(mk.kind) ? BoundKind::kInclStart : BoundKind::kInclEnd;
+  mk.deletion = open->has_value() ? **open : PickDeletion(r);
   if (IsBoundary(mk.kind)) mk.start_deletion = PickDeletion(r);
-  // An empty bound is the partition's bottom or top only (CanBeEmptyBound): an end-side kind
-  // becomes the inclusive end, the others the inclusive start (after the draws, which stay).
-  if (mk.bound.empty() && !CanBeEmptyBound(mk.kind)) {
-    mk.kind = mk.kind == BoundKind::kExclEnd ? BoundKind::kInclEnd : BoundKind::kInclStart;
-    mk.start_deletion = DeletionTime{};
-  }
+  *open = IsStartBound(mk.kind) ? std::optional<DeletionTime>(mk.deletion)
+          : IsBoundary(mk.kind) ? std::optional<DeletionTime>(mk.start_deletion)
+                                : std::nullopt;
   return mk;
 }
 
@@ -282,17 +287,25 @@ Mutation BuildMutation(const MutationSpec& spec) {
     }
     const size_t rows = max_rows == 0 ? 0 : r.Below(max_rows + 1);
     int32_t row_count = 0;
+    std::optional<DeletionTime> open;  // the open range tombstone
     for (size_t i = 0; i < rows && built < budget; ++i) {
       Unfiltered un;
       if (r.Chance(10)) {
         un.is_marker = true;
-        un.marker = PickMarker(r, u, scale);
+        un.marker = PickMarker(r, u, scale, &open);
       } else {
         un.row = PickRow(r, u, false, scale, cheap_wide);
         ++row_count;
       }
       built += ApproxBytes(un);
       u.unfiltereds.push_back(std::move(un));
+    }
+    if (open) {  // closed at the partition's top
+      Unfiltered top;
+      top.is_marker = true;
+      top.marker.kind = BoundKind::kInclEnd;
+      top.marker.deletion = *open;
+      u.unfiltereds.push_back(std::move(top));
     }
     u.row_estimate = row_count;
     if (u.IsEmpty()) {  // nothing was drawn: keep it valid as an empty update

@@ -450,14 +450,21 @@ absl::Status ReadUpdate(Reader& r, DecodedMutation* d) {
   const size_t est_at = r.pos();
   SERDIFF_TRY(r.VInt32(&u.row_estimate, "row estimate"));
   if (u.row_estimate < 0) return InvalidAt(est_at, "row estimate: negative");
+  MarkerPairing pairing;
   for (;;) {
     const size_t at = r.pos();
     uint8_t rf = 0;
     SERDIFF_TRY(r.Byte(&rf, "unfiltered flags"));
-    if (rf == 0x01) break;
+    if (rf == 0x01) {
+      if (!pairing.Done()) return InvalidAt(at, "end of partition: a range tombstone is open");
+      break;
+    }
     if ((rf & 0x01) != 0) return InvalidAt(at, "unfiltered flags: end of partition with others");
     if ((rf & 0x02) != 0) {
       SERDIFF_TRY(ReadMarker(r, d, u, at, rf));
+      const DecodedUnfiltered& mk = d->unfiltereds.back();
+      if (!pairing.Step(mk.kind, mk.deletion(), mk.start_deletion()))
+        return InvalidAt(at, "marker: does not pair with the open range tombstone");
     } else {
       SERDIFF_TRY(ReadRow(r, d, u, rf, at, false));
     }

@@ -139,6 +139,9 @@ enum class BoundKind : uint8_t {
 inline bool CanBeEmptyBound(BoundKind k) {
   return k == BoundKind::kInclStart || k == BoundKind::kInclEnd;
 }
+inline bool IsStartBound(BoundKind k) {
+  return k == BoundKind::kInclStart || k == BoundKind::kExclStart;
+}
 inline bool IsBoundary(BoundKind k) {
   return k == BoundKind::kExclEndInclStartBoundary || k == BoundKind::kInclEndExclStartBoundary;
 }
@@ -155,6 +158,31 @@ struct Marker {
   DeletionTime deletion;
   DeletionTime start_deletion;  // boundaries only
   friend bool operator==(const Marker&, const Marker&) = default;
+};
+
+// Range-tombstone markers pair up within a partition, in order (Cassandra's
+// MutableDeletionInfo.Builder.add: a close with nothing open is a NullPointerException there, a
+// close whose deletion time is not the open one's an AssertionError): a start bound (1, 7) opens
+// a range when none is open; an end bound (0, 6) closes the open one, with its deletion time; a
+// boundary (2, 5) closes it the same way and opens the next with its start deletion; and nothing
+// is open at the partition's end. Step is false at a marker that breaks the rule, Done when a
+// range is left open.
+class MarkerPairing {
+ public:
+  bool Step(BoundKind kind, const DeletionTime& deletion, const DeletionTime& start_deletion) {
+    if (IsStartBound(kind)) {
+      if (open_) return false;
+      open_ = deletion;
+      return true;
+    }
+    if (!open_ || !(*open_ == deletion)) return false;
+    open_ = IsBoundary(kind) ? std::optional<DeletionTime>(start_deletion) : std::nullopt;
+    return true;
+  }
+  bool Done() const { return !open_.has_value(); }
+
+ private:
+  std::optional<DeletionTime> open_;
 };
 
 // A row or a range-tombstone marker, in clustering order.

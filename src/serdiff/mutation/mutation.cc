@@ -190,6 +190,7 @@ absl::Status Validate(const Mutation& m) {
       absl::Status s = CheckRow(u, *u.static_row, true, at);
       if (!s.ok()) return s;
     }
+    MarkerPairing pairing;
     for (size_t i = 0; i < u.unfiltereds.size(); ++i) {
       const Unfiltered& un = u.unfiltereds[i];
       Loc w = pw;
@@ -207,7 +208,12 @@ absl::Status Validate(const Mutation& m) {
         return Bad(w, "an empty bound that is not the inclusive start or end");
       absl::Status s = CheckPrefix(u.clustering_widths, un.marker.bound, w);
       if (!s.ok()) return s;
+      if (!pairing.Step(un.marker.kind, un.marker.deletion, un.marker.start_deletion))
+        return Bad(w,
+                   "a marker that does not pair (a close with no open range or another "
+                   "deletion time, or an open inside an open range)");
     }
+    if (!pairing.Done()) return Bad(pw, "a range tombstone is still open at the partition's end");
   }
   return absl::OkStatus();
 }

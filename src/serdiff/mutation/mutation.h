@@ -50,7 +50,8 @@ inline constexpr size_t kDefaultSmallThreshold = 4096;
 // a tombstone ttl 0; an expiring cell ttl > 0 (Cassandra refuses a negative TTL, 5.0's reader
 // too); an empty liveness has ttl 0 and kNoDeletionTime, a non-expiring one kNoDeletionTime;
 // shadowable only with a deletion; a marker bound has at most as many components as clustering
-// columns, and none only when it is the inclusive start or end (CanBeEmptyBound).
+// columns, and none only when it is the inclusive start or end (CanBeEmptyBound); markers pair
+// up, and no range is open at the partition's end (MarkerPairing, model.h).
 absl::Status Validate(const Mutation& m);
 
 // Exact serialized size in bytes (size-only walk, no allocation). Error: Validate's.
