@@ -144,7 +144,24 @@ TEST(MutationBytes, DeletionDeltaAbove2To31IsSizedAsNineBytes) {
                      "01 6b 10 00 00 00 01 01 76 01 14 00 00 ffffffffffa9ff65fe 01 01");
 }
 
-TEST(MutationBytes, ExpiringCellWritesDeletionTimeBeforeTtl) {
+// Both decoders refuse `hex`, read against m's schema, with InvalidArgument at `offset`.
+void ExpectRefused(const Mutation& m, const std::string& hex, int64_t offset) {
+  const std::string bytes = Unhex(hex);
+  const Schema schema = SchemaOf(m);
+  absl::StatusOr<DecodedMutation> opt = Deserialize(
+      absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()),
+      m.version, schema);
+  absl::StatusOr<DecodedMutation> ref = ref::mutation::RefDeserialize(bytes, m.version, schema);
+  ASSERT_FALSE(opt.ok()) << hex;
+  ASSERT_FALSE(ref.ok()) << hex;
+  EXPECT_EQ(opt.status().code(), absl::StatusCode::kInvalidArgument) << opt.status();
+  EXPECT_EQ(ref.status().code(), absl::StatusCode::kInvalidArgument) << ref.status();
+  EXPECT_EQ(ErrorOffset(opt.status()), offset) << opt.status();
+  EXPECT_EQ(ErrorOffset(ref.status()), offset) << ref.status();
+}
+
+// One expiring cell of TTL 7 (ldt epoch + 5, value "x") in a row of table column "v".
+Mutation ExpiringCellExample() {
   Mutation m;
   PartitionUpdate u;
   u.table_id = kTable;
@@ -163,12 +180,12 @@ TEST(MutationBytes, ExpiringCellWritesDeletionTimeBeforeTtl) {
   un.row.columns = {cd};
   u.unfiltereds = {un};
   m.updates = {u};
-  // row flags 20; cell flags 02 (expiring), ts 00, ldt 05, ttl 07, value 01 78
-  ExpectBytes(
-      m, std::string("01") + kTableHex + "01 6b 10 00 00 00 01 01 76 01 20 02 00 05 07 01 78 01");
+  return m;
 }
 
-TEST(MutationBytes, TombstoneAndRowTtlCells) {
+// A row with liveness TTL 9: a tombstone cell and an expiring cell that takes the row's
+// timestamp and TTL (flags 1a).
+Mutation RowTtlExample() {
   Mutation m;
   PartitionUpdate u;
   u.table_id = kTable;
@@ -195,27 +212,21 @@ TEST(MutationBytes, TombstoneAndRowTtlCells) {
   un.row.columns = {a, b};
   u.unfiltereds = {un};
   m.updates = {u};
-  // row flags 2c; ts 02; ttl 09 then ldt 03 (row order); cell a: 05 (tombstone, no value) ts 01
-  // ldt 04; cell b: 1a (expiring | row ts | row ttl) then 8 raw bytes.
-  ExpectBytes(m,
-              std::string("01") + kTableHex +
-                  "00 10 00 00 00 02 01 61 01 62 01 2c 02 09 03 05 01 04 1a 0102030405060708 01");
+  return m;
 }
 
-// Both decoders refuse `hex`, read against m's schema, with InvalidArgument at `offset`.
-void ExpectRefused(const Mutation& m, const std::string& hex, int64_t offset) {
-  const std::string bytes = Unhex(hex);
-  const Schema schema = SchemaOf(m);
-  absl::StatusOr<DecodedMutation> opt = Deserialize(
-      absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()),
-      m.version, schema);
-  absl::StatusOr<DecodedMutation> ref = ref::mutation::RefDeserialize(bytes, m.version, schema);
-  ASSERT_FALSE(opt.ok()) << hex;
-  ASSERT_FALSE(ref.ok()) << hex;
-  EXPECT_EQ(opt.status().code(), absl::StatusCode::kInvalidArgument) << opt.status();
-  EXPECT_EQ(ref.status().code(), absl::StatusCode::kInvalidArgument) << ref.status();
-  EXPECT_EQ(ErrorOffset(opt.status()), offset) << opt.status();
-  EXPECT_EQ(ErrorOffset(ref.status()), offset) << ref.status();
+TEST(MutationBytes, ExpiringCellWritesDeletionTimeBeforeTtl) {
+  // row flags 20; cell flags 02 (expiring), ts 00, ldt 05, ttl 07, value 01 78
+  ExpectBytes(ExpiringCellExample(), std::string("01") + kTableHex +
+                                         "01 6b 10 00 00 00 01 01 76 01 20 02 00 05 07 01 78 01");
+}
+
+TEST(MutationBytes, TombstoneAndRowTtlCells) {
+  // row flags 2c; ts 02; ttl 09 then ldt 03 (row order); cell a: 05 (tombstone, no value) ts 01
+  // ldt 04; cell b: 1a (expiring | row ts | row ttl) then 8 raw bytes.
+  ExpectBytes(RowTtlExample(),
+              std::string("01") + kTableHex +
+                  "00 10 00 00 00 02 01 61 01 62 01 2c 02 09 03 05 01 04 1a 0102030405060708 01");
 }
 
 // A negative TTL is refused where Cassandra 5.0's Cell.Serializer.deserialize throws "Invalid
@@ -223,24 +234,7 @@ void ExpectRefused(const Mutation& m, const std::string& hex, int64_t offset) {
 // with the use-row-TTL flag (at the cell's flags). Validate refuses to write the first; the
 // second cannot be written (a cell's TTL is positive, so it never equals a negative row TTL).
 TEST(MutationBytes, ANegativeCellTtlIsRefused) {
-  Mutation m;
-  PartitionUpdate u;
-  u.table_id = kTable;
-  u.key = "k";
-  u.regular_columns = {Column{"v", -1, false}};
-  u.row_estimate = 1;
-  Unfiltered un;
-  ColumnData cd;
-  Cell c{CellKind::kExpiring,
-         kTimestampEpoch,
-         static_cast<uint32_t>(kDeletionTimeEpoch) + 5,
-         7,
-         "",
-         "x"};
-  cd.cells = {c};
-  un.row.columns = {cd};
-  u.unfiltereds = {un};
-  m.updates = {u};
+  const Mutation m = ExpiringCellExample();
   const std::string head =
       std::string("01") + kTableHex + "01 6b 10 00 00 00 01 01 76 01 20 02 00 05";
   ExpectBytes(m, head + " 07 01 78 01");
@@ -252,27 +246,7 @@ TEST(MutationBytes, ANegativeCellTtlIsRefused) {
   EXPECT_FALSE(ref::mutation::SpecSerialize(neg).ok());
 
   // Row liveness TTL 9 taken by cell b (flags 1a); as -5 (ff x8 fb) the cell's flags are refused.
-  Mutation r;
-  PartitionUpdate ru;
-  ru.table_id = kTable;
-  ru.key = "";
-  ru.regular_columns = {Column{"a", -1, false}, Column{"b", 8, false}};
-  ru.row_estimate = 1;
-  Unfiltered row;
-  row.row.liveness =
-      Liveness{kTimestampEpoch + 2, 9, static_cast<uint32_t>(kDeletionTimeEpoch) + 3};
-  ColumnData a{0,
-               {},
-               {Cell{CellKind::kTombstone, kTimestampEpoch + 1,
-                     static_cast<uint32_t>(kDeletionTimeEpoch) + 4, kNoTtl, "", ""}}};
-  ColumnData b{
-      1,
-      {},
-      {Cell{CellKind::kExpiring, kTimestampEpoch + 2, static_cast<uint32_t>(kDeletionTimeEpoch) + 3,
-            9, "", std::string("\x01\x02\x03\x04\x05\x06\x07\x08", 8)}}};
-  row.row.columns = {a, b};
-  ru.unfiltereds = {row};
-  r.updates = {ru};
+  const Mutation r = RowTtlExample();
   const std::string before =
       std::string("01") + kTableHex + "00 10 00 00 00 02 01 61 01 62 01 2c 02";
   const std::string after = "03 05 01 04 1a 0102030405060708 01";
