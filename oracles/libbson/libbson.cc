@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "harness/result.h"
 #include "reference/timestamp/timestamp_ref.h"
@@ -253,8 +252,7 @@ absl::Status Validate(std::string_view bytes) {
   sb::DecodeOptions walk;
   walk.libbson_quirks = true;
   walk.max_depth = kMaxValidateDepth;
-  if (const absl::Status deep = sb::Validate(bytes, walk);
-      !deep.ok() && absl::StrContains(deep.message(), "nesting deeper than")) {
+  if (sb::NestsTooDeepFirst(bytes, walk)) {
     return harness::Declined(absl::StrCat(
         "libbson's bson_validate recurses once per level without a limit: nesting deeper than ",
         kMaxValidateDepth, " levels could overflow the stack"));

@@ -27,7 +27,6 @@
 #include <type_traits>
 #include <vector>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "harness/domains.h"
 #include "harness/hex.h"
@@ -318,8 +317,7 @@ harness::TargetDef<std::string> DecodeTarget() {
     sb::DecodeOptions walk;
     walk.check_utf8 = false;
     walk.max_depth = kWalkDepth;
-    if (const absl::Status deep = sb::Validate(in, walk);
-        !deep.ok() && absl::StrContains(deep.message(), "nesting deeper than")) {
+    if (sb::NestsTooDeepFirst(in, walk)) {
       return harness::Declined(absl::StrCat(
           "the document nests deeper than ", kWalkDepth,
           " levels, past the walk of the depth divergences: an outside decoder's answer could "

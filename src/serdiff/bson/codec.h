@@ -102,6 +102,11 @@ struct DecodeOptions {
 //   * the last byte of each document is NUL                      (offset of that last byte)
 absl::Status Validate(std::string_view bytes, const DecodeOptions& options = {});
 
+// True when Validate(bytes, options) fails first at a document nested deeper than
+// options.max_depth (no other error before it in the walk). For the depth guards of the peers
+// whose walks recurse without a limit (the libbson oracle, the bson.decode interchange).
+bool NestsTooDeepFirst(std::string_view bytes, const DecodeOptions& options);
+
 // Validate, then the document (array element keys kept as found, datetimes as ms). The same
 // errors, at the same offsets, as Validate; one pass that builds as it checks.
 //

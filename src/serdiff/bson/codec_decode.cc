@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "serdiff/bson/int_format.h"
 #include "serdiff/common/error_offset.h"
@@ -22,6 +23,9 @@ static_assert(std::endian::native == std::endian::little, "the codec assumes a l
 // ---- decoder --------------------------------------------------------------------------------
 
 namespace {
+
+// The depth error's text, which NestsTooDeepFirst looks for.
+constexpr char kTooDeep[] = "nesting deeper than ";
 
 inline int32_t Get32(const unsigned char* p) {
   int32_t v;
@@ -61,7 +65,7 @@ class Parser {
                                            " bytes that remain"));
     }
     if (depth > opt_.max_depth) {
-      return InvalidAt(start, absl::StrCat("nesting deeper than ", opt_.max_depth, " levels"));
+      return InvalidAt(start, absl::StrCat(kTooDeep, opt_.max_depth, " levels"));
     }
     const size_t last = start + static_cast<size_t>(len) - 1;  // the terminator's offset
     if (opt_.libbson_quirks && depth > 1 && b_[last] != 0) {
@@ -450,6 +454,11 @@ absl::Status Run(std::string_view bytes, const DecodeOptions& options, std::vect
 
 absl::Status Validate(std::string_view bytes, const DecodeOptions& options) {
   return Run<false>(bytes, options, nullptr);
+}
+
+bool NestsTooDeepFirst(std::string_view bytes, const DecodeOptions& options) {
+  const absl::Status st = Run<false>(bytes, options, nullptr);
+  return !st.ok() && absl::StrContains(st.message(), kTooDeep);
 }
 
 absl::StatusOr<Document> Decode(std::string_view bytes, const DecodeOptions& options) {
