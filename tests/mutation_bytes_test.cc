@@ -315,11 +315,25 @@ TEST(MutationBytes, RangeTombstoneBoundAndBoundary) {
                      " 02 02 0001 00 00000002 01 02 03 04 02 06 0000 03 04 01");
   // An empty bound is only the bottom or the top: the boundary and the exclusive kinds are
   // refused (Cassandra reads size 0 as BOTTOM or TOP); the inclusive start and end are written.
+  // Each variant pairs (b1 opens, the empty marker closes or reopens, the last closes), so the
+  // empty bound is the only rule it breaks.
   for (BoundKind k : {BoundKind::kExclEndInclStartBoundary, BoundKind::kInclEndExclStartBoundary,
                       BoundKind::kExclEnd, BoundKind::kExclStart}) {
     Mutation e = m;
-    e.updates[0].unfiltereds[1].marker.kind = k;
-    e.updates[0].unfiltereds[1].marker.bound = {};
+    std::vector<Unfiltered>& un = e.updates[0].unfiltereds;
+    un[1].marker.kind = k;
+    un[1].marker.bound = {};
+    if (k == BoundKind::kExclEnd) un.pop_back();  // b2 closes b1: nothing left to close
+    if (k == BoundKind::kExclStart) {             // b2 opens, b3 closes it
+      un.erase(un.begin());
+      un[0].marker.start_deletion = DeletionTime{};
+      un[1].marker.deletion = un[0].marker.deletion;
+    }
+    Mutation paired = e;  // the same markers with a bound: written
+    paired.updates[0].unfiltereds[k == BoundKind::kExclStart ? 0 : 1].marker.bound = {
+        std::string("\0\0\0\2", 4)};
+    EXPECT_TRUE(Validate(paired).ok()) << static_cast<int>(k) << " " << Validate(paired);
+    EXPECT_TRUE(ref::mutation::SpecSerialize(paired).ok()) << static_cast<int>(k);
     EXPECT_EQ(Validate(e).code(), absl::StatusCode::kInvalidArgument) << static_cast<int>(k);
     EXPECT_FALSE(ref::mutation::SpecSerialize(e).ok()) << static_cast<int>(k);
   }

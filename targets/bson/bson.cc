@@ -313,7 +313,10 @@ harness::TargetDef<std::string> DecodeTarget() {
     // serdiff rejects past kDefaultMaxDepth (100) levels, a limit of its own (BSON 1.1 sets
     // none), and the peers' depth divergences excuse that only where the document, walked to
     // kWalkDepth, is otherwise valid. Past kWalkDepth no answer could be judged: a valid document
-    // would fail as a peer's finding, so the input is not sent (as libbson declines it too).
+    // would fail as a peer's finding, so the input is not sent (as libbson declines it too). Only
+    // where the walk meets the depth before any other error (UTF-8 aside): an input with an
+    // earlier fault a peer leaves unchecked, and nesting past kWalkDepth after it, is still sent
+    // and still reported (docs/bson.md).
     sb::DecodeOptions walk;
     walk.check_utf8 = false;
     walk.max_depth = kWalkDepth;

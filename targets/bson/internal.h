@@ -33,7 +33,9 @@ harness::WireEdgeTable WireEdges();
 
 // The deepest nesting the decode divergences cover (as the libbson ones, divergences_libbson.cc):
 // past pymongo's (Python's recursion limit, 1,000), shallow enough for the stack of the walk below.
-// js-bson reads deeper documents too; those stay reported.
+// js-bson reads deeper documents too: a document that nests deeper before any other error is not
+// sent to an outside decoder (bson.cc, the bson.decode interchange); one with an earlier error the
+// peer does not check, and nesting past this depth after it, is still a reported difference.
 inline constexpr int kWalkDepth = 1000;
 
 // pymongo's bson.regex.Regex holds the options as re flag bits and writes them back in this

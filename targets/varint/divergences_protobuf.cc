@@ -57,8 +57,8 @@ std::vector<harness::Divergence<DecodeInput>> ProtobufDecodeDivergences() {
     // Nine bytes ending in 0x7f (2^63 - 1), then the value 2: ten bytes whose tenth is above
     // 0x01, but the ninth ends the first value; had serdiff rejected it, that is no overflow.
     const std::string nine_then_two = std::string(8, '\xff') + "\x7f\x02";
-    std::string decoded_nine;
-    for (uint64_t v : {uint64_t{0x7FFFFFFFFFFFFFFF}, uint64_t{2}}) {
+    std::string decoded_nine;  // the output: bytes consumed, then the values
+    for (uint64_t v : {uint64_t{10}, uint64_t{0x7FFFFFFFFFFFFFFF}, uint64_t{2}}) {
       for (int i = 0; i < 8; ++i) decoded_nine.push_back(static_cast<char>(v >> (8 * i)));
     }
     return std::vector<harness::DivergenceEdge<DecodeInput>>{

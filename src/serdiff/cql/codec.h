@@ -150,7 +150,8 @@ absl::StatusOr<Value> Deserialize(const Type& t, std::string_view payload, int v
 
 // Reads a whole [value] (v4 spec section 3): FF FF FF FF -> Null; FF FF FF FE -> Unset; other
 // negative lengths -> InvalidArgument at 0. Before v4 the value is a [bytes] (v3 spec section
-// 3): every negative length -> Null. Bytes after a null or unset -> InvalidArgument at 4;
+// 3): every negative length -> Null (with options.reject_negative_lengths only -1; below it
+// InvalidArgument at 0). Bytes after a null or unset -> InvalidArgument at 4;
 // otherwise the payload as Deserialize, which must end exactly at the end of the input.
 absl::StatusOr<Value> DeserializeValue(const Type& t, std::string_view framed, int version,
                                        const DecodeOptions& options = {});

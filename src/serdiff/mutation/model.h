@@ -2,8 +2,10 @@
 //
 // Header-only, standard library only: it is the one header from src/ that the reference
 // spec-transcription writer (reference/mutation/spec_writer.cc) may include
-// (tests/mutation_model_test.cc greps its includes). No behaviour lives here beyond field
-// defaults, equality and the schema lookup.
+// (MutationModel.SpecWriterIncludesOnlyTheValueModelFromSrc in tests/mutation_test.cc reads its
+// includes). Behaviour here: field defaults, equality, the schema lookup, and the bound-kind rules
+// the writers' Validate and the optimized decoder share (CanBeEmptyBound, MarkerPairing); the
+// reference decoder and the spec writer transcribe those rules on their own.
 //
 // Wire format and the Cassandra class behind every field: docs/mutation.md.
 //
@@ -160,13 +162,16 @@ struct Marker {
   friend bool operator==(const Marker&, const Marker&) = default;
 };
 
-// Range-tombstone markers pair up within a partition, in order (Cassandra's
-// MutableDeletionInfo.Builder.add: a close with nothing open is a NullPointerException there, a
-// close whose deletion time is not the open one's an AssertionError): a start bound (1, 7) opens
-// a range when none is open; an end bound (0, 6) closes the open one, with its deletion time; a
+// Range-tombstone markers pair up within a partition, in order: a start bound (1, 7) opens a
+// range when none is open; an end bound (0, 6) closes the open one, with its deletion time; a
 // boundary (2, 5) closes it the same way and opens the next with its start deletion; and nothing
 // is open at the partition's end. Step is false at a marker that breaks the rule, Done when a
-// range is left open.
+// range is left open. Cassandra's reader (MutableDeletionInfo.Builder.add) enforces part of it:
+// a close before any open is a NullPointerException, a close whose deletion time is not the open
+// one's an AssertionError; an open inside an open range, a second close and a range left open it
+// does not check. Those three are serdiff's own rule, the shape Cassandra's writers always give
+// (each range tombstone written as its open and its close), so that a decoded mutation is one the
+// writers write.
 class MarkerPairing {
  public:
   bool Step(BoundKind kind, const DeletionTime& deletion, const DeletionTime& start_deletion) {
